@@ -1,0 +1,48 @@
+"""The catalog table (`t_spark_catalog`, after the seed's `t_flink_catalog`) and its audit trail."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils import timezone
+
+CATALOG_NAME_RE = r"^[a-z][a-z0-9_]{0,62}$"
+
+
+class CatalogTypeKey(models.TextChoices):
+    JDBC = "jdbc", "JDBC"
+    HIVE = "hive", "Hive"
+    DELTA = "delta", "Delta Lake"
+
+
+class Catalog(models.Model):
+    """A named catalog of one team. `configuration` is JSON text; secret values in it are sealed
+    (``{"$secret": "<fernet token>"}``, see jobs/spark/secretbox.py) so the Spark driver can read the row
+    with psycopg and decrypt without Django."""
+
+    team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="catalogs")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+",
+        help_text="Who last changed the catalog.",
+    )
+    catalog_type = models.CharField(max_length=16, choices=CatalogTypeKey.choices)
+    catalog_name = models.CharField(
+        max_length=63,
+        validators=[RegexValidator(CATALOG_NAME_RE, "Use lowercase letters, digits and _, starting with a letter.")],
+    )
+    configuration = models.TextField(help_text="JSON; secret values sealed.")
+    description = models.CharField(max_length=1000, blank=True, default="")
+    version = models.PositiveIntegerField(default=1, help_text="Bumped on every change; the API's ETag.")
+    create_time = models.DateTimeField(default=timezone.now)
+    update_time = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "t_spark_catalog"
+        constraints = [
+            models.UniqueConstraint(fields=["team", "catalog_name"], name="uniq_catalog_team_name"),
+        ]
+        ordering = ["catalog_name"]
+
+    def __str__(self) -> str:
+        return f"{self.team_id}/{self.catalog_name} ({self.catalog_type})"

@@ -1,0 +1,17 @@
+"""Catalog types by key. Adding a type: a module here implementing `CatalogType`, registered below."""
+
+from __future__ import annotations
+
+from catalogs.types.base import CatalogType
+from catalogs.types.delta import DeltaCatalogType
+from catalogs.types.hive import HiveCatalogType
+from catalogs.types.jdbc import JdbcCatalogType
+
+CATALOG_TYPES: dict[str, CatalogType] = {
+    t.key: t for t in (JdbcCatalogType(), HiveCatalogType(), DeltaCatalogType())
+}
+
+
+def get_catalog_type(key: str) -> CatalogType:
+    """The type registered under `key`; KeyError for an unknown one."""
+    return CATALOG_TYPES[key]

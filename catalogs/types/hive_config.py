@@ -1,0 +1,56 @@
+"""Configuration of `hive` catalogs: a Hive Metastore reached over Thrift."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, field_validator, model_validator
+
+from catalogs.types.base import CatalogConfig
+from catalogs.types.paths import check_local_path
+
+_THRIFT_URI = re.compile(r"^thrift://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$")
+
+
+class HiveConfig(CatalogConfig):
+    """A Hive Metastore; Spark uses it as its session catalog."""
+
+    metastore_uris: str | None = Field(
+        default=None, alias="metastore-uris", description="thrift://host:9083, comma-separated.", max_length=1000
+    )
+    hive_conf_dir: str | None = Field(
+        default=None, alias="hive-conf-dir", description="Directory holding hive-site.xml.", max_length=1000
+    )
+    default_database: str = Field(default="default", alias="default-database", max_length=128)
+    hive_version: str = Field(default="2.3.10", alias="hive-version", pattern=r"^\d+\.\d+(\.\d+)?$")
+    warehouse: str | None = Field(default=None, description="Warehouse location for new tables.", max_length=1000)
+    hadoop_conf_dir: str | None = Field(default=None, alias="hadoop-conf-dir", max_length=1000)
+
+    @field_validator("metastore_uris")
+    @classmethod
+    def _uris(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        uris = [u.strip() for u in value.split(",") if u.strip()]
+        if not uris:
+            raise ValueError("give at least one thrift://host:port URI.")
+        for uri in uris:
+            if not _THRIFT_URI.match(uri):
+                raise ValueError(f"'{uri}' is not a thrift://host:port URI.")
+        return ",".join(uris)
+
+    @field_validator("hive_conf_dir", "hadoop_conf_dir")
+    @classmethod
+    def _local_dirs(cls, value: str | None) -> str | None:
+        return check_local_path(value) if value else value
+
+    @model_validator(mode="after")
+    def _one_source(self) -> HiveConfig:
+        if not self.metastore_uris and not self.hive_conf_dir:
+            raise ValueError("set metastore-uris or hive-conf-dir.")
+        return self
+
+    @property
+    def uris(self) -> list[str]:
+        """The metastore URIs as a list."""
+        return self.metastore_uris.split(",") if self.metastore_uris else []

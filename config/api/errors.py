@@ -1,0 +1,105 @@
+"""One error body for every API failure: `{"error": {"code", "message", "details"}}`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger("lakeport.api")
+
+
+class Conflict(exceptions.APIException):
+    """The request clashes with existing state (a duplicate name, say)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The request conflicts with the current state."
+    default_code = "conflict"
+
+
+class PreconditionFailed(exceptions.APIException):
+    """`If-Match` named a version that is no longer current."""
+
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = "The resource has changed since you read it."
+    default_code = "precondition_failed"
+
+
+class ServiceUnavailable(exceptions.APIException):
+    """A backing service (the database) is down; retry later."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = "A backing service is unavailable; retry shortly."
+    default_code = "service_unavailable"
+
+
+def _first_code(codes: Any) -> str:
+    if isinstance(codes, str):
+        return codes
+    if isinstance(codes, dict):
+        for value in codes.values():
+            return _first_code(value)
+    if isinstance(codes, list) and codes:
+        return _first_code(codes[0])
+    return "error"
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    """Build the standard error body."""
+    return {"error": {"code": code, "message": message, "details": details if details is not None else {}}}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler that wraps every error in the standard body and never lets one become a 500."""
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body("payload_too_large", "Request body too large."), status=413)
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        logger.warning("api.database_unavailable", extra={"error_class": type(exc).__name__})
+        exc = ServiceUnavailable()
+    elif isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages})
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "Not found.")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        if isinstance(exc, DatabaseError):
+            logger.exception("api.database_error")
+            return Response(error_body("database_error", "The request could not be stored."), status=400)
+        return None
+    assert isinstance(exc, exceptions.APIException)
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail
+        if isinstance(detail, dict) and set(detail) == {"non_field_errors"}:
+            message = "; ".join(str(m) for m in detail["non_field_errors"])
+        elif isinstance(detail, list):
+            message = "; ".join(str(m) for m in detail)
+        else:
+            fields = ", ".join(str(k) for k in detail) if isinstance(detail, dict) else ""
+            message = f"Invalid input: {fields}." if fields else "Invalid input."
+        response.data = error_body("invalid", message, detail)
+    else:
+        detail = exc.detail
+        message = str(detail) if not isinstance(detail, (dict, list)) else exc.default_detail
+        extra = detail if isinstance(detail, (dict, list)) else {}
+        response.data = error_body(_first_code(exc.get_codes()), str(message), extra)
+    return response
+
+
+def json_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    """Django-level 404 (no URL matched) in the standard body."""
+    return JsonResponse(error_body("not_found", "Not found."), status=404)
+
+
+def json_server_error(request: HttpRequest) -> JsonResponse:
+    """Django-level 500 in the standard body; the traceback goes to the log, never to the client."""
+    return JsonResponse(error_body("server_error", "Internal error."), status=500)

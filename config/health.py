@@ -1,0 +1,48 @@
+"""`/healthz`: database, broker and worker heartbeat; 200 only when all three are up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from config.celery import app as celery_app
+from jobs.heartbeat import live_workers
+
+
+def _check_database() -> dict[str, Any]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return {"ok": True}
+    except Exception as exc:
+        return {"ok": False, "message": f"database unreachable ({type(exc).__name__})"}
+
+
+def _check_broker() -> dict[str, Any]:
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+        return {"ok": True, "transport": conn.transport_cls if isinstance(conn.transport_cls, str) else "custom"}
+    except Exception as exc:
+        return {"ok": False, "message": f"broker unreachable ({type(exc).__name__})"}
+
+
+def _check_workers(database_ok: bool) -> dict[str, Any]:
+    if not database_ok:
+        return {"ok": False, "message": "unknown: the database is down"}
+    workers = live_workers()
+    if not workers:
+        return {"ok": False, "message": "no worker heartbeat in the last 3 intervals"}
+    return {"ok": True, "workers": [{"hostname": w.hostname, "last_seen": w.last_seen.isoformat()} for w in workers]}
+
+
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Report each dependency; any failure makes the answer 503."""
+    database = _check_database()
+    checks = {"database": database, "broker": _check_broker(), "worker": _check_workers(database["ok"])}
+    ok = all(c["ok"] for c in checks.values())
+    return JsonResponse({"status": "ok" if ok else "unavailable", "checks": checks}, status=200 if ok else 503)

@@ -1,0 +1,17 @@
+"""Settings for the test suite: real PostgreSQL and Redis, as in production."""
+
+from __future__ import annotations
+
+from config.settings.base import *  # noqa: F403
+from config.settings.base import DATABASES, env
+
+DATABASES["default"] = env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/lakeport")
+DATABASES["default"]["CONN_MAX_AGE"] = 0
+DATABASES["default"]["TEST"] = {"NAME": env("LAKEPORT_TEST_DB", default="test_lakeport")}
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/15")
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast user creation in tests
+# A fixed test key so encrypted fixtures are reproducible; production refuses to start without a real one.
+LAKEPORT_SECRET_KEYS = env.list(
+    "LAKEPORT_SECRET_KEYS", default=["o1cQ3W2-OM0oTzqY1xs8nLzZ3a1ayTz0H5m2G0cOqdk="]
+)

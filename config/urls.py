@@ -1,0 +1,18 @@
+"""Top-level routes: the API under /api/v1/, its schema and docs, /healthz, and the browser app."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.health import healthz
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/v1/", include("teams.urls")),
+]
+
+handler404 = "config.api.errors.json_not_found"
+handler500 = "config.api.errors.json_server_error"

@@ -1,0 +1,1 @@
+"""Celery tasks for SQL job runs (thin: they take ids and call services)."""

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# System packages the platform needs: Java 17 for Spark and the JDBC driver jars from Debian.
+# Installs only what is missing; apt-get runs only on a machine that lacks something.
+set -euo pipefail
+missing=()
+command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+[ -f /usr/share/java/postgresql.jar ] || missing+=(libpostgresql-jdbc-java)
+[ -f /usr/share/java/mariadb-java-client.jar ] || missing+=(libmariadb-java)
+for extra in "$@"; do
+  case "$extra" in
+    chromium) command -v chromium >/dev/null 2>&1 || missing+=(chromium) ;;
+  esac
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "[setup] installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

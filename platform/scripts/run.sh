@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `make run`: install what is missing, migrate, create the demo team, then serve the platform on
+# http://127.0.0.1:8000 with a Celery worker beside it. Ctrl-C stops both.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash platform/scripts/ensure-python.sh
+bash platform/scripts/ensure-system.sh
+if [ -f frontend/package.json ]; then bash platform/scripts/build-frontend.sh; fi
+export DJANGO_SETTINGS_MODULE=${DJANGO_SETTINGS_MODULE:-config.settings.local}
+export PYSPARK_PYTHON="$PWD/.venv/bin/python"
+mkdir -p var/broker/processed
+# A local key for catalog secrets, made once and kept in var/ (production takes it from the environment).
+if [ -z "${LAKEPORT_SECRET_KEYS:-}" ]; then
+  [ -f var/secret-keys ] || .venv/bin/python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())" > var/secret-keys
+  chmod 600 var/secret-keys
+  export LAKEPORT_SECRET_KEYS=$(cat var/secret-keys)
+fi
+.venv/bin/python manage.py migrate --noinput
+.venv/bin/python manage.py collectstatic --noinput -v0
+.venv/bin/python manage.py bootstrap_demo
+
+pids=()
+cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup INT TERM EXIT
+.venv/bin/celery -A config worker --loglevel=INFO --concurrency=${CELERY_CONCURRENCY:-2} --hostname "worker@%h" &
+pids+=($!)
+echo "[run] Lakeport on http://127.0.0.1:${PORT:-8000}  (Ctrl-C stops everything)"
+.venv/bin/gunicorn config.wsgi --bind "127.0.0.1:${PORT:-8000}" --workers 2 --threads 4 --access-logfile - &
+pids+=($!)
+wait -n "${pids[@]}"

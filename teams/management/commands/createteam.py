@@ -1,0 +1,26 @@
+"""`manage.py createteam NAME` — create a team."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from config.api.errors import Conflict
+from teams.services import team_create
+
+
+class Command(BaseCommand):
+    help = "Create a team (name: lowercase letters, digits and '-')."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("name")
+        parser.add_argument("--description", default="")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            team = team_create(name=options["name"], description=options["description"])
+        except (ValidationError, Conflict) as exc:
+            raise CommandError(str(getattr(exc, "detail", exc))) from exc
+        self.stdout.write(f"created team {team.name}")
