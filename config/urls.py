@@ -12,6 +12,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/", include("teams.urls")),
+    path("api/v1/teams/<str:team>/", include("catalogs.urls")),
+    path("api/v1/teams/<str:team>/", include("jobs.urls")),
 ]
 
 handler404 = "config.api.errors.json_not_found"
