@@ -161,19 +161,22 @@ def hive_metastore(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """One local SparkSession shared by the suite, with the JDBC driver jars on its classpath."""
+def spark(hive_metastore: Any) -> Iterator[Any]:
+    """One local SparkSession shared by the suite: JDBC driver jars on the classpath and Hive support on the
+    session's Hive Metastore (static confs: a Python process has one SparkContext, so it is set up once)."""
     from pyspark.sql import SparkSession
 
-    warehouse = tmp_path_factory.mktemp("spark-warehouse")
     session = (
         SparkSession.builder.master("local[2]")
         .appName("lakeport-tests")
         .config("spark.jars", ",".join(j for j in JDBC_JARS if Path(j).exists()))
-        .config("spark.sql.warehouse.dir", str(warehouse))
+        .config("spark.sql.catalogImplementation", "hive")
+        .config("spark.hadoop.hive.metastore.uris", hive_metastore.uri)
+        .config("spark.sql.warehouse.dir", str(hive_metastore.warehouse))
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "2g")
+        .enableHiveSupport()
         .getOrCreate()
     )
     yield session

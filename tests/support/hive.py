@@ -16,6 +16,7 @@ HIVE_SITE = """<?xml version="1.0"?>
   <property><name>javax.jdo.option.ConnectionURL</name><value>jdbc:derby:;databaseName={db};create=true</value></property>
   <property><name>javax.jdo.option.ConnectionDriverName</name><value>org.apache.derby.jdbc.EmbeddedDriver</value></property>
   <property><name>datanucleus.schema.autoCreateAll</name><value>true</value></property>
+  <property><name>datanucleus.connectionPoolingType</name><value>None</value></property>
   <property><name>hive.metastore.schema.verification</name><value>false</value></property>
   <property><name>hive.metastore.warehouse.dir</name><value>{warehouse}</value></property>
   <property><name>hive.metastore.event.db.notification.api.auth</name><value>false</value></property>
