@@ -154,6 +154,30 @@ SPARK_JDBC_JARS = env.list(
     default=["/usr/share/java/postgresql.jar", "/usr/share/java/mariadb-java-client.jar"],
 )
 
+# JOBS
+# Engine for jobs that say "default": warm (shared SparkContext per worker, newSession per run) or isolated
+# (spark-submit per run); spark://, k8s:// and yarn masters always use the isolated engine.
+LAKEPORT_JOB_ENGINE = env("LAKEPORT_JOB_ENGINE", default="warm")
+# A RUNNING run whose process stopped heartbeating is failed ("worker lost") or re-queued within this bound.
+LAKEPORT_REAPER_INTERVAL_SECONDS = env.int("LAKEPORT_REAPER_INTERVAL_SECONDS", default=120)
+# QUEUED runs not picked up after this long are re-enqueued from PostgreSQL (a broker restart loses messages).
+LAKEPORT_REQUEUE_AFTER_SECONDS = env.int("LAKEPORT_REQUEUE_AFTER_SECONDS", default=60)
+# Spark SQL conf keys a job may override; an admin widens the list through the environment.
+LAKEPORT_SPARK_CONF_ALLOWLIST = env.list(
+    "LAKEPORT_SPARK_CONF_ALLOWLIST",
+    default=[
+        "spark.sql.shuffle.partitions", "spark.sql.session.timeZone", "spark.sql.ansi.enabled",
+        "spark.sql.adaptive.enabled", "spark.sql.adaptive.coalescePartitions.enabled",
+        "spark.sql.autoBroadcastJoinThreshold", "spark.sql.files.maxPartitionBytes",
+        "spark.sql.caseSensitive", "spark.sql.legacy.timeParserPolicy", "spark.sql.maxPlanStringLength",
+    ],
+)
+# Static conf of the warm SparkContext and of isolated drivers, e.g. "spark.driver.memory=2g,spark.ui.enabled=false".
+LAKEPORT_SPARK_STATIC_CONF = env.dict("LAKEPORT_SPARK_STATIC_CONF", default={})
+# Largest script a job may hold, and rows kept from the last query of a run.
+LAKEPORT_MAX_SCRIPT_BYTES = env.int("LAKEPORT_MAX_SCRIPT_BYTES", default=1024 * 1024)
+LAKEPORT_RESULT_PREVIEW_ROWS = env.int("LAKEPORT_RESULT_PREVIEW_ROWS", default=1000)
+
 # LOGGING
 # Event-style logs; production switches the formatter to JSON. The redaction filter guards every handler.
 LOG_LEVEL = env("LOG_LEVEL", default="INFO")
