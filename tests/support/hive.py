@@ -1,27 +1,16 @@
-"""A real Hive Metastore Thrift server started from the pyspark jars, backed by embedded Derby."""
+"""A real Hive Metastore Thrift server, started with the shipped platform/scripts/hive-metastore.sh."""
 
 from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyspark
-
 from tests.support.net import free_port, wait_for_port
 
-HIVE_SITE = """<?xml version="1.0"?>
-<configuration>
-  <property><name>javax.jdo.option.ConnectionURL</name><value>jdbc:derby:;databaseName={db};create=true</value></property>
-  <property><name>javax.jdo.option.ConnectionDriverName</name><value>org.apache.derby.jdbc.EmbeddedDriver</value></property>
-  <property><name>datanucleus.schema.autoCreateAll</name><value>true</value></property>
-  <property><name>datanucleus.connectionPoolingType</name><value>None</value></property>
-  <property><name>hive.metastore.schema.verification</name><value>false</value></property>
-  <property><name>hive.metastore.warehouse.dir</name><value>{warehouse}</value></property>
-  <property><name>hive.metastore.event.db.notification.api.auth</name><value>false</value></property>
-</configuration>
-"""
+REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -45,25 +34,12 @@ class HiveMetastore:
 def start_hive_metastore(workdir: Path, port: int | None = None) -> HiveMetastore:
     """Start a metastore in `workdir` (conf, Derby db, warehouse, log) and wait until it listens."""
     port = port or free_port()
-    conf_dir = workdir / "conf"
-    conf_dir.mkdir(parents=True, exist_ok=True)
     warehouse = workdir / "warehouse"
-    warehouse.mkdir(exist_ok=True)
-    (conf_dir / "hive-site.xml").write_text(HIVE_SITE.format(db=workdir / "metastore_db", warehouse=warehouse))
-    jars = Path(pyspark.__file__).parent / "jars"
-    cmd = [
-        "java",
-        "-Xmx512m",
-        "-Dlog4j2.contextSelector=org.apache.logging.log4j.core.selector.ClassLoaderContextSelector",
-        f"-Dderby.system.home={workdir}",
-        "-cp",
-        f"{conf_dir}:{jars}/*",
-        "org.apache.hadoop.hive.metastore.HiveMetaStore",
-        "-p",
-        str(port),
-    ]
+    env = {**os.environ, "HMS_HOME": str(workdir), "HMS_PORT": str(port), "HMS_WAREHOUSE": str(warehouse),
+           "PYTHON": sys.executable}
     log = open(workdir / "metastore.log", "wb")  # noqa: SIM115 (kept open for the process's lifetime)
-    process = subprocess.Popen(cmd, cwd=workdir, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
+    process = subprocess.Popen(["bash", str(REPO / "platform/scripts/hive-metastore.sh")],
+                               stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
         wait_for_port(port, timeout=90)
     except TimeoutError:
