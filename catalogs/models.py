@@ -26,6 +26,10 @@ class Catalog(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+",
         help_text="Who last changed the catalog.",
     )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        help_text="Who created the catalog.",
+    )
     catalog_type = models.CharField(max_length=16, choices=CatalogTypeKey.choices)
     catalog_name = models.CharField(
         max_length=63,
@@ -46,3 +50,34 @@ class Catalog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_id}/{self.catalog_name} ({self.catalog_type})"
+
+
+class CatalogChangeAction(models.TextChoices):
+    CREATE = "create", "Created"
+    UPDATE = "update", "Updated"
+    DELETE = "delete", "Deleted"
+    ROTATE = "rotate", "Secrets re-encrypted"
+
+
+class CatalogChange(models.Model):
+    """One entry of a catalog's audit trail. Keyed by team and catalog name (not a foreign key to the catalog)
+    so the trail survives the catalog's deletion. `changes` maps a field to ``{"from", "to"}`` for plain
+    values and to ``"set"`` / ``"changed"`` / ``"removed"`` for secrets: a secret value is never recorded."""
+
+    team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="catalog_changes")
+    catalog_name = models.CharField(max_length=63)
+    catalog_type = models.CharField(max_length=16, choices=CatalogTypeKey.choices)
+    action = models.CharField(max_length=16, choices=CatalogChangeAction.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    actor_name = models.CharField(max_length=150, help_text="The actor's user name, or the command that acted.")
+    time = models.DateTimeField(default=timezone.now)
+    version = models.PositiveIntegerField(help_text="The catalog's version after the change (before, for a delete).")
+    changes = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        db_table = "t_spark_catalog_change"
+        ordering = ["-time", "-id"]
+        indexes = [models.Index(fields=["team", "catalog_name", "-time"], name="catalog_change_by_name")]
+
+    def __str__(self) -> str:
+        return f"{self.team_id}/{self.catalog_name} {self.action} v{self.version} by {self.actor_name}"
