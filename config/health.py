@@ -46,3 +46,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     checks = {"database": database, "broker": _check_broker(), "worker": _check_workers(database["ok"])}
     ok = all(c["ok"] for c in checks.values())
     return JsonResponse({"status": "ok" if ok else "unavailable", "checks": checks}, status=200 if ok else 503)
+
+
+@require_GET
+def livez(request: HttpRequest) -> JsonResponse:
+    """Liveness of this web process alone (container health checks); /healthz is the whole system."""
+    return JsonResponse({"status": "ok"})

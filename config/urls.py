@@ -5,10 +5,11 @@ from __future__ import annotations
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config.health import healthz
+from config.health import healthz, livez
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/", include("teams.urls")),

@@ -108,7 +108,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api.schema.LakeportAutoSchema",
     "EXCEPTION_HANDLER": "config.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
