@@ -1,0 +1,166 @@
+"""Test connection and metadata browsing for catalogs: the services behind catalogs/metadata_apis.py.
+
+Each call opens the catalog's configuration (secrets decrypted in memory only), hands it to its type's
+native client with a timeout, and returns plain results. Nothing here writes to the database.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from django.conf import settings
+from pydantic import ValidationError as PydanticValidationError
+from rest_framework import exceptions
+
+from catalogs.models import Catalog
+from catalogs.secrets import open_configuration, secret_paths
+from catalogs.types import CATALOG_TYPES, get_catalog_type
+from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
+from jobs.spark.redaction import register_secret
+
+logger = logging.getLogger("lakeport.catalogs.metadata")
+
+# Upper bound for a caller-chosen timeout: a request thread must not be held longer than this.
+MAX_TIMEOUT_SECONDS = 30.0
+# Database and table names from URLs: letters, digits, _, $ and -; no quotes, separators, dots or spaces.
+_OBJECT_NAME = re.compile(r"^[\w$-]{1,128}$")
+
+
+class ConfigurationUnreadable(exceptions.APIException):
+    """A stored configuration cannot be decrypted or no longer validates (a rotated-away key, say)."""
+
+    status_code = 409
+    default_detail = "The catalog's stored configuration cannot be read; save the catalog again."
+    default_code = "configuration_unreadable"
+
+
+# ---- inputs ------------------------------------------------------------------------------------------------
+def resolve_timeout(raw: str | None) -> float:
+    """Seconds for one call: `settings.LAKEPORT_CONNECT_TIMEOUT`, or `raw` (a positive number) capped at 30."""
+    if raw is None or raw == "":
+        return min(float(settings.LAKEPORT_CONNECT_TIMEOUT), MAX_TIMEOUT_SECONDS)
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise exceptions.ValidationError({"timeout": ["Give a positive number of seconds (at most 30)."]})
+    return min(value, MAX_TIMEOUT_SECONDS)
+
+
+def check_object_name(value: str, *, what: str) -> str:
+    """Return `value` if it can be a database/table name; else a 400 before any client is called."""
+    if not _OBJECT_NAME.match(value):
+        raise exceptions.ValidationError(
+            {what: [f"A {what} name may contain letters, digits, '_', '$' and '-' only (at most 128)."]}
+        )
+    return value
+
+
+def configuration_errors(exc: PydanticValidationError) -> dict[str, list[str]]:
+    """Validation errors keyed by field alias (`base-url`, `storage-options.KEY`), with no input values in them."""
+    details: dict[str, list[str]] = {}
+    for error in exc.errors(include_input=False, include_url=False, include_context=False):
+        field = ".".join(str(part) for part in error["loc"]) or "non_field_errors"
+        message = error["msg"].removeprefix("Value error, ")
+        details.setdefault(field, []).append(message)
+    return details
+
+
+def validate_configuration(*, catalog_type: str, configuration: Any) -> CatalogConfig:
+    """The configuration validated by its type's model; a 400 naming the bad fields otherwise."""
+    if catalog_type not in CATALOG_TYPES:
+        known = ", ".join(sorted(CATALOG_TYPES))
+        raise exceptions.ValidationError({"catalog_type": [f"Unknown catalog type; use one of: {known}."]})
+    if not isinstance(configuration, dict):
+        raise exceptions.ValidationError({"configuration": ["Expected a JSON object."]})
+    try:
+        return get_catalog_type(catalog_type).config_model.model_validate(configuration)
+    except PydanticValidationError as exc:
+        raise exceptions.ValidationError({"configuration": configuration_errors(exc)}) from None
+
+
+# ---- services ----------------------------------------------------------------------------------------------
+def catalog_config_test_connection(*, catalog_type: str, configuration: Any, timeout: float) -> ConnectionResult:
+    """Test an unsaved configuration: validate it (400 on bad input), then connect within `timeout` seconds."""
+    config = validate_configuration(catalog_type=catalog_type, configuration=configuration)
+    _register_secrets(config)
+    result = get_catalog_type(catalog_type).test_connection(config, timeout=timeout)
+    logger.info(
+        "catalog.test_connection",
+        extra={"catalog_type": catalog_type, "catalog": None, "ok": result.ok, "elapsed_ms": result.elapsed_ms},
+    )
+    return result
+
+
+def catalog_test_connection(*, catalog: Catalog, timeout: float) -> ConnectionResult:
+    """Test a saved catalog with its stored (decrypted) configuration within `timeout` seconds."""
+    config = _open(catalog)
+    result = get_catalog_type(catalog.catalog_type).test_connection(config, timeout=timeout)
+    logger.info(
+        "catalog.test_connection",
+        extra={"team_id": catalog.team_id, "catalog": catalog.catalog_name, "catalog_type": catalog.catalog_type,
+               "ok": result.ok, "elapsed_ms": result.elapsed_ms},
+    )
+    return result
+
+
+def catalog_databases_list(*, catalog: Catalog, timeout: float) -> list[str]:
+    """Databases (schemas for PostgreSQL) of a saved catalog; MetadataError when the system cannot answer."""
+    return _browse(catalog, "databases", lambda t, c: t.list_databases(c, timeout=timeout))
+
+
+def catalog_tables_list(
+    *, catalog: Catalog, database: str, search: str | None = None, timeout: float
+) -> list[TableSummary]:
+    """Tables of one database, optionally only those whose name contains `search` (case-insensitive)."""
+    check_object_name(database, what="database")
+    tables: list[TableSummary] = _browse(catalog, "tables", lambda t, c: t.list_tables(c, database, timeout=timeout))
+    if search:
+        needle = search.casefold()
+        tables = [t for t in tables if needle in t.name.casefold()]
+    return tables
+
+
+def catalog_table_describe(*, catalog: Catalog, database: str, table: str, timeout: float) -> TableDetail:
+    """Columns, partition columns, location (and Delta version/row count) of one table."""
+    check_object_name(database, what="database")
+    check_object_name(table, what="table")
+    return _browse(catalog, "table", lambda t, c: t.describe_table(c, database, table, timeout=timeout))
+
+
+# ---- helpers -----------------------------------------------------------------------------------------------
+def _open(catalog: Catalog) -> CatalogConfig:
+    try:
+        config = open_configuration(catalog.catalog_type, catalog.configuration)
+    except Exception as exc:  # the reason (bad key, stale schema) goes to the log by class only: it may hold values
+        logger.warning(
+            "catalog.configuration_unreadable",
+            extra={"team_id": catalog.team_id, "catalog": catalog.catalog_name, "error_class": type(exc).__name__},
+        )
+        raise ConfigurationUnreadable() from None
+    _register_secrets(config)
+    return config
+
+
+def _register_secrets(config: CatalogConfig) -> None:
+    """Let the log redaction filter mask these values should any client library ever log them."""
+    plain = config.to_plain()
+    for path in secret_paths(config):
+        head, _, key = path.partition(".")
+        register_secret(str(plain[head][key] if key else plain[head]))
+
+
+def _browse(catalog: Catalog, level: str, call: Any) -> Any:
+    config = _open(catalog)
+    try:
+        return call(get_catalog_type(catalog.catalog_type), config)
+    except MetadataError as exc:
+        logger.info(
+            "catalog.browse_failed",
+            extra={"team_id": catalog.team_id, "catalog": catalog.catalog_name, "level": level,
+                   "status": exc.status, "reason": str(exc)},
+        )
+        raise

@@ -1,0 +1,160 @@
+"""Test-connection and metadata-browsing endpoints: thin views over catalogs/metadata.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import exceptions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalogs.metadata import (
+    catalog_config_test_connection,
+    catalog_databases_list,
+    catalog_table_describe,
+    catalog_tables_list,
+    catalog_test_connection,
+    resolve_timeout,
+)
+from catalogs.selectors import catalog_get
+from catalogs.types.base import MetadataError
+from config.api.validation import validated
+from teams.models import Role
+from teams.permissions import TeamScopedMixin
+
+_STATUS_CODES = {404: "not_found", 501: "not_implemented", 502: "bad_gateway", 504: "gateway_timeout"}
+
+TIMEOUT_PARAMETER = OpenApiParameter(
+    "timeout", float, description="Seconds before the call is abandoned (default LAKEPORT_CONNECT_TIMEOUT, max 30)."
+)
+
+ConnectionResultSerializer = inline_serializer(
+    "ConnectionResult",
+    {"ok": serializers.BooleanField(), "message": serializers.CharField(), "elapsed_ms": serializers.IntegerField()},
+)
+
+
+class MetadataUnavailable(exceptions.APIException):
+    """A MetadataError as an HTTP answer: 404 unknown object, 502 system failed, 504 timed out."""
+
+    def __init__(self, error: MetadataError) -> None:
+        self.status_code = error.status
+        super().__init__(str(error), code=_STATUS_CODES.get(error.status, "bad_gateway"))
+
+
+def _metadata_call(call: Any) -> Any:
+    try:
+        return call()
+    except MetadataError as exc:
+        raise MetadataUnavailable(exc) from None
+
+
+class CatalogConfigTestConnectionApi(TeamScopedMixin, APIView):
+    """Test an unsaved configuration (team admins: it may point anywhere the server can reach)."""
+
+    write_role = Role.ADMIN
+
+    class InputSerializer(serializers.Serializer):
+        catalog_type = serializers.CharField(max_length=16)
+        configuration = serializers.JSONField()
+
+    @extend_schema(request=InputSerializer, parameters=[TIMEOUT_PARAMETER], responses=ConnectionResultSerializer)
+    def post(self, request: Request, team: str) -> Response:
+        timeout = resolve_timeout(request.query_params.get("timeout"))
+        data = validated(self.InputSerializer, request.data)
+        result = catalog_config_test_connection(
+            catalog_type=data["catalog_type"], configuration=data["configuration"], timeout=timeout
+        )
+        return Response(result.as_dict())
+
+
+class CatalogTestConnectionApi(TeamScopedMixin, APIView):
+    """Test a saved catalog with its stored credentials (developers and admins)."""
+
+    write_role = Role.DEVELOPER
+
+    @extend_schema(request=None, parameters=[TIMEOUT_PARAMETER], responses=ConnectionResultSerializer)
+    def post(self, request: Request, team: str, name: str) -> Response:
+        catalog = catalog_get(team=self.team, name=name)
+        timeout = resolve_timeout(request.query_params.get("timeout"))
+        return Response(catalog_test_connection(catalog=catalog, timeout=timeout).as_dict())
+
+
+class CatalogDatabaseListApi(TeamScopedMixin, APIView):
+    """Databases of a catalog (PostgreSQL: the schemas of its default database)."""
+
+    read_role = Role.VIEWER
+
+    @extend_schema(
+        parameters=[TIMEOUT_PARAMETER],
+        responses=inline_serializer(
+            "CatalogDatabases",
+            {"catalog": serializers.CharField(), "databases": serializers.ListField(child=serializers.CharField())},
+        ),
+    )
+    def get(self, request: Request, team: str, name: str) -> Response:
+        catalog = catalog_get(team=self.team, name=name)
+        timeout = resolve_timeout(request.query_params.get("timeout"))
+        databases = _metadata_call(lambda: catalog_databases_list(catalog=catalog, timeout=timeout))
+        return Response({"catalog": catalog.catalog_name, "databases": databases})
+
+
+class CatalogTableListApi(TeamScopedMixin, APIView):
+    """Tables of one database with their kind; `?search=` keeps names containing the text."""
+
+    read_role = Role.VIEWER
+
+    @extend_schema(
+        parameters=[TIMEOUT_PARAMETER, OpenApiParameter("search", str, description="Substring of the table name.")],
+        responses=inline_serializer(
+            "CatalogTables",
+            {
+                "catalog": serializers.CharField(),
+                "database": serializers.CharField(),
+                "tables": serializers.ListField(child=serializers.DictField()),
+            },
+        ),
+    )
+    def get(self, request: Request, team: str, name: str, database: str) -> Response:
+        catalog = catalog_get(team=self.team, name=name)
+        timeout = resolve_timeout(request.query_params.get("timeout"))
+        search = request.query_params.get("search", "")[:128]
+        tables = _metadata_call(
+            lambda: catalog_tables_list(catalog=catalog, database=database, search=search, timeout=timeout)
+        )
+        return Response({
+            "catalog": catalog.catalog_name,
+            "database": database,
+            "tables": [{"name": t.name, "kind": t.kind} for t in tables],
+        })
+
+
+class CatalogTableDetailApi(TeamScopedMixin, APIView):
+    """Columns and partitioning of one table (Delta: also version and row count)."""
+
+    read_role = Role.VIEWER
+
+    @extend_schema(parameters=[TIMEOUT_PARAMETER], responses=inline_serializer(
+        "CatalogTable",
+        {
+            "catalog": serializers.CharField(),
+            "database": serializers.CharField(),
+            "name": serializers.CharField(),
+            "kind": serializers.CharField(),
+            "columns": serializers.ListField(child=serializers.DictField()),
+            "partition_columns": serializers.ListField(child=serializers.CharField()),
+            "location": serializers.CharField(allow_null=True),
+            "version": serializers.IntegerField(allow_null=True),
+            "row_count": serializers.IntegerField(allow_null=True),
+            "properties": serializers.DictField(child=serializers.CharField()),
+        },
+    ))
+    def get(self, request: Request, team: str, name: str, database: str, table: str) -> Response:
+        catalog = catalog_get(team=self.team, name=name)
+        timeout = resolve_timeout(request.query_params.get("timeout"))
+        detail = _metadata_call(
+            lambda: catalog_table_describe(catalog=catalog, database=database, table=table, timeout=timeout)
+        )
+        return Response({"catalog": catalog.catalog_name, **detail.as_dict()})
