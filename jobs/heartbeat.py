@@ -6,6 +6,7 @@ remote control for `celery inspect ping`), and the run reaper uses the same rows
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -41,10 +42,17 @@ def live_workers(max_age_seconds: int | None = None) -> list[Any]:
 def _loop(hostname: str) -> None:
     started_at = timezone.now()
     interval = settings.LAKEPORT_WORKER_HEARTBEAT_SECONDS
+    first = True
     while not _stop.is_set():
         try:
             close_old_connections()
             beat(hostname, started_at)
+            if first:
+                # A (re)started worker recovers lost runs at once instead of waiting for beat's next reaper pass.
+                from jobs.services.runs import runs_reap
+
+                first = False
+                runs_reap()
         except Exception as exc:  # the database may be down for a while; keep beating
             logger.warning("worker.heartbeat_failed", extra={"error_class": type(exc).__name__})
         finally:
@@ -67,7 +75,5 @@ def _stop_heartbeat(sender: Any = None, **kwargs: Any) -> None:
     if hostname:
         from jobs.models import WorkerHeartbeat
 
-        try:
+        with contextlib.suppress(Exception):
             WorkerHeartbeat.objects.filter(hostname=hostname).delete()
-        except Exception:
-            pass

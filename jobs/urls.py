@@ -2,4 +2,19 @@
 
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from jobs import apis
+
+urlpatterns: list = [
+    path("jobs/", apis.JobListApi.as_view(), name="job-list"),
+    path("jobs/<int:job_id>/", apis.JobDetailApi.as_view(), name="job-detail"),
+    path("jobs/<int:job_id>/runs/", apis.JobRunsApi.as_view(), name="job-runs"),
+    path("runs/", apis.RunListApi.as_view(), name="run-list"),
+    path("runs/<int:run_id>/", apis.RunDetailApi.as_view(), name="run-detail"),
+    path("runs/<int:run_id>/log/", apis.RunLogApi.as_view(), name="run-log"),
+    path("runs/<int:run_id>/result/", apis.RunResultApi.as_view(), name="run-result"),
+    path("runs/<int:run_id>/cancel/", apis.RunCancelApi.as_view(), name="run-cancel"),
+    path("sql/validate/", apis.SqlValidateApi.as_view(), name="sql-validate"),
+    path("sql/preview/", apis.SqlPreviewApi.as_view(), name="sql-preview"),
+]

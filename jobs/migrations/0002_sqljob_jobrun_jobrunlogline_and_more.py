@@ -3,9 +3,10 @@
 import django.core.serializers.json
 import django.db.models.deletion
 import django.utils.timezone
-import jobs.models
 from django.conf import settings
 from django.db import migrations, models
+
+import jobs.models
 
 
 class Migration(migrations.Migration):

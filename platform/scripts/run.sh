@@ -22,7 +22,11 @@ fi
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT
-.venv/bin/celery -A config worker --loglevel=INFO --concurrency=${CELERY_CONCURRENCY:-2} --hostname "worker@%h" &
+# A threads pool shares the worker's one warm SparkContext between its concurrent runs (new session each).
+.venv/bin/celery -A config worker --loglevel=INFO --pool=threads --concurrency=${CELERY_CONCURRENCY:-2} --hostname "worker@%h" &
+pids+=($!)
+# Beat schedules the run reaper (lost workers, lost broker messages).
+.venv/bin/celery -A config beat --loglevel=INFO --schedule var/celerybeat-schedule &
 pids+=($!)
 echo "[run] Lakeport on http://127.0.0.1:${PORT:-8000}  (Ctrl-C stops everything)"
 .venv/bin/gunicorn config.wsgi --bind "127.0.0.1:${PORT:-8000}" --workers 2 --threads 4 --access-logfile - &

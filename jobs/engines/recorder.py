@@ -1,0 +1,180 @@
+"""RunRecorder: the ScriptListener that turns runtime events into run rows, log lines, progress and heartbeats.
+
+Engines call its listener methods from the thread that executes the script; a monitor thread samples Spark
+progress, writes the run heartbeat and watches for a cancel request (or for the run being reaped away).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import close_old_connections, connection
+
+from jobs.models import JobRun, empty_progress
+from jobs.services.runs import run_heartbeat, run_log, run_update
+from jobs.services.timing import run_heartbeat_seconds
+from jobs.spark.redaction import redact
+
+logger = logging.getLogger("lakeport.jobs")
+
+MAX_STATEMENT_TEXT = 2000
+PROGRESS_SAMPLE_SECONDS = 0.5
+
+
+def _field(obj: Any, name: str, default: Any = None) -> Any:
+    return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
+
+
+def statement_entry(result: Any) -> dict[str, Any]:
+    """A StatementResult (or its JSON event form) as stored in `JobRun.statements`."""
+    started = _field(result, "started_at")
+    rows = _field(result, "rows")
+    error = _field(result, "error")
+    return {
+        "index": _field(result, "index"),
+        "sql": redact(str(_field(result, "sql") or ""))[:MAX_STATEMENT_TEXT],
+        "status": _field(result, "status"),
+        "started_at": datetime.fromtimestamp(started, UTC).isoformat() if isinstance(started, (int, float)) else started,
+        "elapsed_ms": _field(result, "elapsed_ms"),
+        "rows": len(rows) if isinstance(rows, list) else None,
+        "truncated": bool(_field(result, "truncated", False)),
+        "line": _field(result, "line"),
+        "column": _field(result, "column"),
+        "error": redact(str(error)) if error else None,
+    }
+
+
+class RunRecorder:
+    """Records one attempt of one run; implements the runtime's ScriptListener protocol."""
+
+    def __init__(self, run: JobRun) -> None:
+        self.run = run
+        self.statements: dict[int, dict[str, Any]] = {}
+        self.progress: dict[str, int] = dict(run.progress or empty_progress())
+        self.progress.update(empty_progress())
+        self.cancel_seen = False
+        self.lost = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._cancel: Callable[[], None] | None = None
+        self._sampler: Callable[[], dict[str, int] | None] | None = None
+        self._thread: threading.Thread | None = None
+
+    # ---- ScriptListener ---------------------------------------------------------------------------------
+    def on_statement_start(self, index: int, total: int, sql: str) -> None:
+        """A statement begins: mark it running and count the total."""
+        with self._lock:
+            self.statements[index] = {"index": index, "sql": redact(sql)[:MAX_STATEMENT_TEXT], "status": "running",
+                                      "started_at": datetime.now(UTC).isoformat(), "elapsed_ms": None,
+                                      "rows": None, "truncated": False, "line": None, "column": None, "error": None}
+            self.progress["statements_total"] = total
+            snapshot, progress = self.statement_list(), dict(self.progress)
+        run_update(run=self.run, statements=snapshot, progress=progress)
+        first = " ".join(sql.split())[:200]
+        run_log(run_id=self.run.id, messages=[f"Statement {index + 1}/{total} started: {first}"])
+
+    def on_statement_end(self, result: Any) -> None:
+        """A statement finished (succeeded, failed or skipped)."""
+        entry = statement_entry(result)
+        with self._lock:
+            previous = self.statements.get(entry["index"], {})
+            if entry["started_at"] is None:
+                entry["started_at"] = previous.get("started_at")
+            self.statements[entry["index"]] = entry
+            self.progress["statements_done"] = sum(1 for s in self.statements.values() if s["status"] == "succeeded")
+            snapshot, progress = self.statement_list(), dict(self.progress)
+        run_update(run=self.run, statements=snapshot, progress=progress)
+        n = entry["index"] + 1
+        if entry["status"] == "succeeded":
+            rows = f", {entry['rows']} row(s){' (truncated)' if entry['truncated'] else ''}" if entry["rows"] is not None else ""
+            run_log(run_id=self.run.id, messages=[f"Statement {n} succeeded in {entry['elapsed_ms']} ms{rows}."])
+        elif entry["status"] == "failed":
+            where = f" at line {entry['line']}, column {entry['column']}" if entry["line"] else ""
+            run_log(run_id=self.run.id, messages=[f"Statement {n} failed{where}: {entry['error']}"], level="ERROR")
+
+    def on_log(self, message: str) -> None:
+        """A log line from the runtime (already redacted; redacted again here)."""
+        run_log(run_id=self.run.id, messages=[message])
+
+    def statement_list(self) -> list[dict[str, Any]]:
+        return [self.statements[i] for i in sorted(self.statements)]
+
+    # ---- control ----------------------------------------------------------------------------------------
+    def on_cancel(self, callback: Callable[[], None]) -> None:
+        """What to call when a user cancels the run (or the run is taken away from this process)."""
+        self._cancel = callback
+        if self.cancel_seen or self.lost:
+            callback()
+
+    def sample_progress_with(self, sampler: Callable[[], dict[str, int] | None]) -> None:
+        """A function returning Spark stage/task counts for the run, sampled while it runs."""
+        self._sampler = sampler
+
+    def set_app(self, *, app_id: str, ui_url: str = "") -> None:
+        """The Spark application running the run (and its UI, when there is one)."""
+        run_update(run=self.run, spark_app_id=(app_id or "")[:255], spark_ui_url=(ui_url or "")[:500])
+        if app_id:
+            run_log(run_id=self.run.id, messages=[f"Spark application {app_id}" + (f" (UI {ui_url})" if ui_url else "")])
+
+    def set_progress(self, **counts: int) -> None:
+        with self._lock:
+            self.progress.update(counts)
+
+    def start(self) -> None:
+        """Start the monitor thread (heartbeat, progress sampling, cancel watch)."""
+        self._thread = threading.Thread(target=self._monitor, name=f"lakeport-run-{self.run.id}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the monitor thread and wait for it."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def _monitor(self) -> None:
+        beat_every = run_heartbeat_seconds()
+        last_beat = 0.0
+        last_written: dict[str, int] = {}
+        try:
+            while not self._stop.is_set():
+                if self._sampler is not None:
+                    try:
+                        counts = self._sampler()
+                    except Exception:  # the context may be stopping; progress is best effort
+                        counts = None
+                    if counts:
+                        self.set_progress(**counts)
+                with self._lock:
+                    progress = dict(self.progress)
+                now = time.monotonic()
+                if now - last_beat >= beat_every or progress != last_written:
+                    close_old_connections()
+                    try:
+                        owned, cancel = run_heartbeat(run=self.run, progress=progress)
+                    except Exception as exc:  # the database may blip; the next beat retries
+                        logger.warning("run.heartbeat_failed", extra={"run_id": self.run.id,
+                                                                      "error_class": type(exc).__name__})
+                    else:
+                        last_beat, last_written = now, progress
+                        if cancel and not self.cancel_seen:
+                            self.cancel_seen = True
+                            self._fire_cancel("run.cancelling")
+                        if not owned and not self.lost:
+                            self.lost = True
+                            self._fire_cancel("run.taken_away")
+                self._stop.wait(PROGRESS_SAMPLE_SECONDS)
+        finally:
+            connection.close()
+
+    def _fire_cancel(self, event: str) -> None:
+        logger.info(event, extra={"run_id": self.run.id})
+        if self._cancel is not None:
+            try:
+                self._cancel()
+            except Exception as exc:
+                logger.warning("run.cancel_failed", extra={"run_id": self.run.id, "error_class": type(exc).__name__})

@@ -1,0 +1,42 @@
+"""A CatalogStore over the Django ORM, for runs and editor calls executed inside a Django process.
+
+Same answers as the runtime's DatabaseCatalogStore (which the isolated driver uses over psycopg), but through
+Django's own connection, so it works on every configured database and needs no password in the environment.
+"""
+
+from __future__ import annotations
+
+import json
+
+from catalogs.models import Catalog
+from catalogs.secrets import secret_box
+from jobs.spark.store import CatalogEntry
+
+
+class DjangoCatalogStore:
+    """The `t_spark_catalog` rows of one team; sealed secrets are opened (and registered for redaction) here."""
+
+    def __init__(self, team: str) -> None:
+        self.team = team
+
+    def get_catalog(self, name: str) -> CatalogEntry | None:
+        """The team's catalog called `name`, or None (another team's catalog is None too)."""
+        row = (
+            Catalog.objects.filter(team__name=self.team, catalog_name=name.lower())
+            .values("catalog_name", "catalog_type", "configuration", "version", "update_time")
+            .first()
+        )
+        if row is None:
+            return None
+        plain = secret_box().open_config(json.loads(row["configuration"]))
+        return CatalogEntry(name=row["catalog_name"], type=row["catalog_type"], configuration=plain,
+                            version=int(row["version"]), fingerprint=f"{row['version']}|{row['update_time'].isoformat()}")
+
+    def list_catalogs(self) -> list[str]:
+        """Sorted names of the team's catalogs."""
+        return list(Catalog.objects.filter(team__name=self.team).order_by("catalog_name")
+                    .values_list("catalog_name", flat=True))
+
+    def contains(self, name: str) -> bool:
+        """True if the team has the catalog."""
+        return Catalog.objects.filter(team__name=self.team, catalog_name=name.lower()).exists()

@@ -1,0 +1,91 @@
+"""`manage.py runjob --team T --file script.sql`: run a script through the job path and print its results."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from jobs.models import JobRun, RunStatus, SqlJob
+from jobs.selectors import run_log_page
+from jobs.services.jobs import job_create, job_update
+from jobs.services.runs import run_submit
+from teams.models import Team
+
+
+class Command(BaseCommand):
+    help = "Run a Spark SQL script as a job run of a team (same claim, engine and recording as the workers)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--team", required=True, help="Team name.")
+        parser.add_argument("--file", required=True, help="The SQL script ('-' reads standard input).")
+        parser.add_argument("--job", help="Job name to create or update (default: runjob-<file stem>).")
+        parser.add_argument("--engine", choices=["default", "warm", "isolated"], default="default")
+        parser.add_argument("--default-catalog", default="")
+        parser.add_argument("--via-worker", action="store_true",
+                            help="Enqueue to the Celery workers and wait, instead of running in this process.")
+        parser.add_argument("--max-rows", type=int, default=50, help="Rows of the result to print.")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        team = Team.objects.filter(name=opts["team"]).first()
+        if team is None:
+            raise CommandError(f"No team named '{opts['team']}'.")
+        sql = sys.stdin.read() if opts["file"] == "-" else self._read(opts["file"])
+        name = opts["job"] or f"runjob-{Path(opts['file']).stem if opts['file'] != '-' else 'stdin'}"[:200]
+        try:
+            job = SqlJob.objects.filter(team=team, name=name).first()
+            fields = {"sql": sql, "engine": opts["engine"], "default_catalog": opts["default_catalog"]}
+            job = job_update(job=job, data=fields) if job else job_create(team=team, user=None, name=name, **fields)
+        except ValidationError as exc:
+            raise CommandError("; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())) from None
+        submission = run_submit(job=job, user=None, enqueue=opts["via_worker"])
+        run = submission.run
+        self.stderr.write(f"run {run.id} of job '{job.name}' in team '{team.name}'")
+        offset = 0
+        if opts["via_worker"]:
+            while True:
+                run.refresh_from_db()
+                offset = self._print_log(run, offset)
+                if run.is_finished:
+                    break
+                time.sleep(0.5)
+        else:
+            from jobs.services.execution import run_execute
+
+            run_execute(run_id=run.id, worker="runjob@local")
+            run.refresh_from_db()
+            offset = self._print_log(run, offset)
+        self._print_result(run, opts["max_rows"])
+        if run.status != RunStatus.SUCCEEDED:
+            raise CommandError(f"run {run.id} {run.status}: {(run.error or {}).get('message', '')}")
+
+    def _read(self, path: str) -> str:
+        try:
+            return Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"Cannot read {path}: {exc.strerror}.") from None
+
+    def _print_log(self, run: JobRun, offset: int) -> int:
+        page = run_log_page(run=run, offset=offset)
+        for line in page.lines:
+            self.stderr.write(f"[{line['level']}] {line['message']}")
+        return page.next_offset
+
+    def _print_result(self, run: JobRun, max_rows: int) -> None:
+        result = run.result
+        if not result or not result.get("columns"):
+            return
+        names = [c["name"] for c in result["columns"]]
+        rows = [["NULL" if v is None else str(v) for v in row] for row in result["rows"][:max_rows]]
+        widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
+        self.stdout.write(" | ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)))
+        self.stdout.write("-+-".join("-" * w for w in widths))
+        for row in rows:
+            self.stdout.write(" | ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)))
+        more = len(result["rows"]) - len(rows)
+        tail = f" (+{more} not shown)" if more > 0 else ""
+        self.stdout.write(f"({len(result['rows'])} row(s){', truncated' if result.get('truncated') else ''}{tail})")

@@ -1,0 +1,1 @@
+"""Services of the jobs app (writes): jobs, runs, execution, interactive SQL."""

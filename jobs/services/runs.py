@@ -1,0 +1,258 @@
+"""Writes of job runs: submit, cancel, claim, progress, logs, finish, and the reaper that recovers lost runs.
+
+PostgreSQL is the source of truth; every state change is a conditional UPDATE on the expected status, so two
+processes can never both move a run (claim twice, finish a re-queued run, cancel a finished one).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config.api.errors import Conflict
+from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
+from jobs.services.jobs import check_script
+from jobs.services.timing import run_stale_seconds
+from jobs.spark.redaction import redact
+
+logger = logging.getLogger("lakeport.jobs")
+
+MAX_LOG_LINE = 8000
+WORKER_LOST = "worker lost"
+
+
+# ---- submit -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Submission:
+    """The run a submit produced; `created` is False when an Idempotency-Key matched an earlier submit."""
+
+    run: JobRun
+    created: bool
+
+
+def run_submit(*, job: SqlJob, user: Any, idempotency_key: str | None = None, enqueue: bool = True) -> Submission:
+    """Queue a run of `job` and enqueue its task after commit; the same `idempotency_key` returns the same run.
+
+    `enqueue=False` leaves the run QUEUED for the caller to execute (manage.py runjob); the reaper still
+    enqueues it if nobody claims it within LAKEPORT_REQUEUE_AFTER_SECONDS.
+    """
+    if idempotency_key:
+        existing = JobRun.objects.filter(job=job, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return Submission(run=existing, created=False)
+    check_script(job.sql)
+    try:
+        with transaction.atomic():
+            run = JobRun.objects.create(
+                job=job, team_id=job.team_id, idempotency_key=idempotency_key or None,
+                submitted_by=user if getattr(user, "is_authenticated", False) else None,
+                sql=job.sql, spark_conf=job.spark_conf, default_catalog=job.default_catalog, engine=job.engine,
+                max_retries=job.max_retries,
+            )
+            _append_log(run_id=run.id, start=0, messages=[f"Run {run.id} of job '{job.name}' queued."])
+            if enqueue:
+                transaction.on_commit(lambda: run_enqueue(run_id=run.id))
+    except IntegrityError:
+        # A concurrent submit with the same key won the insert; answer with its run.
+        existing = JobRun.objects.filter(job=job, idempotency_key=idempotency_key).first()
+        if existing is None:
+            raise
+        return Submission(run=existing, created=False)
+    logger.info("run.submitted", extra={"run_id": run.id, "job_id": job.id})
+    run.refresh_from_db()
+    return Submission(run=run, created=True)
+
+
+def run_enqueue(*, run_id: int) -> bool:
+    """Send the run's task to the broker; a broker outage is logged and left to the reaper's re-enqueue."""
+    from jobs.tasks import run_execute
+
+    JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).update(enqueued_at=timezone.now())
+    try:
+        run_execute.apply_async(args=[run_id], retry=True,
+                                retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
+    except Exception as exc:
+        logger.warning("run.enqueue_failed", extra={"run_id": run_id, "error_class": type(exc).__name__})
+        return False
+    return True
+
+
+# ---- cancel -------------------------------------------------------------------------------------------
+def run_cancel(*, run: JobRun) -> JobRun:
+    """Cancel a run: a QUEUED run becomes CANCELLED at once, a RUNNING one is flagged and its worker stops it.
+
+    A finished run raises Conflict (409).
+    """
+    now = timezone.now()
+    if JobRun.objects.filter(id=run.id, status=RunStatus.QUEUED).update(
+        status=RunStatus.CANCELLED, cancel_requested=True, finished_at=now
+    ):
+        run_log(run_id=run.id, messages=["Cancelled before it started."])
+    elif JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING).update(cancel_requested=True):
+        run_log(run_id=run.id, messages=["Cancel requested; stopping the running statement."])
+    else:
+        run.refresh_from_db()
+        raise Conflict(f"Run {run.id} is already {run.status}; only a queued or running run can be cancelled.")
+    logger.info("run.cancel_requested", extra={"run_id": run.id})
+    run.refresh_from_db()
+    return run
+
+
+# ---- worker side --------------------------------------------------------------------------------------
+def run_claim(*, run_id: int, worker: str) -> JobRun | None:
+    """Move a QUEUED run to RUNNING for `worker`; None if it is gone or someone else already has it."""
+    now = timezone.now()
+    claimed = JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).update(
+        status=RunStatus.RUNNING, worker=worker[:255], started_at=now, heartbeat_at=now, finished_at=None,
+        attempt=F("attempt") + 1,
+    )
+    if not claimed:
+        logger.info("run.claim_skipped", extra={"run_id": run_id, "worker": worker})
+        return None
+    run = JobRun.objects.select_related("job", "team").get(id=run_id)
+    run_log(run_id=run_id, messages=[f"Attempt {run.attempt} started on {worker}."])
+    logger.info("run.started", extra={"run_id": run_id, "worker": worker, "attempt": run.attempt})
+    return run
+
+
+def run_update(*, run: JobRun, **fields: Any) -> bool:
+    """Write fields of a run this process owns (RUNNING, same attempt); False if it was taken away (reaped)."""
+    return bool(JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(**fields))
+
+
+def run_heartbeat(*, run: JobRun, progress: dict[str, int] | None = None) -> tuple[bool, bool]:
+    """Record that the run's process is alive (and its progress); returns (still owned, cancel requested)."""
+    fields: dict[str, Any] = {"heartbeat_at": timezone.now()}
+    if progress is not None:
+        fields["progress"] = progress
+    owned = run_update(run=run, **fields)
+    cancel = JobRun.objects.filter(id=run.id, cancel_requested=True).exists()
+    return owned, cancel
+
+
+def run_finish(
+    *,
+    run: JobRun,
+    succeeded: bool,
+    error: dict[str, Any] | None,
+    statements: list[dict[str, Any]],
+    catalogs_used: list[str],
+    result: dict[str, Any] | None,
+    progress: dict[str, int],
+) -> RunStatus | None:
+    """Store the outcome of this attempt; a cancel request turns a stopped run into CANCELLED.
+
+    Returns the final status, or None when the run was no longer ours (reaped meanwhile).
+    """
+    cancel = JobRun.objects.filter(id=run.id, cancel_requested=True).exists()
+    if succeeded:
+        status = RunStatus.SUCCEEDED
+    elif cancel:
+        status = RunStatus.CANCELLED
+        error = {**(error or {}), "message": "Cancelled by a user."}
+    else:
+        status = RunStatus.FAILED
+    if error and error.get("message"):
+        error = {**error, "message": redact(str(error["message"]))[:MAX_LOG_LINE]}
+    done = JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(
+        status=status, finished_at=timezone.now(), error=error, statements=statements, catalogs_used=catalogs_used,
+        result=result, progress=progress, heartbeat_at=timezone.now(),
+    )
+    if not done:
+        logger.warning("run.finish_lost", extra={"run_id": run.id, "attempt": run.attempt})
+        return None
+    run_log(run_id=run.id, messages=[f"Run {status}." + (f" {error['message']}" if error and status == RunStatus.FAILED else "")])
+    logger.info("run.finished", extra={"run_id": run.id, "status": str(status)})
+    return status
+
+
+# ---- logs ---------------------------------------------------------------------------------------------
+def run_log(*, run_id: int, messages: list[str], level: str = "INFO") -> int:
+    """Append redacted lines to a run's log; returns the next offset."""
+    if not messages:
+        return JobRun.objects.filter(id=run_id).values_list("log_lines", flat=True).first() or 0
+    for _ in range(5):  # two writers (statement thread, monitor) may race for the same offsets
+        try:
+            with transaction.atomic():
+                start = JobRun.objects.select_for_update().filter(id=run_id).values_list("log_lines", flat=True).first()
+                if start is None:
+                    return 0
+                return _append_log(run_id=run_id, start=start, messages=messages, level=level)
+        except IntegrityError:
+            continue
+    return 0
+
+
+def _append_log(*, run_id: int, start: int, messages: list[str], level: str = "INFO") -> int:
+    lines = []
+    for text in messages:
+        for part in str(text).splitlines() or [""]:
+            lines.append(JobRunLogLine(run_id=run_id, seq=start + len(lines), level=level[:8],
+                                       message=redact(part)[:MAX_LOG_LINE]))
+    JobRunLogLine.objects.bulk_create(lines)
+    JobRun.objects.filter(id=run_id).update(log_lines=start + len(lines))
+    return start + len(lines)
+
+
+# ---- reaper -------------------------------------------------------------------------------------------
+@dataclass
+class ReapReport:
+    """What one reaper pass did."""
+
+    failed: list[int]
+    requeued: list[int]
+    cancelled: list[int]
+    reenqueued: list[int]
+
+
+def runs_reap() -> ReapReport:
+    """Recover runs whose worker died and runs whose broker message was lost.
+
+    RUNNING runs with a stale heartbeat are re-queued while attempts remain (the job's `max_retries`), else
+    FAILED with "worker lost" (CANCELLED if a cancel was pending). QUEUED runs sent longer ago than
+    LAKEPORT_REQUEUE_AFTER_SECONDS are sent again; the conditional claim makes duplicates harmless.
+    """
+    now = timezone.now()
+    report = ReapReport(failed=[], requeued=[], cancelled=[], reenqueued=[])
+    stale_before = now - timedelta(seconds=run_stale_seconds())
+    for run in JobRun.objects.filter(status=RunStatus.RUNNING, heartbeat_at__lt=stale_before).only(
+        "id", "attempt", "max_retries", "heartbeat_at", "cancel_requested", "worker"
+    ):
+        # The heartbeat in the filter makes this a no-op if the process beat again since we read it.
+        same = JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt,
+                                     heartbeat_at=run.heartbeat_at)
+        message = f"{WORKER_LOST}: {run.worker or 'the worker'} stopped heartbeating during attempt {run.attempt}."
+        if run.cancel_requested:
+            if same.update(status=RunStatus.CANCELLED, finished_at=now, error={"message": "Cancelled by a user."}):
+                report.cancelled.append(run.id)
+                run_log(run_id=run.id, messages=[message, "Run CANCELLED."])
+        elif run.attempt <= run.max_retries:
+            if same.update(status=RunStatus.QUEUED, worker="", heartbeat_at=None):
+                report.requeued.append(run.id)
+                run_log(run_id=run.id, messages=[message, "Re-queued (retry setting of the job)."])
+                transaction.on_commit(lambda rid=run.id: run_enqueue(run_id=rid))
+        elif same.update(status=RunStatus.FAILED, finished_at=now,
+                         error={"statement": None, "line": None, "column": None, "message": message}):
+            report.failed.append(run.id)
+            run_log(run_id=run.id, messages=[message, "Run FAILED."], level="ERROR")
+    requeue_before = now - timedelta(seconds=settings.LAKEPORT_REQUEUE_AFTER_SECONDS)
+    for run_id in JobRun.objects.filter(status=RunStatus.QUEUED, enqueued_at__lt=requeue_before).values_list(
+        "id", flat=True
+    ):
+        run_enqueue(run_id=run_id)
+        report.reenqueued.append(run_id)
+    for run_id in JobRun.objects.filter(status=RunStatus.QUEUED, enqueued_at__isnull=True,
+                                        created_at__lt=requeue_before).values_list("id", flat=True):
+        run_enqueue(run_id=run_id)
+        report.reenqueued.append(run_id)
+    if report.failed or report.requeued or report.cancelled or report.reenqueued:
+        logger.info("runs.reaped", extra={"failed": report.failed, "requeued": report.requeued,
+                                          "cancelled": report.cancelled, "reenqueued": len(report.reenqueued)})
+    return report
