@@ -1,0 +1,144 @@
+"""Fixtures for job tests: catalogs over real databases, a real Celery worker (+ beat) on Redis, polling helpers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+import redis
+from django.conf import settings
+
+from catalogs.models import Catalog
+from catalogs.secrets import seal_configuration
+from catalogs.types.jdbc_config import JdbcConfig
+from jobs.models import JobRun, SqlJob
+from teams.models import Team
+from tests.support.worker import REPO, worker_env
+
+PG_PASSWORD = "pg-Secret-9f3a1c"  # trust auth ignores it; it must still never show up anywhere
+# Short reaper timings for the worker and beat subprocesses (the default interval is 2 minutes).
+FAST_REAPER = {"LAKEPORT_REAPER_INTERVAL_SECONDS": "8", "LAKEPORT_REQUEUE_AFTER_SECONDS": "3"}
+WORKER_SPARK = {
+    "SPARK_MASTER": "local[2]",
+    "LAKEPORT_SPARK_STATIC_CONF": "spark.ui.enabled=false,spark.driver.memory=1g,spark.sql.shuffle.partitions=2",
+}
+
+
+def wait_for(predicate: Callable[[], Any], *, timeout: float = 180.0, interval: float = 0.25, what: str = "") -> Any:
+    """Poll until `predicate()` is truthy and return it (a safety net against hangs, not a performance limit)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what or predicate}")
+        time.sleep(interval)
+
+
+def run_status(run_id: int) -> str:
+    return JobRun.objects.filter(id=run_id).values_list("status", flat=True).first() or ""
+
+
+def wait_status(run_id: int, *statuses: str, timeout: float = 240.0) -> JobRun:
+    """Wait until run `run_id` reaches one of `statuses` and return it."""
+    wait_for(lambda: run_status(run_id) in statuses, timeout=timeout, what=f"run {run_id} to be {statuses}")
+    return JobRun.objects.get(id=run_id)
+
+
+@pytest.fixture
+def pg_catalog(team: Team, pg_source: Any) -> Catalog:
+    """A JDBC catalog `pg` of team acme on a fresh PostgreSQL database holding public.orders (3 rows)."""
+    with psycopg.connect(pg_source.dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE public.orders (id int primary key, customer text, amount numeric(10,2))")
+        conn.execute("INSERT INTO public.orders VALUES (1, 'ann', 10.50), (2, 'bob', 20.00), (3, 'cy', 5.25)")
+    config = JdbcConfig.model_validate({
+        "type": "postgresql", "base-url": f"jdbc:postgresql://127.0.0.1:5432/", "default-database": pg_source.name,
+        "username": "postgres", "password": PG_PASSWORD,
+    })
+    return Catalog.objects.create(team=team, catalog_type="jdbc", catalog_name="pg",
+                                  configuration=seal_configuration(config))
+
+
+@pytest.fixture
+def make_job(team: Team) -> Callable[..., SqlJob]:
+    """`make_job(sql, **fields)` → a SqlJob of team acme."""
+    counter = iter(range(1, 10_000))
+
+    def make(sql: str, **fields: Any) -> SqlJob:
+        return SqlJob.objects.create(team=team, name=fields.pop("name", f"job-{next(counter)}"), sql=sql, **fields)
+
+    return make
+
+
+def flush_broker() -> None:
+    """Drop every message in this suite's Redis database."""
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+
+
+@dataclass
+class Worker:
+    """A real `celery worker` (threads pool) and `celery beat` started as subprocesses."""
+
+    worker: subprocess.Popen | None
+    beat: subprocess.Popen | None
+    logdir: Path
+    hostname: str
+
+    def log(self) -> str:
+        return (self.logdir / "worker.log").read_text(errors="replace") if (self.logdir / "worker.log").exists() else ""
+
+    def kill_worker(self) -> None:
+        """SIGKILL the worker (its whole process group: the Celery process and its Spark JVM)."""
+        assert self.worker is not None
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        self.worker.wait()
+
+    def stop(self) -> None:
+        for proc in (self.worker, self.beat):
+            if proc is not None and proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                except ProcessLookupError:
+                    pass
+
+
+def start_worker_and_beat(logdir: Path, *, hostname: str = "jobs-test@%h", beat: bool = True,
+                          env: dict[str, str] | None = None, concurrency: int = 2) -> Worker:
+    """Start a worker (threads pool: one warm SparkContext shared by its runs) and, optionally, beat."""
+    logdir.mkdir(parents=True, exist_ok=True)
+    full_env = worker_env({**FAST_REAPER, **WORKER_SPARK, **(env or {})})
+    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--pool=threads",
+           f"--concurrency={concurrency}", "--hostname", hostname, "--without-mingle", "--without-gossip",
+           "-Q", "lakeport"]
+    worker = subprocess.Popen(cmd, cwd=REPO, env=full_env, stdout=open(logdir / "worker.log", "ab"),  # noqa: SIM115
+                              stderr=subprocess.STDOUT, start_new_session=True)
+    beat_proc = None
+    if beat:
+        bcmd = [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
+                "--schedule", str(logdir / "beat-schedule")]
+        beat_proc = subprocess.Popen(bcmd, cwd=REPO, env=full_env, stdout=open(logdir / "beat.log", "ab"),  # noqa: SIM115
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+    return Worker(worker=worker, beat=beat_proc, logdir=logdir, hostname=hostname)
+
+
+@pytest.fixture(scope="module")
+def celery_worker(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    """One worker + beat shared by the tests of a module (each Spark JVM start costs seconds on 2 cores)."""
+    flush_broker()
+    w = start_worker_and_beat(tmp_path_factory.mktemp("worker"))
+    yield w
+    w.stop()
