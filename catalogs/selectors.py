@@ -1,10 +1,16 @@
-"""Reads of catalogs."""
+"""Reads of catalogs: one catalog, filtered lists, the audit trail and the catalog types' form schemas."""
 
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
+from typing import Any
+
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from catalogs.models import Catalog
+from catalogs.models import Catalog, CatalogChange
+from catalogs.types import CATALOG_TYPES
 from teams.models import Team
 
 
@@ -14,3 +20,45 @@ def catalog_get(*, team: Team, name: str) -> Catalog:
     if catalog is None:
         raise Http404(f"No catalog named '{name}' in team '{team.name}'.")
     return catalog
+
+
+def catalog_list(
+    *, team: Team, catalog_type: str | None = None, name_prefix: str | None = None, search: str | None = None
+) -> QuerySet[Catalog]:
+    """The team's catalogs by name, with the users who created and last changed them joined in (one query per
+    page however large the page)."""
+    qs = Catalog.objects.filter(team=team).select_related("user", "created_by").order_by("catalog_name")
+    if catalog_type:
+        qs = qs.filter(catalog_type=catalog_type)
+    if name_prefix:
+        qs = qs.filter(catalog_name__startswith=name_prefix)
+    if search:
+        qs = qs.filter(Q(catalog_name__icontains=search) | Q(description__icontains=search))
+    return qs
+
+
+def catalog_history(*, team: Team, name: str) -> QuerySet[CatalogChange]:
+    """The audit trail of the catalog `name`, newest first; it outlives the catalog. Http404 when the name has
+    neither a catalog nor any history in `team`."""
+    qs = CatalogChange.objects.filter(team=team, catalog_name=name).order_by("-time", "-id")
+    if not qs.exists() and not Catalog.objects.filter(team=team, catalog_name=name).exists():
+        raise Http404(f"No catalog named '{name}' in team '{team.name}'.")
+    return qs
+
+
+@lru_cache(maxsize=1)
+def _type_schemas() -> tuple[dict[str, Any], ...]:
+    types = []
+    for key, catalog_type in CATALOG_TYPES.items():
+        schema = catalog_type.config_model.model_json_schema(by_alias=True)
+        for prop in schema.get("properties", {}).values():
+            if prop.get("secret"):
+                prop["writeOnly"] = True  # write-only in the API: responses never carry the value
+        types.append({"key": key, "display_name": catalog_type.display_name, "schema": schema})
+    return tuple(types)
+
+
+def catalog_types_list() -> list[dict[str, Any]]:
+    """Every catalog type: key, display name and the JSON Schema of its configuration (hyphenated property
+    names; secret fields carry `"secret": true` and `"writeOnly": true`) for the UI to render forms."""
+    return copy.deepcopy(list(_type_schemas()))

@@ -1,0 +1,267 @@
+"""Catalog REST endpoints under /api/v1/teams/{team}/: types, CRUD with ETag/If-Match, history, apply.
+
+Views stay thin: they parse headers and query parameters, call a service or selector and shape the response.
+Team admins write; developers and viewers read. Secret values never appear in a response.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import BaseParser, JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalogs import serializers as s
+from catalogs.models import Catalog, CatalogChange
+from catalogs.secrets import public_stored_configuration
+from catalogs.selectors import catalog_get, catalog_history, catalog_list, catalog_types_list
+from catalogs.services import (
+    IfMatch,
+    InvalidInput,
+    apply_document_entries,
+    catalog_create,
+    catalog_delete,
+    catalog_put,
+    catalog_update,
+    catalogs_apply,
+)
+from catalogs.services.apply import DocumentError, load_apply_document
+from catalogs.types import CATALOG_TYPES
+from config.api.errors import ServiceUnavailable
+from config.api.pagination import StandardPagination
+from jobs.spark.secretbox import SecretKeyError
+from teams.permissions import TeamScopedMixin
+
+logger = logging.getLogger("lakeport.catalogs")
+
+_ETAG_PART = re.compile(r'^(?:W/)?"?(\d{1,10})"?$')
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"", "0", "false", "no", "off"}
+_FILTER_MAX = 200
+
+
+def catalog_out(catalog: Catalog) -> dict[str, Any]:
+    """The API body of a catalog: configuration without secret values, plus which secrets are set."""
+    configuration, secrets_set = public_stored_configuration(catalog.configuration)
+    return {
+        "catalog_name": catalog.catalog_name,
+        "catalog_type": catalog.catalog_type,
+        "description": catalog.description,
+        "configuration": configuration,
+        "secrets_set": secrets_set,
+        "version": catalog.version,
+        "create_time": catalog.create_time,
+        "update_time": catalog.update_time,
+        "created_by": catalog.created_by.get_username() if catalog.created_by_id else None,
+        "updated_by": catalog.user.get_username() if catalog.user_id else None,
+    }
+
+
+def change_out(change: CatalogChange) -> dict[str, Any]:
+    """The API body of one audit entry."""
+    return {
+        "catalog_name": change.catalog_name,
+        "catalog_type": change.catalog_type,
+        "action": change.action,
+        "actor": change.actor_name,
+        "time": change.time,
+        "version": change.version,
+        "changes": change.changes,
+    }
+
+
+def etag(catalog: Catalog) -> str:
+    """The strong ETag of a catalog: its quoted version."""
+    return f'"{catalog.version}"'
+
+
+def _with_etag(response: Response, catalog: Catalog) -> Response:
+    response["ETag"] = etag(catalog)
+    return response
+
+
+def parse_if_match(request: Request) -> IfMatch:
+    """`If-Match` as the set of versions it names, "*", or None when absent; malformed → 400."""
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    if raw.strip() == "*":
+        return "*"
+    versions: set[int] = set()
+    for part in raw.split(","):
+        match = _ETAG_PART.match(part.strip())
+        if match is None:
+            raise InvalidInput('If-Match must be an ETag from this API, e.g. "3".',
+                               {"If-Match": ['Expected an ETag such as "3" or *.']})
+        versions.add(int(match.group(1)))
+    return versions
+
+
+def _flag(request: Request, name: str, body: Any) -> bool:
+    value: Any = request.query_params.get(name)
+    if value is None and isinstance(body, dict):
+        value = body.get(name)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if str(value).strip().lower() in _TRUE:
+        return True
+    if str(value).strip().lower() in _FALSE:
+        return False
+    raise InvalidInput(f"Invalid input: {name}.", {name: ["Expected true or false."]})
+
+
+class CatalogApiMixin(TeamScopedMixin):
+    """Team-scoped (viewers read, admins write) with unreadable stored secrets reported as 503, not 500."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, SecretKeyError):
+            logger.error("catalog.secrets_unreadable", extra={"error_class": type(exc).__name__})
+            exc = ServiceUnavailable(
+                "Stored catalog secrets cannot be decrypted with the configured keys; an operator must check "
+                "LAKEPORT_SECRET_KEYS."
+            )
+        return super().handle_exception(exc)  # type: ignore[misc]
+
+
+class CatalogTypeListApi(CatalogApiMixin, APIView):
+    """The catalog types with the JSON Schema of their configuration, for the UI to render forms."""
+
+    @extend_schema(responses=s.CatalogTypeOutputSerializer(many=True))
+    def get(self, request: Request, team: str) -> Response:
+        types = catalog_types_list()
+        return Response({"count": len(types), "next": None, "previous": None, "results": types})
+
+
+class CatalogListApi(CatalogApiMixin, APIView):
+    """List the team's catalogs (filtered, paginated); admins create one."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("catalog_type", str, enum=list(CATALOG_TYPES)),
+            OpenApiParameter("name_prefix", str),
+            OpenApiParameter("search", str, description="Substring of the name or description."),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int, description="At most 1000."),
+        ],
+        responses=s.CatalogOutputSerializer(many=True),
+    )
+    def get(self, request: Request, team: str) -> Response:
+        params = {k: request.query_params.get(k) for k in ("catalog_type", "name_prefix", "search")}
+        errors = {k: [f"At most {_FILTER_MAX} characters."] for k, v in params.items() if v and len(v) > _FILTER_MAX}
+        if params["catalog_type"] and params["catalog_type"] not in CATALOG_TYPES:
+            errors["catalog_type"] = [f"Unknown catalog type; use one of: {', '.join(CATALOG_TYPES)}."]
+        if errors:
+            raise InvalidInput(f"Invalid input: {', '.join(errors)}.", errors)
+        qs = catalog_list(team=self.team, **params)
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        return paginator.get_paginated_response([catalog_out(c) for c in page or []])
+
+    @extend_schema(request=s.CatalogInputSerializer, responses={201: s.CatalogOutputSerializer})
+    def post(self, request: Request, team: str) -> Response:
+        catalog = catalog_create(team=self.team, actor=request.user, data=request.data)
+        response = Response(catalog_out(catalog), status=status.HTTP_201_CREATED)
+        response["Location"] = request.build_absolute_uri(f"{catalog.catalog_name}/")
+        return _with_etag(response, catalog)
+
+
+class CatalogDetailApi(CatalogApiMixin, APIView):
+    """Read, create-or-replace (PUT), patch or delete one catalog; writes honour If-Match (412 when stale)."""
+
+    @extend_schema(responses=s.CatalogOutputSerializer)
+    def get(self, request: Request, team: str, name: str) -> Response:
+        catalog = catalog_get(team=self.team, name=name)
+        if request.headers.get("If-None-Match", "").strip() == etag(catalog):
+            return _with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), catalog)
+        return _with_etag(Response(catalog_out(catalog)), catalog)
+
+    @extend_schema(
+        request=s.CatalogInputSerializer,
+        responses={200: s.CatalogOutputSerializer, 201: s.CatalogOutputSerializer},
+        parameters=[OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER),
+                    OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                                     description="`*`: only create, never replace.")],
+    )
+    def put(self, request: Request, team: str, name: str) -> Response:
+        write = catalog_put(
+            team=self.team, name=name, actor=request.user, data=request.data, if_match=parse_if_match(request),
+            if_none_match=request.headers.get("If-None-Match", "").strip() == "*",
+        )
+        code = status.HTTP_201_CREATED if write.created else status.HTTP_200_OK
+        return _with_etag(Response(catalog_out(write.catalog), status=code), write.catalog)
+
+    @extend_schema(
+        request=s.CatalogInputSerializer(partial=True),
+        responses=s.CatalogOutputSerializer,
+        parameters=[OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER)],
+    )
+    def patch(self, request: Request, team: str, name: str) -> Response:
+        write = catalog_update(team=self.team, name=name, actor=request.user, data=request.data, partial=True,
+                               if_match=parse_if_match(request))
+        return _with_etag(Response(catalog_out(write.catalog)), write.catalog)
+
+    @extend_schema(responses={204: None},
+                   parameters=[OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER)])
+    def delete(self, request: Request, team: str, name: str) -> Response:
+        catalog_delete(team=self.team, name=name, actor=request.user, if_match=parse_if_match(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CatalogHistoryApi(CatalogApiMixin, APIView):
+    """The audit trail of one catalog, newest first; still there after the catalog is deleted."""
+
+    @extend_schema(responses=s.CatalogChangeOutputSerializer(many=True))
+    def get(self, request: Request, team: str, name: str) -> Response:
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(catalog_history(team=self.team, name=name), request, view=self)
+        return paginator.get_paginated_response([change_out(c) for c in page or []])
+
+
+class YamlParser(BaseParser):
+    """`Content-Type: application/yaml` bodies (a declarative catalogs file as is)."""
+
+    media_type = "application/yaml"
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            text = stream.read().decode("utf-8") if stream is not None else ""
+            return load_apply_document(text)
+        except UnicodeDecodeError as exc:
+            raise ParseError("The body is not UTF-8 text.") from exc
+        except DocumentError as exc:
+            raise ParseError(str(exc)) from exc
+
+
+class XYamlParser(YamlParser):
+    media_type = "application/x-yaml"
+
+
+class TextYamlParser(YamlParser):
+    media_type = "text/yaml"
+
+
+class CatalogApplyApi(CatalogApiMixin, APIView):
+    """Make the team's catalogs match a declarative document (JSON or YAML), all or nothing."""
+
+    parser_classes = [JSONParser, YamlParser, XYamlParser, TextYamlParser]
+
+    @extend_schema(
+        request=s.ApplyInputSerializer,
+        responses=s.ApplyResultSerializer,
+        parameters=[OpenApiParameter("prune", bool), OpenApiParameter("dry_run", bool)],
+    )
+    def post(self, request: Request, team: str) -> Response:
+        document = request.data
+        result = catalogs_apply(
+            team=self.team, actor=request.user, entries=apply_document_entries(document),
+            prune=_flag(request, "prune", document), dry_run=_flag(request, "dry_run", document),
+        )
+        return Response(result.as_dict())

@@ -1,0 +1,61 @@
+"""Shapes of the catalog API for the OpenAPI schema. Input is validated by the services (the configuration by
+each type's pydantic model, see catalogs/services/spec.py); these serializers document it."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from catalogs.models import CatalogChangeAction, CatalogTypeKey
+
+
+class CatalogInputSerializer(serializers.Serializer):
+    catalog_name = serializers.RegexField(r"^[a-z][a-z0-9_]{0,62}$", help_text="Unique in the team; cannot change.")
+    catalog_type = serializers.ChoiceField(choices=CatalogTypeKey.choices, help_text="Cannot change once created.")
+    configuration = serializers.JSONField(
+        help_text="The type's configuration (see catalog-types/). Secret values are write-only: omit one (or "
+        "send null) to keep the stored value; in `storage-options` a key set to null is removed."
+    )
+    description = serializers.CharField(max_length=1000, required=False, allow_blank=True)
+
+
+class CatalogOutputSerializer(serializers.Serializer):
+    catalog_name = serializers.CharField()
+    catalog_type = serializers.ChoiceField(choices=CatalogTypeKey.choices)
+    description = serializers.CharField()
+    configuration = serializers.JSONField(help_text="Without secret values.")
+    secrets_set = serializers.ListField(child=serializers.CharField(), help_text="Which secrets are set.")
+    version = serializers.IntegerField(help_text="Also the ETag; send it back in If-Match.")
+    create_time = serializers.DateTimeField()
+    update_time = serializers.DateTimeField()
+    created_by = serializers.CharField(allow_null=True)
+    updated_by = serializers.CharField(allow_null=True)
+
+
+class CatalogTypeOutputSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    display_name = serializers.CharField()
+    schema = serializers.JSONField(help_text="JSON Schema of the configuration; secret fields have writeOnly.")
+
+
+class CatalogChangeOutputSerializer(serializers.Serializer):
+    catalog_name = serializers.CharField()
+    catalog_type = serializers.CharField()
+    action = serializers.ChoiceField(choices=CatalogChangeAction.choices)
+    actor = serializers.CharField()
+    time = serializers.DateTimeField()
+    version = serializers.IntegerField()
+    changes = serializers.JSONField(help_text='field → {"from", "to"}, or "set"/"changed"/"removed" for secrets.')
+
+
+class ApplyInputSerializer(serializers.Serializer):
+    catalogs = CatalogInputSerializer(many=True)
+    prune = serializers.BooleanField(default=False, help_text="Delete the team's catalogs not listed.")
+    dry_run = serializers.BooleanField(default=False, help_text="Report what would change; change nothing.")
+
+
+class ApplyResultSerializer(serializers.Serializer):
+    created = serializers.ListField(child=serializers.CharField())
+    updated = serializers.ListField(child=serializers.CharField())
+    deleted = serializers.ListField(child=serializers.CharField())
+    unchanged = serializers.ListField(child=serializers.CharField())
+    dry_run = serializers.BooleanField()
