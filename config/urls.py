@@ -19,3 +19,6 @@ urlpatterns = [
 
 handler404 = "config.api.errors.json_not_found"
 handler500 = "config.api.errors.json_server_error"
+
+# The browser app for `/` and its client-side routes; kept last so it never shadows a route above.
+urlpatterns += [path("", include("config.spa"))]

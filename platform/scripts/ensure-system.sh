@@ -8,7 +8,8 @@ command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
 [ -f /usr/share/java/mariadb-java-client.jar ] || missing+=(libmariadb-java)
 for extra in "$@"; do
   case "$extra" in
-    chromium) command -v chromium >/dev/null 2>&1 || missing+=(chromium) ;;
+    # Debian's Chromium for the e2e tests (Playwright drives /usr/bin/chromium; it never downloads a browser)
+    chromium) [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation) ;;
   esac
 done
 if [ ${#missing[@]} -gt 0 ]; then

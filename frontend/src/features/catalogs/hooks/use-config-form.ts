@@ -1,0 +1,131 @@
+// Turns a type's JSON Schema into form fields, form values into the API's `configuration` object, and back.
+import type { JsonSchema } from "@/features/catalogs/types";
+
+export type FieldKind = "text" | "secret" | "select" | "number" | "checkbox" | "map" | "json";
+
+export type ConfigField = {
+  name: string; // the hyphenated key the API uses
+  label: string;
+  kind: FieldKind;
+  required: boolean;
+  description?: string;
+  options?: string[];
+  defaultValue?: unknown;
+  maxLength?: number;
+  secretValues?: boolean; // a map whose values are all secret
+  isSecret: boolean;
+};
+
+export type MapRow = { key: string; value: string };
+export type FormValue = string | boolean | MapRow[];
+export type FormValues = Record<string, FormValue>;
+
+function deref(s: JsonSchema, root: JsonSchema): JsonSchema {
+  if (s.$ref) {
+    const name = s.$ref.split("/").pop() ?? "";
+    const target = root.$defs?.[name] ?? (root as { definitions?: Record<string, JsonSchema> }).definitions?.[name];
+    return target ? { ...target, ...s, $ref: undefined } : s;
+  }
+  return s;
+}
+
+/** The non-null branch of `anyOf: [X, {type: null}]` (how pydantic writes an optional field). */
+function nonNull(s: JsonSchema, root: JsonSchema): JsonSchema {
+  const branches = s.anyOf ?? s.oneOf;
+  if (branches) {
+    const real = branches.map((b) => deref(b, root)).filter((b) => b.type !== "null");
+    if (real.length === 1) return { ...real[0], ...s, anyOf: undefined, oneOf: undefined, type: real[0].type };
+  }
+  return s;
+}
+
+function humanize(key: string): string {
+  const words = key.replace(/[-_]/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function fieldsOf(schema: JsonSchema | undefined): ConfigField[] {
+  if (!schema?.properties) return [];
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, raw]) => {
+    const s = nonNull(deref(raw, schema), schema);
+    const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+    const isSecret = !!(s.secret || s.writeOnly);
+    let kind: FieldKind = "text";
+    let options: string[] | undefined;
+    const enumValues = s.enum ?? (s.const !== undefined ? [s.const] : undefined);
+    if (enumValues) {
+      kind = "select";
+      options = enumValues.map(String);
+    } else if (type === "boolean") kind = "checkbox";
+    else if (type === "integer" || type === "number") kind = "number";
+    else if (type === "object") kind = "map";
+    else if (type === "array") kind = "json";
+    else if (isSecret) kind = "secret";
+    return {
+      name,
+      label: s.title && s.title.toLowerCase() !== name.replace(/-/g, " ") ? s.title : humanize(name),
+      kind,
+      required: required.has(name),
+      description: s.description,
+      options,
+      defaultValue: s.default,
+      maxLength: s.maxLength,
+      secretValues: kind === "map" && !!(s.secretValues || s.secret),
+      isSecret: isSecret || (kind === "map" && !!(s.secretValues || s.secret)),
+    };
+  });
+}
+
+/** Form values for a new catalog (schema defaults) or an existing one (its configuration, secrets blank). */
+export function initialValues(fields: ConfigField[], configuration?: Record<string, unknown>): FormValues {
+  const values: FormValues = {};
+  for (const f of fields) {
+    const current = configuration?.[f.name];
+    const v = current !== undefined && current !== null ? current : configuration ? undefined : f.defaultValue;
+    if (f.kind === "checkbox") values[f.name] = v === true;
+    else if (f.kind === "map") {
+      const obj = v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+      // a secret map's values never come back from the API: keys are kept only if it returns them
+      values[f.name] = f.secretValues ? [] : Object.entries(obj).map(([key, value]) => ({ key, value: String(value ?? "") }));
+    } else if (f.kind === "secret") values[f.name] = "";
+    else if (f.kind === "json") values[f.name] = v === undefined ? "" : JSON.stringify(v);
+    else values[f.name] = v === undefined || v === null ? (f.kind === "select" && f.required && f.options ? f.options[0] : "") : String(v);
+  }
+  return values;
+}
+
+/**
+ * The `configuration` body. Empty optional fields are left out so the type's defaults apply; a secret the
+ * user did not replace is left out so the stored one is kept.
+ */
+export function toConfiguration(
+  fields: ConfigField[],
+  values: FormValues,
+  keepSecrets: Set<string>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = values[f.name];
+    if (f.isSecret && keepSecrets.has(f.name)) continue;
+    if (f.kind === "checkbox") out[f.name] = v === true;
+    else if (f.kind === "map") {
+      const rows = (v as MapRow[]).filter((r) => r.key.trim() !== "");
+      if (rows.length > 0 || f.required) out[f.name] = Object.fromEntries(rows.map((r) => [r.key.trim(), r.value]));
+    } else if (typeof v === "string") {
+      if (v.trim() === "") {
+        if (f.required) out[f.name] = v; // let the API say it is required, next to the field
+        continue;
+      }
+      if (f.kind === "number") out[f.name] = Number(v);
+      else if (f.kind === "json") {
+        try {
+          out[f.name] = JSON.parse(v);
+        } catch {
+          out[f.name] = v;
+        }
+      } else out[f.name] = v;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+
+import { apiRequest } from "@/lib/api-client";
+
+export async function removeMember(team: string, username: string): Promise<void> {
+  await apiRequest<null>(`teams/${encodeURIComponent(team)}/members/${encodeURIComponent(username)}/`, { method: "DELETE" });
+}
+
+export function useRemoveMember(team: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (username: string) => removeMember(team, username),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["members", team] }),
+  });
+}

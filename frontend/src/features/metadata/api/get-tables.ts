@@ -1,0 +1,20 @@
+import { useQuery } from "@tanstack/react-query";
+
+import { apiGet } from "@/lib/api-client";
+import { namesOf, type TableSummary } from "@/features/metadata/types";
+
+export async function getTables(team: string, catalog: string, database: string): Promise<TableSummary[]> {
+  const data = await apiGet<unknown>(
+    `teams/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(catalog)}/databases/${encodeURIComponent(database)}/tables/`,
+  );
+  return namesOf(data, "tables");
+}
+
+export function useTables(team: string, catalog: string, database: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["metadata", team, catalog, database],
+    queryFn: () => getTables(team, catalog, database),
+    enabled,
+    staleTime: 60_000,
+  });
+}

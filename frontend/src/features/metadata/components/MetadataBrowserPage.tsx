@@ -1,0 +1,192 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+
+import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
+import { useCatalogNames } from "@/features/metadata/api/get-catalog-names";
+import { useDatabases } from "@/features/metadata/api/get-databases";
+import { useTables } from "@/features/metadata/api/get-tables";
+import { TableColumns } from "@/features/metadata/components/TableColumns";
+import type { TableSummary } from "@/features/metadata/types";
+import { useTeam } from "@/hooks/use-team";
+
+type Selected = { catalog: string; database: string; table: string } | null;
+
+type TreeCtx = {
+  team: string;
+  filter: string;
+  expanded: Set<string>;
+  toggle: (key: string) => void;
+  selected: Selected;
+  select: (s: Selected) => void;
+  loadedMatch: (prefix: unknown[]) => boolean;
+};
+
+const matches = (name: string, filter: string) => !filter || name.toLowerCase().includes(filter);
+
+/** Catalog → database → table tree, each level loaded when opened, with a filter over what is loaded. */
+export function MetadataBrowserPage() {
+  const { team } = useTeam();
+  const qc = useQueryClient();
+  const catalogs = useCatalogNames(team);
+  const [filterText, setFilterText] = useState("");
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState<Selected>(null);
+  const [, setCacheVersion] = useState(0);
+  // re-render when a level finishes loading, so the filter sees it
+  useEffect(() => qc.getQueryCache().subscribe(() => setCacheVersion((v) => v + 1)), [qc]);
+  const filter = filterText.trim().toLowerCase();
+
+  /** Whether anything already loaded under `prefix` (["metadata", team, catalog, db?]) matches the filter. */
+  const loadedMatch = (prefix: unknown[]): boolean => {
+    if (!filter) return true;
+    for (const [key, data] of qc.getQueriesData<unknown>({ queryKey: prefix })) {
+      if (key.length === prefix.length + 2) continue; // table detail
+      if (Array.isArray(data) && data.some((x) => matches(typeof x === "string" ? x : (x as TableSummary).name, filter))) return true;
+    }
+    return false;
+  };
+
+  const ctx: TreeCtx = {
+    team,
+    filter,
+    expanded,
+    toggle: (key) =>
+      setExpanded((old) => {
+        const next = new Set(old);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      }),
+    selected,
+    select: setSelected,
+    loadedMatch,
+  };
+
+  const visible = catalogs.data?.filter((c) => matches(c.catalog_name, filter) || loadedMatch(["metadata", team, c.catalog_name])) ?? [];
+
+  return (
+    <>
+      <PageHeader title="Browse metadata" />
+      <div className="browser">
+        <section className="card tree-panel" aria-label="Catalog tree">
+          <div className="field">
+            <label htmlFor="tree-search">Search</label>
+            <input
+              id="tree-search"
+              type="search"
+              placeholder="Filter catalogs, databases, tables"
+              value={filterText}
+              onChange={(e) => setFilterText(e.target.value)}
+              autoComplete="off"
+              aria-describedby="tree-search-help"
+            />
+            <p className="help" id="tree-search-help">Searches what is loaded; open a catalog or database to search inside it.</p>
+          </div>
+          {catalogs.isPending ? (
+            <Loading label="Loading catalogs…" />
+          ) : catalogs.error ? (
+            <ErrorBox error={catalogs.error} title="Could not load catalogs" onRetry={() => catalogs.refetch()} />
+          ) : catalogs.data.length === 0 ? (
+            <EmptyState title="No catalogs">
+              <p>
+                <Link to={`/t/${encodeURIComponent(team)}/catalogs`}>Catalogs</Link> lists what can be browsed.
+              </p>
+            </EmptyState>
+          ) : (
+            <ul className="tree" data-testid="metadata-tree">
+              {visible.length === 0 && <li className="muted">Nothing loaded matches “{filterText}”.</li>}
+              {visible.map((c) => (
+                <CatalogNode key={c.catalog_name} ctx={ctx} catalog={c.catalog_name} type={c.catalog_type} parentMatched={matches(c.catalog_name, filter)} />
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="card columns-panel" aria-label="Table details">
+          {selected ? (
+            <TableColumns team={team} {...selected} />
+          ) : (
+            <p className="muted">Open a catalog and a database, then pick a table to see its columns.</p>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}
+
+function Toggle({ open, label, onClick, icon }: { open: boolean; label: string; onClick: () => void; icon: string }) {
+  return (
+    <button type="button" className="tree-toggle" aria-expanded={open} onClick={onClick}>
+      <span className="caret" aria-hidden="true">{open ? "▾" : "▸"}</span>
+      <span aria-hidden="true">{icon}</span> {label}
+    </button>
+  );
+}
+
+function CatalogNode({ ctx, catalog, type, parentMatched }: { ctx: TreeCtx; catalog: string; type: string; parentMatched: boolean }) {
+  const key = catalog;
+  const open = ctx.expanded.has(key);
+  const dbs = useDatabases(ctx.team, catalog, open);
+  const shown = dbs.data?.filter((d) => parentMatched || matches(d, ctx.filter) || ctx.loadedMatch(["metadata", ctx.team, catalog, d])) ?? [];
+  return (
+    <li>
+      <Toggle open={open} label={catalog} icon="🗄" onClick={() => ctx.toggle(key)} />
+      <span className={`type-chip type-${type}`}>{type}</span>
+      {open && (
+        <ul>
+          {dbs.isPending ? (
+            <li><Loading label="Loading databases…" /></li>
+          ) : dbs.error ? (
+            <li><ErrorBox error={dbs.error} onRetry={() => dbs.refetch()} /></li>
+          ) : shown.length === 0 ? (
+            <li className="muted">{dbs.data.length ? "No match." : "No databases."}</li>
+          ) : (
+            shown.map((d) => (
+              <DatabaseNode key={d} ctx={ctx} catalog={catalog} database={d} parentMatched={parentMatched || matches(d, ctx.filter)} />
+            ))
+          )}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function DatabaseNode({ ctx, catalog, database, parentMatched }: { ctx: TreeCtx; catalog: string; database: string; parentMatched: boolean }) {
+  const key = `${catalog}/${database}`;
+  const open = ctx.expanded.has(key);
+  const tables = useTables(ctx.team, catalog, database, open);
+  const shown = tables.data?.filter((t) => parentMatched || matches(t.name, ctx.filter)) ?? [];
+  return (
+    <li>
+      <Toggle open={open} label={database} icon="📁" onClick={() => ctx.toggle(key)} />
+      {open && (
+        <ul>
+          {tables.isPending ? (
+            <li><Loading label="Loading tables…" /></li>
+          ) : tables.error ? (
+            <li><ErrorBox error={tables.error} onRetry={() => tables.refetch()} /></li>
+          ) : shown.length === 0 ? (
+            <li className="muted">{tables.data.length ? "No match." : "No tables."}</li>
+          ) : (
+            shown.map((t) => {
+              const isSel = ctx.selected?.catalog === catalog && ctx.selected.database === database && ctx.selected.table === t.name;
+              return (
+                <li key={t.name}>
+                  <button
+                    type="button"
+                    className={`tree-leaf ${isSel ? "selected" : ""}`}
+                    aria-current={isSel || undefined}
+                    onClick={() => ctx.select({ catalog, database, table: t.name })}
+                  >
+                    <span aria-hidden="true">▦</span> {t.name}
+                    {t.kind && t.kind !== "table" && <span className="muted"> ({t.kind})</span>}
+                  </button>
+                </li>
+              );
+            })
+          )}
+        </ul>
+      )}
+    </li>
+  );
+}

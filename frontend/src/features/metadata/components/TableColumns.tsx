@@ -1,0 +1,58 @@
+import { Link } from "react-router";
+
+import { ErrorBox, Loading } from "@/components/Status";
+import { useTable } from "@/features/metadata/api/get-table";
+
+/** Columns (with types and partition columns) of one table, and Delta's version and row count. */
+export function TableColumns({ team, catalog, database, table }: { team: string; catalog: string; database: string; table: string }) {
+  const q = useTable(team, catalog, database, table);
+  const fq = `${catalog}.${database}.${table}`;
+  const sql = `SELECT * FROM ${fq} LIMIT 100`;
+  return (
+    <div data-testid="table-details">
+      <h2 className="mono">{fq}</h2>
+      {q.isPending ? (
+        <Loading label="Loading columns…" />
+      ) : q.error ? (
+        <ErrorBox error={q.error} title="Could not load the table" onRetry={() => q.refetch()} />
+      ) : (
+        <>
+          <p className="muted">
+            {q.data.kind && <>{q.data.kind} · </>}
+            {q.data.columns.length} column{q.data.columns.length === 1 ? "" : "s"}
+            {q.data.version !== undefined && q.data.version !== null && <> · version {q.data.version}</>}
+            {q.data.row_count !== undefined && q.data.row_count !== null && <> · {q.data.row_count.toLocaleString()} rows</>}
+          </p>
+          {q.data.location && <p className="muted mono small wrap">{q.data.location}</p>}
+          <table className="table compact" aria-label={`Columns of ${fq}`} data-testid="columns-table">
+            <thead>
+              <tr>
+                <th scope="col">Column</th>
+                <th scope="col">Type</th>
+                <th scope="col">Nullable</th>
+              </tr>
+            </thead>
+            <tbody>
+              {q.data.columns.map((c) => (
+                <tr key={c.name}>
+                  <td className="mono">
+                    {c.name}
+                    {q.data.partition_columns?.includes(c.name) && <span className="badge partition">partition</span>}
+                  </td>
+                  <td className="mono">{c.type}</td>
+                  <td>{c.nullable === false ? "no" : "yes"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {(q.data.partition_columns?.length ?? 0) > 0 && (
+            <p className="muted">Partitioned by {q.data.partition_columns!.join(", ")}.</p>
+          )}
+          <Link className="btn" to={`/t/${encodeURIComponent(team)}/sql?sql=${encodeURIComponent(sql)}`}>
+            Query in SQL editor
+          </Link>
+        </>
+      )}
+    </div>
+  );
+}

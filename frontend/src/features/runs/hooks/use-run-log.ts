@@ -1,0 +1,47 @@
+import { useEffect, useRef, useState } from "react";
+
+import { getRunLog } from "@/features/runs/api/get-run-log";
+import type { LogLine } from "@/features/runs/types";
+
+/** The run's log, fetched incrementally (?offset=N) every second while the run is live, once more at the end. */
+export function useRunLog(team: string, id: string, live: boolean) {
+  const [lines, setLines] = useState<LogLine[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const offset = useRef(0);
+
+  useEffect(() => {
+    setLines([]);
+    offset.current = 0;
+  }, [team, id]);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    let timer: number | undefined;
+    let stopped = false;
+    const poll = async () => {
+      try {
+        // drain what is there, then wait for more
+        for (let i = 0; i < 20 && !stopped; i++) {
+          const chunk = await getRunLog(team, id, offset.current, ctrl.signal);
+          if (stopped) return;
+          setError(null);
+          if (chunk.lines.length === 0) break;
+          offset.current = chunk.next_offset;
+          setLines((old) => [...old, ...chunk.lines]);
+        }
+      } catch (e) {
+        if ((e as Error).name === "AbortError") return;
+        setError(e);
+      }
+      if (live && !stopped) timer = window.setTimeout(poll, 1000);
+    };
+    poll();
+    return () => {
+      stopped = true;
+      ctrl.abort();
+      window.clearTimeout(timer);
+    };
+  }, [team, id, live]);
+
+  return { lines, error };
+}

@@ -1,0 +1,228 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+
+import { ResultView } from "@/components/ResultView";
+import { ErrorBox, PageHeader } from "@/components/Status";
+import { fetchCatalogNames } from "@/features/sql-editor/api/get-completion-metadata";
+import { useJobs } from "@/features/sql-editor/api/get-jobs";
+import { usePreviewSql } from "@/features/sql-editor/api/preview-sql";
+import { useSaveAndRun } from "@/features/sql-editor/api/submit-run";
+import { useValidateSql } from "@/features/sql-editor/api/validate-sql";
+import { SqlEditor } from "@/features/sql-editor/components/SqlEditor";
+import { toDiagnostics } from "@/features/sql-editor/hooks/diagnostics";
+import { metadataCompletionSource } from "@/features/sql-editor/hooks/sql-completion";
+import { useDebounced } from "@/hooks/use-debounced";
+import { useTeam } from "@/hooks/use-team";
+import { ApiError, fieldErrors } from "@/lib/api-client";
+import { formatDuration } from "@/lib/format";
+
+const draftKey = (team: string) => `lakeport.sql-draft.${team}`;
+
+function defaultJobName(): string {
+  const d = new Date();
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `query_${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+/** Write Spark SQL with completion and live validation; Preview runs it interactively, Run submits a job run. */
+export function SqlEditorPage() {
+  const { team, canRunSql } = useTeam();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const jobParam = params.get("job");
+  const [sqlText, setSqlText] = useState(() => params.get("sql") ?? localStorage.getItem(draftKey(team)) ?? "");
+  const [defaultCatalog, setDefaultCatalog] = useState("");
+  const [jobId, setJobId] = useState<number | null>(jobParam ? Number(jobParam) : null);
+  const [jobName, setJobName] = useState(defaultJobName);
+  const debouncedSql = useDebounced(sqlText, 400);
+  const validation = useValidateSql(team, debouncedSql, defaultCatalog);
+  const preview = usePreviewSql(team);
+  const run = useSaveAndRun(team);
+  const jobs = useJobs(team);
+  const catalogs = useQuery({ queryKey: ["sql-meta", team], queryFn: () => fetchCatalogNames(qc, team) });
+  const [previewStarted, setPreviewStarted] = useState<number | null>(null);
+  const [previewMs, setPreviewMs] = useState<number | null>(null);
+
+  const teamRef = useRef(team);
+  const catalogRef = useRef(defaultCatalog);
+  teamRef.current = team;
+  catalogRef.current = defaultCatalog;
+  const completion = useMemo(() => metadataCompletionSource(qc, () => teamRef.current, () => catalogRef.current), [qc]);
+
+  useEffect(() => {
+    localStorage.setItem(draftKey(team), sqlText);
+  }, [team, sqlText]);
+
+  // opening a saved job loads its script, name and default catalog
+  useEffect(() => {
+    if (!jobParam || !jobs.data) return;
+    const job = jobs.data.find((j) => j.id === Number(jobParam));
+    if (job) {
+      setJobId(job.id);
+      setJobName(job.name);
+      setSqlText(job.sql);
+      setDefaultCatalog(job.default_catalog ?? "");
+    }
+  }, [jobParam, jobs.data]);
+
+  const diagnostics = useMemo(() => {
+    // markers only for the text they were computed on, so they never point at shifted positions
+    if (!validation.data || debouncedSql !== sqlText) return [];
+    return toDiagnostics(sqlText, validation.data.errors ?? []);
+  }, [validation.data, debouncedSql, sqlText]);
+
+  const doPreview = () => {
+    if (!canRunSql || !sqlText.trim() || preview.isPending) return;
+    const t0 = performance.now();
+    setPreviewStarted(t0);
+    setPreviewMs(null);
+    preview.mutate({ sql: sqlText, defaultCatalog }, { onSettled: () => setPreviewMs(performance.now() - t0) });
+  };
+  const doRun = () => {
+    if (!canRunSql || !sqlText.trim() || run.isPending) return;
+    run.mutate(
+      { jobId, input: { name: jobName.trim() || defaultJobName(), sql: sqlText, default_catalog: defaultCatalog } },
+      {
+        onSuccess: ({ job, run: r }) => {
+          setJobId(job.id);
+          const next = new URLSearchParams(params);
+          next.set("job", String(job.id));
+          next.delete("sql");
+          setParams(next, { replace: true });
+          navigate(`/t/${encodeURIComponent(team)}/runs/${r.id}`);
+        },
+      },
+    );
+  };
+
+  const newScript = () => {
+    setJobId(null);
+    setJobName(defaultJobName());
+    setSqlText("");
+    preview.reset();
+    run.reset();
+    setParams(new URLSearchParams(), { replace: true });
+  };
+
+  const v = validation.data;
+  const checking = validation.isFetching || debouncedSql !== sqlText;
+  const runNameErrors = [...fieldErrors(run.error, "name"), ...fieldErrors(run.error, "sql"), ...fieldErrors(run.error, "default_catalog")];
+
+  return (
+    <>
+      <PageHeader title="SQL editor">
+        <button type="button" className="btn" onClick={newScript}>
+          New script
+        </button>
+      </PageHeader>
+      <div className="card editor-card">
+        <div className="editor-toolbar">
+          <div className="field">
+            <label htmlFor="job-select">Job</label>
+            <select
+              id="job-select"
+              value={jobId ?? ""}
+              onChange={(e) => {
+                const next = new URLSearchParams(params);
+                if (e.target.value) next.set("job", e.target.value);
+                else next.delete("job");
+                setParams(next, { replace: true });
+                if (!e.target.value) newScript();
+              }}
+            >
+              <option value="">(new job)</option>
+              {jobs.data?.map((j) => (
+                <option key={j.id} value={j.id}>
+                  {j.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="job-name">Job name</label>
+            <input id="job-name" value={jobName} onChange={(e) => setJobName(e.target.value)} maxLength={200} aria-describedby="job-name-errors" />
+          </div>
+          <div className="field">
+            <label htmlFor="default-catalog">Default catalog</label>
+            <select id="default-catalog" value={defaultCatalog} onChange={(e) => setDefaultCatalog(e.target.value)}>
+              <option value="">(none: use catalog.database.table)</option>
+              {catalogs.data?.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name} ({c.type})
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {jobs.error && <ErrorBox error={jobs.error} title="Could not load jobs" onRetry={() => jobs.refetch()} />}
+        {catalogs.error && <ErrorBox error={catalogs.error} title="Could not load catalogs for completion" onRetry={() => catalogs.refetch()} />}
+        <SqlEditor value={sqlText} onChange={setSqlText} diagnostics={diagnostics} completion={completion} onPreview={doPreview} onRun={doRun} />
+        <div className="editor-status" aria-live="polite" data-testid="validation-status">
+          {!sqlText.trim() ? (
+            <span className="muted">Type Spark SQL. Ctrl+Space completes names; Ctrl+Enter previews.</span>
+          ) : checking ? (
+            <span className="muted">Checking…</span>
+          ) : validation.error ? (
+            <span className="error-text">Validation unavailable: {validation.error instanceof ApiError ? validation.error.message : "error"}</span>
+          ) : v?.valid ? (
+            <span className="ok-text">✓ Valid</span>
+          ) : v ? (
+            <span className="error-text">
+              ✗ {v.errors.length} problem{v.errors.length === 1 ? "" : "s"}: {v.errors[0]?.message}
+            </span>
+          ) : null}
+        </div>
+        {canRunSql ? (
+          <div className="form-actions">
+            <button type="button" className="btn" onClick={doPreview} disabled={!sqlText.trim() || preview.isPending} title="Ctrl+Enter">
+              {preview.isPending ? "Previewing…" : "Preview"}
+            </button>
+            <button type="button" className="btn primary" onClick={doRun} disabled={!sqlText.trim() || run.isPending} title="Ctrl+Shift+Enter">
+              {run.isPending ? "Submitting…" : "Run"}
+            </button>
+          </div>
+        ) : (
+          <p className="muted">Viewers can read and validate SQL; a developer or admin runs it.</p>
+        )}
+        {runNameErrors.length > 0 && (
+          <ul className="field-errors" id="job-name-errors">
+            {runNameErrors.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        )}
+        {run.error && <ErrorBox error={run.error} title="Could not submit the run" />}
+      </div>
+      {(preview.isPending || preview.data || preview.error) && (
+        <section className="card" aria-labelledby="preview-title">
+          <h2 id="preview-title">
+            Preview {previewMs !== null && <span className="muted small">· {formatDuration(previewMs)}</span>}
+          </h2>
+          {preview.isPending ? (
+            <PreviewClock started={previewStarted} />
+          ) : preview.error ? (
+            <ErrorBox error={preview.error} title="Preview failed" />
+          ) : preview.data ? (
+            <ResultView result={preview.data} caption="Preview rows" />
+          ) : null}
+        </section>
+      )}
+    </>
+  );
+}
+
+function PreviewClock({ started }: { started: number | null }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const id = window.setInterval(() => tick((n) => n + 1), 250);
+    return () => window.clearInterval(id);
+  }, []);
+  return (
+    <div className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      Running on Spark… {started !== null && formatDuration(performance.now() - started)}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+// The signed-in user ("me") is shared by every screen, so it lives in lib rather than in one feature.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+
+import { ApiError, apiGet, apiPost, ensureCsrf } from "@/lib/api-client";
+
+export type Role = "admin" | "developer" | "viewer";
+export type TeamRole = { name: string; role: Role | null };
+export type Me = { username: string; is_platform_admin: boolean; teams: TeamRole[] };
+
+export const meQueryKey = ["me"] as const;
+
+/** The current user, or null when nobody is signed in. */
+export async function getMe(): Promise<Me | null> {
+  try {
+    return await apiGet<Me>("me/");
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return null;
+    throw e;
+  }
+}
+
+export function useMe() {
+  return useQuery({ queryKey: meQueryKey, queryFn: getMe, staleTime: 60_000 });
+}
+
+export function useLogin() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { username: string; password: string }) => {
+      await ensureCsrf();
+      return apiPost<Me>("auth/login/", input);
+    },
+    onSuccess: (me) => {
+      qc.clear();
+      qc.setQueryData(meQueryKey, me);
+    },
+  });
+}
+
+export function useLogout() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost<null>("auth/logout/"),
+    onSuccess: () => {
+      qc.clear();
+      qc.setQueryData(meQueryKey, null);
+    },
+  });
+}
