@@ -7,6 +7,7 @@ schema of thousands of tables lists in one round trip. Names from URLs only ever
 from __future__ import annotations
 
 import math
+import ssl
 from collections.abc import Callable
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl
@@ -159,13 +160,8 @@ def _target(config: JdbcConfig) -> str:
 
 
 def _connect(config: JdbcConfig, timeout: float) -> Any:
-    """A new connection with connect and statement/read timeouts of `timeout` seconds."""
-    params = jdbc_parameters(config)
+    """A new connection with connect and statement/read timeouts of `timeout` seconds, TLS as the URL asks."""
     if config.type == "postgresql":
-        options: dict[str, Any] = {}
-        sslmode = params.get("sslmode") or ("require" if params.get("ssl", "").lower() == "true" else None)
-        if sslmode:
-            options["sslmode"] = sslmode
         return psycopg.connect(
             host=config.host,
             port=config.port,
@@ -177,7 +173,7 @@ def _connect(config: JdbcConfig, timeout: float) -> Any:
             options=f"-c statement_timeout={int(timeout * 1000)}",
             application_name="lakeport-browse",
             autocommit=True,
-            **options,
+            **_pg_tls(jdbc_parameters(config)),
         )
     return pymysql.connect(
         host=config.host,
@@ -191,7 +187,33 @@ def _connect(config: JdbcConfig, timeout: float) -> Any:
         charset="utf8mb4",
         autocommit=True,
         local_infile=False,
+        **_mysql_tls(jdbc_parameters(config)),
     )
+
+
+def _pg_tls(params: dict[str, str]) -> dict[str, str]:
+    """libpq TLS options from pgjdbc's `sslmode` / `ssl` (pgjdbc: ssl=true means verify-full)."""
+    mode = params.get("sslmode", "").lower() or ("verify-full" if params.get("ssl", "").lower() == "true" else "")
+    if not mode:
+        return {}
+    # Certificate paths are refused in the URL (sslrootcert is on the deny-list), so verification uses system CAs.
+    return {"sslmode": mode, "sslrootcert": "system"} if mode in {"verify-ca", "verify-full"} else {"sslmode": mode}
+
+
+def _mysql_tls(params: dict[str, str]) -> dict[str, Any]:
+    """PyMySQL TLS from Connector/J `sslMode` / `useSSL` or MariaDB's `sslMode` (disable/trust/verify-ca/verify-full)."""
+    mode = params.get("sslmode", "").lower().replace("_", "-")
+    if not mode and params.get("usessl", "").lower() == "true":
+        mode = "required"
+    if mode in {"", "preferred", "disabled", "disable"}:
+        return {"ssl_disabled": True} if mode.startswith("disable") else {}
+    context = ssl.create_default_context()
+    if mode in {"required", "trust"}:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    elif mode == "verify-ca":
+        context.check_hostname = False
+    return {"ssl": context}
 
 
 def _server_version(config: JdbcConfig, conn: Any) -> str:
@@ -270,6 +292,10 @@ def _explain(config: JdbcConfig, exc: BaseException) -> str:
         return f"authentication failed for user {config.username}: the role does not exist"
     if ("database" in low and "does not exist" in low) or "unknown database" in low:
         return f"database {config.default_database} does not exist"
+    if "ssl" in low and ("not support" in low or "required" in low):
+        return f"TLS was required but the server at {target} does not offer it"
+    if "certificate" in low or "ssl" in low:
+        return f"TLS handshake with {target} failed: {_first_line(text)}"
     if "resolve host" in low or "name or service not known" in low or "translate host name" in low:
         return f"host {config.host} could not be resolved"
     if "no route to host" in low or "network is unreachable" in low:

@@ -260,3 +260,18 @@ def test_quoted_and_odd_names_are_parameters_not_sql(viewer_client: APIClient, m
     detail = viewer_client.get(f"{BASE}/pg/databases/Mixed-Case$1/tables/Weird-Table/").json()
     assert detail["columns"][0]["name"] == "Col A"
     assert viewer_client.get(f"{BASE}/pg/databases/mixed-case$1/tables/").status_code == 404
+
+
+@pytest.mark.parametrize("kind,properties", [
+    ("postgresql", {"sslmode": "require"}),
+    ("postgresql", {"ssl": "true"}),
+    ("mysql", {"sslMode": "REQUIRED"}),
+    ("mysql", {"useSSL": "true"}),
+])
+def test_tls_required_by_the_url_is_honoured(admin_client: APIClient, make_catalog, kind, properties) -> None:
+    """The local servers run without TLS: a catalog that demands TLS must fail, not silently connect in clear."""
+    config = pg_config("postgres") if kind == "postgresql" else my_config("mysql")
+    make_catalog("tls", "jdbc", config | {"properties": properties})
+    body = admin_client.post(f"{BASE}/tls/test-connection/").json()
+    assert body["ok"] is False
+    assert "TLS was required" in body["message"]
