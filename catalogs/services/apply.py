@@ -169,6 +169,9 @@ def catalogs_apply(
                     catalog_remove(catalog=existing[name], actor=actor, actor_name=label)
     for names in (result.created, result.updated, result.deleted, result.unchanged):
         names.sort()
-    logger.info("catalogs.applied", extra={"team": team.name, "dry_run": dry_run, "created": len(result.created),
-                                           "updated": len(result.updated), "deleted": len(result.deleted)})
+    # LogRecord has its own `created`: count keys carry a suffix.
+    logger.info("catalogs.applied", extra={"team": team.name, "dry_run": dry_run,
+                                           "created_count": len(result.created),
+                                           "updated_count": len(result.updated),
+                                           "deleted_count": len(result.deleted)})
     return result
