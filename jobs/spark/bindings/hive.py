@@ -1,0 +1,91 @@
+"""hive catalogs → Spark's session catalog (`spark_catalog`) with Hive support on the catalog's metastore.
+
+Hive support and the metastore address are static confs: they are fixed when the SparkContext starts. So
+the confs a script needs are computed before the session starts (`static_conf`), and at run time a Hive
+catalog binds only when the session already points at the same metastore; otherwise the error says which
+confs the session needs. One Hive catalog per Spark session.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+SESSION_CATALOG = "spark_catalog"
+BUILTIN_HIVE_VERSION = "2.3.10"
+
+
+class HiveConfigError(ValueError):
+    """The stored configuration names no metastore this runtime can use."""
+
+
+def _hive_site(conf_dir: str) -> dict[str, str]:
+    path = Path(conf_dir) / "hive-site.xml"
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as exc:
+        raise HiveConfigError(f"hive-conf-dir {conf_dir}: hive-site.xml cannot be read ({type(exc).__name__}).") from None
+    props: dict[str, str] = {}
+    for prop in root.iter("property"):
+        name, value = prop.findtext("name"), prop.findtext("value")
+        if name and value is not None:
+            props[name.strip()] = value.strip()
+    return props
+
+
+def metastore_uris(config: dict[str, Any]) -> str:
+    """The catalog's metastore URIs (comma list), from metastore-uris or hive-conf-dir/hive-site.xml."""
+    uris = config.get("metastore-uris")
+    if not uris and config.get("hive-conf-dir"):
+        uris = _hive_site(str(config["hive-conf-dir"])).get("hive.metastore.uris")
+    if not uris:
+        raise HiveConfigError("hive catalog needs metastore-uris (or a hive-conf-dir whose hive-site.xml sets hive.metastore.uris).")
+    return normalize_uris(str(uris))
+
+
+def normalize_uris(uris: str) -> str:
+    """URIs trimmed, de-duplicated and sorted, so two spellings of one metastore compare equal."""
+    return ",".join(sorted({u.strip().rstrip("/") for u in uris.split(",") if u.strip()}))
+
+
+def static_conf(config: dict[str, Any]) -> dict[str, str]:
+    """Static Spark confs a session needs to use this Hive catalog as its session catalog."""
+    conf = {
+        "spark.sql.catalogImplementation": "hive",
+        "spark.hadoop.hive.metastore.uris": metastore_uris(config),
+    }
+    warehouse = config.get("warehouse")
+    if not warehouse and config.get("hive-conf-dir"):
+        warehouse = _hive_site(str(config["hive-conf-dir"])).get("hive.metastore.warehouse.dir")
+    if warehouse:
+        conf["spark.sql.warehouse.dir"] = str(warehouse)
+    version = str(config.get("hive-version") or BUILTIN_HIVE_VERSION)
+    if version != BUILTIN_HIVE_VERSION:
+        # other metastore versions need their client jars; Spark reads them from spark.sql.hive.metastore.jars
+        conf["spark.sql.hive.metastore.version"] = version
+    return conf
+
+
+def session_metastore(spark: Any) -> str | None:
+    """The metastore URIs the running session's session catalog uses, or None without Hive support."""
+    if spark.conf.get("spark.sql.catalogImplementation", "in-memory") != "hive":
+        return None
+    uris = spark.sparkContext.getConf().get("spark.hadoop.hive.metastore.uris", None)
+    if not uris:
+        uris = spark._jsparkSession.sharedState().hadoopConf().get("hive.metastore.uris")
+    return normalize_uris(uris) if uris else ""
+
+
+def check_session(spark: Any, name: str, config: dict[str, Any]) -> str:
+    """Return the session catalog name if this session serves the Hive catalog; else raise with the needed confs."""
+    wanted = metastore_uris(config)
+    current = session_metastore(spark)
+    if current == wanted:
+        return SESSION_CATALOG
+    needed = ", ".join(f"{k}={v}" for k, v in static_conf(config).items())
+    have = "no Hive support" if current is None else f"metastore {current or '(local embedded)'}"
+    raise HiveConfigError(
+        f"Hive catalog '{name}' uses metastore {wanted}, but this Spark session was started with {have}. "
+        f"Hive settings are static: start the session with {needed}."
+    )

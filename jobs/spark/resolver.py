@@ -1,0 +1,461 @@
+"""Resolving catalog names in Spark SQL statements at run time, against a team's CatalogStore.
+
+Before each statement runs, the resolver looks up every catalog the statement needs — `USE CATALOG x`,
+`x.db.t`, `USE x.db`, and the current catalog — and binds it into the Spark session if it is new or has
+changed in the store since it was bound. Nothing is registered up front, so a script only touches the
+catalogs it uses, and a catalog created or edited while the session lives is seen by the next statement.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobs.spark.bindings import delta as delta_binding
+from jobs.spark.bindings import hive as hive_binding
+from jobs.spark.bindings import jdbc as jdbc_binding
+from jobs.spark.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
+from jobs.spark.redaction import redact
+from jobs.spark.sqltext import (
+    NameChain,
+    Statement,
+    UseCatalog,
+    name_chains,
+    rewrite,
+    significant,
+    split_statements,
+    use_catalog,
+    use_namespace,
+)
+from jobs.spark.store import CatalogEntry, CatalogStore
+
+logger = logging.getLogger("lakeport.spark")
+
+SESSION_CATALOG = "spark_catalog"
+# Catalogs Spark always has; a statement may name them without the store knowing them.
+BUILTIN_CATALOGS = frozenset({SESSION_CATALOG, "system"})
+_CATALOG_NOT_FOUND = re.compile(r"CATALOG_NOT_FOUND\]\s*The catalog `?([^`\s]+)`? (?:is )?not found", re.I)
+_CONNECTION_FAILURE = re.compile(
+    r"FAILED_JDBC\.CONNECTION|Connection refused|connect timed out|Connection to .* refused|"
+    r"Could not connect|Couldn't connect|Communications link failure|Socket fail to connect|"
+    r"The connection attempt failed|UnknownHostException",
+    re.I,
+)
+
+
+@dataclass
+class Binding:
+    """A catalog bound into one Spark session: what Spark calls it, which version, which confs we set."""
+
+    name: str
+    type: str
+    fingerprint: str
+    version: int
+    spark_name: str | None  # the Spark catalog name statements use; None for the embedded Delta connector
+    configuration: dict[str, Any] = field(repr=False, default_factory=dict)
+    keys: list[str] = field(default_factory=list)
+
+
+class _SessionCatalogs:
+    """Per-Spark-session bookkeeping (one per `SparkSession` object): bindings, the Hive catalog, Delta."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.bindings: dict[str, Binding] = {}
+        self.hive: str | None = None
+        self.delta: Any = None
+
+
+def session_catalogs(spark: Any) -> _SessionCatalogs:
+    """The bookkeeping attached to `spark` (created on first use)."""
+    state = getattr(spark, "_lakeport_catalogs", None)
+    if state is None:
+        state = _SessionCatalogs()
+        spark._lakeport_catalogs = state
+    return state
+
+
+@dataclass(frozen=True)
+class StatementRefs:
+    """What a statement says about catalogs, read from its tokens (no store, no Spark)."""
+
+    use: UseCatalog | None
+    namespace: tuple[str, ...] | None
+    chains: list[NameChain]
+
+    @property
+    def candidates(self) -> list[str]:
+        """Names that may be catalogs: USE CATALOG target, first parts of 3+-part chains and of `cat.db` namespaces."""
+        names: list[str] = []
+        if self.use is not None:
+            names.append(self.use.catalog.lower())
+        if self.namespace is not None and len(self.namespace) >= 2:
+            names.append(self.namespace[0].lower())
+        for chain in self.chains:
+            if len(chain.parts) >= 3 or (len(chain.parts) == 2 and chain.in_namespace_position):
+                names.append(chain.parts[0].lower())
+        return list(dict.fromkeys(names))
+
+    @property
+    def required(self) -> list[str]:
+        """Names that must be catalogs: the USE CATALOG target and first parts of 3+-part table names."""
+        names = [self.use.catalog.lower()] if self.use is not None else []
+        names += [c.parts[0].lower() for c in self.chains if len(c.parts) >= 3 and c.in_table_position]
+        return list(dict.fromkeys(names))
+
+
+def statement_refs(stmt: Statement) -> StatementRefs:
+    """Read the catalog references of one statement."""
+    return StatementRefs(use_catalog(stmt.tokens), use_namespace(stmt.tokens), name_chains(stmt.tokens))
+
+
+class CatalogResolver:
+    """Binds a team's catalogs into one Spark session on demand and runs statements that use them.
+
+    `connect_timeout` bounds JDBC connection set-up (seconds). `delta_mode` is "embedded" (default) or
+    "jvm" (LAKEPORT_DELTA_MODE). `on_log` receives redacted progress messages.
+    """
+
+    def __init__(self, spark: Any, store: CatalogStore, *, team: str, connect_timeout: float = 10.0,
+                 delta_mode: str | None = None, on_log: Callable[[str], None] | None = None) -> None:
+        self.spark = spark
+        self.store = store
+        self.team = team
+        self.connect_timeout = connect_timeout
+        self.delta_mode = delta_binding.delta_mode(delta_mode)
+        self._on_log = on_log
+        self._state = session_catalogs(spark)
+        self.current_catalog: str | None = None
+        self.current_database: str | None = None
+        self.used: list[str] = []
+
+    # ---- static checks ---------------------------------------------------------------------------------
+    def spark_catalogs(self) -> set[str]:
+        """Catalogs the session knows without the store: built-ins and `spark.sql.catalog.<name>` set by the user."""
+        ours = set(self._state.bindings)
+        names = set(BUILTIN_CATALOGS)
+        for key in self.spark.conf.getAll:
+            if key.startswith("spark.sql.catalog."):
+                rest = key.removeprefix("spark.sql.catalog.")
+                if "." not in rest and rest not in ours:
+                    names.add(rest)
+        return names
+
+    def unknown_catalogs(self, statements: list[Statement]) -> UnknownCatalogError | None:
+        """The first catalog some statement needs that neither the store nor Spark knows (checked before running)."""
+        spark_known: set[str] | None = None
+        checked: dict[str, bool] = {}
+        for stmt in statements:
+            for name in statement_refs(stmt).required:
+                if name not in checked:
+                    if spark_known is None:
+                        spark_known = self.spark_catalogs()
+                    checked[name] = name in spark_known or self.store.contains(name)
+                if not checked[name]:
+                    return UnknownCatalogError(name, self.team, statement=stmt.index)
+        return None
+
+    def syntax_error(self, stmt: Statement) -> tuple[int, int, str] | None:
+        """Spark's parser message for the statement, at a script-absolute (line, column); None if it parses."""
+        if statement_refs(stmt).use is not None:
+            return None  # USE CATALOG is ours; Spark's parser does not know it
+        parser = self.spark._jsparkSession.sessionState().sqlParser()
+        try:
+            parser.parsePlan(stmt.sql)
+        except Exception as exc:  # noqa: BLE001 - py4j raises Py4JJavaError carrying the ParseException
+            java = getattr(exc, "java_exception", None)
+            message = str(java.getMessage()) if java is not None else str(exc)
+            if java is not None and "ParseException" not in java.getClass().getName():
+                raise
+            return _translate_position(stmt, message)
+        return None
+
+    # ---- binding -----------------------------------------------------------------------------------------
+    def _log(self, message: str) -> None:
+        message = redact(message)
+        logger.info(message)
+        if self._on_log is not None:
+            self._on_log(message)
+
+    def bind(self, name: str, *, statement: int | None = None, required: bool = True) -> Binding | None:
+        """Bind the store's catalog `name` (or re-bind it if it changed); None when it is not a store catalog."""
+        entry = self.store.get_catalog(name)
+        if entry is None:
+            if required and name not in self.spark_catalogs():
+                raise UnknownCatalogError(name, self.team, statement=statement)
+            return None
+        with self._state.lock:
+            binding = self._state.bindings.get(entry.name)
+            if binding is not None and binding.fingerprint == entry.fingerprint:
+                self._mark_used(entry.name)
+                return binding
+            try:
+                binding = self._bind_entry(entry, binding)
+            except (jdbc_binding.JdbcConfigError, hive_binding.HiveConfigError, delta_binding.DeltaBindingError) as exc:
+                raise CatalogBindingError(redact(str(exc)), statement=statement) from None
+            self._state.bindings[entry.name] = binding
+        self._mark_used(entry.name)
+        return binding
+
+    def _mark_used(self, name: str) -> None:
+        if name not in self.used:
+            self.used.append(name)
+
+    def _bind_entry(self, entry: CatalogEntry, old: Binding | None) -> Binding:
+        config = entry.configuration
+        verb = "registered" if old is None else f"re-registered (changed, version {old.version} → {entry.version})"
+        if entry.type == "jdbc":
+            keys = jdbc_binding.register(self.spark, entry.name, config, connect_timeout=self.connect_timeout,
+                                         previous_keys=old.keys if old else None)
+            host, port = jdbc_binding.host_port(config)
+            self._log(f"Catalog '{entry.name}' {verb}: jdbc {config.get('type')} at {host}:{port}.")
+            return Binding(entry.name, "jdbc", entry.fingerprint, entry.version, entry.name, config, keys)
+        if entry.type == "hive":
+            if self._state.hive not in (None, entry.name):
+                raise hive_binding.HiveConfigError(
+                    f"Only one Hive catalog per Spark session: '{self._state.hive}' is already this session's "
+                    f"session catalog, so '{entry.name}' needs a separate session (a separate job)."
+                )
+            spark_name = hive_binding.check_session(self.spark, entry.name, config)
+            self._state.hive = entry.name
+            self._log(f"Catalog '{entry.name}' {verb}: hive metastore {hive_binding.metastore_uris(config)} as {spark_name}.")
+            return Binding(entry.name, "hive", entry.fingerprint, entry.version, spark_name, config)
+        if entry.type == "delta":
+            if self.delta_mode == "jvm":
+                if self._state.hive is not None:
+                    raise delta_binding.DeltaBindingError(
+                        f"Delta catalog '{entry.name}' (JVM mode) and Hive catalog '{self._state.hive}' both need spark_catalog."
+                    )
+                delta_binding.check_jvm_session(self.spark, entry.name)
+                self._log(f"Catalog '{entry.name}' {verb}: delta (JVM DeltaCatalog) as spark_catalog.")
+                return Binding(entry.name, "delta", entry.fingerprint, entry.version, SESSION_CATALOG, config)
+            self._embedded_delta().register(entry.name, config)
+            self._log(f"Catalog '{entry.name}' {verb}: delta (embedded connector) at {config.get('warehouse')}.")
+            return Binding(entry.name, "delta", entry.fingerprint, entry.version, None, config)
+        raise jdbc_binding.JdbcConfigError(f"Catalog '{entry.name}' has unsupported type '{entry.type}'.")
+
+    def _embedded_delta(self) -> Any:
+        if self._state.delta is None:
+            try:
+                from jobs.spark.delta import EmbeddedDelta
+            except ImportError as exc:
+                raise delta_binding.DeltaBindingError(
+                    f"The embedded Delta connector is not available ({exc.name or exc}); set "
+                    "LAKEPORT_DELTA_MODE=jvm with delta-spark jars instead."
+                ) from None
+            self._state.delta = EmbeddedDelta(self.spark)
+        return self._state.delta
+
+    def binding(self, name: str | None) -> Binding | None:
+        """The current binding of a store catalog in this session, if bound."""
+        return self._state.bindings.get(name) if name else None
+
+    # ---- execution ---------------------------------------------------------------------------------------
+    def prepare(self, stmt: Statement) -> tuple[str, list[Binding]]:
+        """Bind what `stmt` needs and return its Spark SQL (store names rewritten to Spark names) and the bindings."""
+        refs = statement_refs(stmt)
+        required = set(refs.required)
+        bindings: dict[str, Binding] = {}
+        names = list(refs.candidates)
+        if self.current_catalog and self.current_catalog not in names:
+            names.append(self.current_catalog)  # unqualified names resolve in the current catalog
+        for name in names:
+            binding = self.bind(name, statement=stmt.index, required=name in required)
+            if binding is not None:
+                bindings[name] = binding
+        replacements: dict[int, str] = {}
+        for chain in refs.chains:
+            head = chain.tokens[0]
+            binding = bindings.get(chain.parts[0].lower())
+            if binding is None or binding.spark_name is None:
+                continue
+            if (len(chain.parts) >= 3 or chain.in_namespace_position) and head.name != binding.spark_name:
+                replacements[head.start] = _quote(binding.spark_name)
+        return rewrite(stmt.sql, replacements, stmt.tokens), list(bindings.values())
+
+    def execute(self, stmt: Statement) -> Any:
+        """Run one statement (binding its catalogs first); returns Spark's DataFrame or None."""
+        refs = statement_refs(stmt)
+        sql, bindings = self.prepare(stmt)
+        if refs.use is not None:
+            return self._use_catalog(refs.use.catalog.lower(), bindings)
+        delta = self._state.delta
+        current = self.binding(self.current_catalog)
+        involves_delta = any(b.type == "delta" and b.spark_name is None for b in bindings)
+        current_is_delta = current is not None and current.type == "delta" and current.spark_name is None
+        if delta is not None and (involves_delta or current_is_delta) and delta.handles(
+            sql, current_catalog=self.current_catalog, current_database=self.current_database
+        ):
+            result = delta.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
+            self._track_use(refs.namespace, bindings)
+            return result
+        if refs.namespace is not None and self._track_use(refs.namespace, bindings) == "delta":
+            return None  # USE of a database in an embedded Delta catalog: ours to track, Spark has no such catalog
+        return self.spark.sql(sql)
+
+    def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:
+        binding = next((b for b in bindings if b.name == name), None)
+        if binding is None:  # a catalog Spark knows by itself (spark_catalog, user-configured)
+            df = self.spark.sql(f"SET CATALOG {_literal(name)}")
+            self.current_catalog, self.current_database = name, None
+            return df
+        database = binding.configuration.get("default-database") if binding.type in ("hive", "delta") else None
+        self.current_catalog, self.current_database = binding.name, database
+        if binding.spark_name is None:
+            return None  # embedded Delta: Spark has no catalog of that name; statements go to the connector
+        df = self.spark.sql(f"SET CATALOG {_literal(binding.spark_name)}")
+        if database:
+            df = self.spark.sql(f"USE {_quote(binding.spark_name)}.{_quote(str(database))}")
+        return df
+
+    def _track_use(self, namespace: tuple[str, ...] | None, bindings: list[Binding]) -> str | None:
+        """Follow `USE [cat.]db` in our own current catalog/database; returns the catalog type it switched to."""
+        if namespace is None:
+            return None
+        by_name = {b.name: b for b in bindings}
+        head = namespace[0].lower()
+        if len(namespace) >= 2 and head in by_name:
+            self.current_catalog, self.current_database = head, ".".join(namespace[1:])
+            binding = by_name[head]
+        else:
+            self.current_database = ".".join(namespace)
+            binding = self.binding(self.current_catalog)
+        if binding is not None and binding.type == "delta" and binding.spark_name is None:
+            return "delta"
+        return binding.type if binding is not None else None
+
+    # ---- failures ----------------------------------------------------------------------------------------
+    def describe_failure(self, exc: BaseException, stmt: Statement) -> str:
+        """A user-facing, redacted message for a failed statement, naming the catalog when one is at fault."""
+        if isinstance(exc, SparkRuntimeError):
+            return redact(exc.message)
+        message = _exception_message(exc)
+        found = _CATALOG_NOT_FOUND.search(message)
+        if found:
+            return UnknownCatalogError(found.group(1).lower(), self.team).message
+        if _CONNECTION_FAILURE.search(message):
+            culprits = self._unreachable(stmt)
+            if culprits:
+                names = ", ".join(f"'{n}' ({h}:{p})" for n, h, p in culprits)
+                noun = "Catalog" if len(culprits) == 1 else "Catalogs"
+                verb = "is" if len(culprits) == 1 else "are"
+                return redact(f"{noun} {names} {verb} unreachable: {message}")
+        return redact(message)
+
+    def _unreachable(self, stmt: Statement) -> list[tuple[str, str, int]]:
+        """JDBC catalogs of the statement whose server does not accept a TCP connection (all of them if none is down)."""
+        names = statement_refs(stmt).candidates + ([self.current_catalog] if self.current_catalog else [])
+        jdbc = [b for n in dict.fromkeys(names) if (b := self.binding(n)) is not None and b.type == "jdbc"]
+        probed: list[tuple[str, str, int]] = []
+        for b in jdbc:
+            host, port = jdbc_binding.host_port(b.configuration)
+            try:
+                with socket.create_connection((host, port), timeout=min(self.connect_timeout, 3.0)):
+                    pass
+            except OSError:
+                probed.append((b.name, host, port))
+        if probed:
+            return probed
+        return [(b.name, *jdbc_binding.host_port(b.configuration)) for b in jdbc]
+
+
+def _quote(name: str) -> str:
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        return name
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _literal(name: str) -> str:
+    """A string literal: Spark 4 reads `SET CATALOG x` as an expression (x could be a variable)."""
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _exception_message(exc: BaseException) -> str:
+    """Spark's message of an exception (PySpark's captured errors carry the JVM message)."""
+    getter = getattr(exc, "getMessage", None)
+    try:
+        message = getter() if callable(getter) else str(exc)
+    except Exception:  # noqa: BLE001 - a broken py4j link must not hide the original failure
+        message = str(exc)
+    message = (message or type(exc).__name__).strip()
+    # the JVM stack trace PySpark appends adds nothing for a user and may be long
+    return message.split("\n\nJVM stacktrace:")[0]
+
+
+_POSITION = re.compile(r"\(line (\d+), pos (\d+)\)")
+
+
+def _translate_position(stmt: Statement, message: str) -> tuple[int, int, str]:
+    """Replace Spark's statement-relative `(line L, pos P)` with the script-absolute line and column."""
+    match = _POSITION.search(message)
+    if match is None:
+        return stmt.line, stmt.column, message.strip()
+    line, column = stmt.position(int(match.group(1)), int(match.group(2)))
+    text = _POSITION.sub(f"(line {line}, column {column})", message, count=1).strip()
+    return line, column, text
+
+
+def referenced_catalogs(script: str) -> list[str]:
+    """Names a script may use as catalogs, in order of appearance (static scan, no store)."""
+    names: list[str] = []
+    for stmt in split_statements(script):
+        names += statement_refs(stmt).candidates
+    return list(dict.fromkeys(names))
+
+
+def hive_static_conf(script: str, store: CatalogStore, team: str) -> dict[str, str]:
+    """Static Spark confs the script's Hive catalog needs (empty without one), found before the session starts.
+
+    Raises CatalogBindingError when the script uses two Hive catalogs (one per Spark session).
+    """
+    hive: list[CatalogEntry] = []
+    for name in referenced_catalogs(script):
+        entry = store.get_catalog(name)
+        if entry is not None and entry.type == "hive":
+            hive.append(entry)
+    if len(hive) > 1:
+        names = ", ".join(f"'{e.name}'" for e in hive)
+        raise CatalogBindingError(
+            f"The script uses Hive catalogs {names} of team '{team}', but a Spark session has one Hive catalog: "
+            "split the script into one job per Hive catalog."
+        )
+    if not hive:
+        return {}
+    try:
+        return hive_binding.static_conf(hive[0].configuration)
+    except hive_binding.HiveConfigError as exc:
+        raise CatalogBindingError(f"Catalog '{hive[0].name}': {exc}") from None
+
+
+def static_conf(script: str, store: CatalogStore, team: str, *, delta_mode: str | None = None) -> dict[str, str]:
+    """All static confs a session for this script needs: Hive support, and the JVM Delta catalog in jvm mode."""
+    conf = hive_static_conf(script, store, team)
+    if delta_binding.delta_mode(delta_mode) == "jvm":
+        for name in referenced_catalogs(script):
+            entry = store.get_catalog(name)
+            if entry is not None and entry.type == "delta":
+                if conf:
+                    raise CatalogBindingError(
+                        f"Delta catalog '{name}' in JVM mode and a Hive catalog both need spark_catalog: use two jobs."
+                    )
+                conf.update(delta_binding.jvm_static_conf(entry.configuration))
+                break
+    return conf
+
+
+__all__ = [
+    "Binding",
+    "CatalogResolver",
+    "StatementRefs",
+    "hive_static_conf",
+    "referenced_catalogs",
+    "session_catalogs",
+    "significant",
+    "static_conf",
+    "statement_refs",
+]

@@ -1,0 +1,333 @@
+"""Running a Spark SQL script statement by statement, with catalogs resolved at run time.
+
+This is the contract the job engines use: `ScriptRunner(spark, store, team=…).run(script)` returns a
+`ScriptResult` with one `StatementResult` per statement; a `ScriptListener` hears about each statement
+as it starts and ends. A script stops at its first failing statement (the rest are "skipped"); syntax
+errors and unknown catalogs are found before any statement runs.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import math
+import threading
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from decimal import Decimal
+from typing import Any, Protocol
+
+from jobs.spark.errors import SparkRuntimeError
+from jobs.spark.redaction import redact
+from jobs.spark.resolver import CatalogResolver, statement_refs
+from jobs.spark.sqltext import SqlTextError, Statement, created_names, is_query, name_chains, split_statements
+from jobs.spark.store import CatalogStore
+
+__all__ = [
+    "ScriptListener",
+    "ScriptResult",
+    "ScriptRunner",
+    "Statement",
+    "StatementResult",
+    "split_statements",
+]
+
+SUCCEEDED, FAILED, SKIPPED = "succeeded", "failed", "skipped"
+
+
+@dataclass
+class StatementResult:
+    """Outcome of one statement. `rows` are JSON-ready (Decimal → str, dates → ISO, bytes → base64)."""
+
+    index: int
+    sql: str
+    status: str
+    started_at: float
+    elapsed_ms: int
+    columns: list[dict[str, str]] | None = None
+    rows: list[list[Any]] | None = None
+    truncated: bool = False
+    error: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class ScriptResult:
+    """Outcome of a script: every statement's result, the store catalogs it used, and the first error."""
+
+    statements: list[StatementResult]
+    catalogs_used: list[str]
+    succeeded: bool
+    error: dict[str, Any] | None = None
+    cancelled: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class ScriptListener(Protocol):
+    """Hears a script's progress (the job engines persist it; the CLI prints it)."""
+
+    def on_statement_start(self, index: int, total: int, sql: str) -> None:
+        """Statement `index` (0-based) of `total` is about to run."""
+        ...
+
+    def on_statement_end(self, result: StatementResult) -> None:
+        """A statement finished (succeeded, failed or skipped)."""
+        ...
+
+    def on_log(self, message: str) -> None:
+        """A progress message, already redacted."""
+        ...
+
+
+@dataclass
+class _Preview:
+    columns: list[dict[str, str]] | None = None
+    rows: list[list[Any]] | None = None
+    truncated: bool = False
+
+
+def json_value(value: Any) -> Any:
+    """A Spark row value as JSON-ready data."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return str(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode()
+    if hasattr(value, "asDict"):  # a nested Row (struct)
+        return {k: json_value(v) for k, v in value.asDict().items()}
+    if isinstance(value, dict):
+        return {str(json_value(k)): json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    return str(value)
+
+
+class ScriptRunner:
+    """Runs scripts on one Spark session with catalogs from `store`, resolved lazily per statement.
+
+    `preview_limit` bounds the rows kept per statement; `job_group` is the Spark job group used for
+    cancellation (generated if not given).
+    """
+
+    def __init__(self, spark: Any, store: CatalogStore, *, team: str, preview_limit: int = 1000,
+                 listener: ScriptListener | None = None, job_group: str | None = None,
+                 connect_timeout: float = 10.0, delta_mode: str | None = None) -> None:
+        self.spark = spark
+        self.store = store
+        self.team = team
+        self.preview_limit = max(0, preview_limit)
+        self.listener = listener
+        self.job_group = job_group or f"lakeport-{uuid.uuid4().hex[:12]}"
+        self.resolver = CatalogResolver(spark, store, team=team, connect_timeout=connect_timeout,
+                                        delta_mode=delta_mode, on_log=self._log)
+        self._cancelled = threading.Event()
+
+    # ---- listener plumbing -----------------------------------------------------------------------------
+    def _log(self, message: str) -> None:
+        if self.listener is not None:
+            self.listener.on_log(redact(message))
+
+    def _end(self, result: StatementResult) -> StatementResult:
+        if self.listener is not None:
+            self.listener.on_statement_end(result)
+        return result
+
+    # ---- public API --------------------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Stop the script: cancel the running Spark jobs of this runner's job group; later statements are skipped."""
+        self._cancelled.set()
+        self.spark.sparkContext.cancelJobGroup(self.job_group)
+
+    def run(self, script: str) -> ScriptResult:
+        """Run the script statement by statement; stops at the first failure (the rest are skipped)."""
+        self._cancelled.clear()
+        try:
+            statements = split_statements(script)
+        except SqlTextError as exc:
+            error = {"statement": _statement_at(script, exc.offset), "line": exc.line, "column": exc.column,
+                     "message": str(exc)}
+            return ScriptResult([], [], False, error)
+        early = self._static_error(statements)
+        if early is not None:
+            return self._fail_before_start(statements, early)
+
+        results: list[StatementResult] = []
+        error: dict[str, Any] | None = None
+        sc = self.spark.sparkContext
+        sc.setJobGroup(self.job_group, f"Lakeport script ({len(statements)} statements)", interruptOnCancel=True)
+        try:
+            for stmt in statements:
+                if error is not None or self._cancelled.is_set():
+                    results.append(self._end(self._skipped(stmt)))
+                    continue
+                result = self._run_statement(stmt, len(statements))
+                results.append(result)
+                if result.status == FAILED:
+                    error = {"statement": stmt.index, "line": result.line, "column": result.column,
+                             "message": result.error}
+        finally:
+            sc.setLocalProperty("spark.jobGroup.id", None)
+        cancelled = self._cancelled.is_set()
+        if cancelled and error is None:
+            error = {"statement": None, "line": None, "column": None, "message": "Cancelled."}
+        return ScriptResult(results, list(self.resolver.used), error is None, error, cancelled)
+
+    def _run_statement(self, stmt: Statement, total: int) -> StatementResult:
+        if self.listener is not None:
+            self.listener.on_statement_start(stmt.index, total, stmt.sql)
+        started, t0 = time.time(), time.perf_counter()
+        try:
+            preview = self._preview(self.resolver.execute(stmt))
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a failed statement with a clear message
+            message = "Cancelled." if self._cancelled.is_set() else self.resolver.describe_failure(exc, stmt)
+            line, column = stmt.line, stmt.column
+            if isinstance(exc, SparkRuntimeError):
+                line, column = _reference_position(stmt, exc) or (line, column)
+            return self._end(StatementResult(stmt.index, stmt.sql, FAILED, started, _ms(t0), error=message,
+                                             line=line, column=column))
+        return self._end(StatementResult(stmt.index, stmt.sql, SUCCEEDED, started, _ms(t0), preview.columns,
+                                         preview.rows, preview.truncated, line=stmt.line, column=stmt.column))
+
+    def _preview(self, df: Any) -> _Preview:
+        if df is None or not getattr(df, "columns", None):
+            return _Preview()
+        columns = [{"name": f.name, "type": f.dataType.simpleString()} for f in df.schema.fields]
+        fetched = df.limit(self.preview_limit + 1).collect()
+        truncated = len(fetched) > self.preview_limit
+        rows = [[json_value(v) for v in row] for row in fetched[: self.preview_limit]]
+        return _Preview(columns, rows, truncated)
+
+    @staticmethod
+    def _skipped(stmt: Statement) -> StatementResult:
+        return StatementResult(stmt.index, stmt.sql, SKIPPED, time.time(), 0, line=stmt.line, column=stmt.column)
+
+    # ---- checks before anything runs ---------------------------------------------------------------------
+    def _static_error(self, statements: list[Statement]) -> dict[str, Any] | None:
+        """The first syntax error or unknown catalog, by statement order; None when the script may start."""
+        unknown = self.resolver.unknown_catalogs(statements)
+        for stmt in statements:
+            if unknown is not None and unknown.statement == stmt.index:
+                line, column = _reference_position(stmt, unknown) or (stmt.line, stmt.column)
+                return {"statement": stmt.index, "line": line, "column": column, "message": unknown.message}
+            syntax = self.resolver.syntax_error(stmt)
+            if syntax is not None:
+                line, column, message = syntax
+                message = f"Syntax error in statement {stmt.index + 1} of {len(statements)}: {message}"
+                return {"statement": stmt.index, "line": line, "column": column, "message": redact(message)}
+        return None
+
+    def _fail_before_start(self, statements: list[Statement], error: dict[str, Any]) -> ScriptResult:
+        results: list[StatementResult] = []
+        for stmt in statements:
+            if stmt.index == error["statement"]:
+                result = StatementResult(stmt.index, stmt.sql, FAILED, time.time(), 0, error=error["message"],
+                                         line=error["line"], column=error["column"])
+            else:
+                result = self._skipped(stmt)
+            results.append(self._end(result))
+        return ScriptResult(results, [], False, error)
+
+    def validate(self, script: str) -> tuple[list[dict[str, Any]], list[dict[str, str]] | None]:
+        """Check a script without running it: splitting, syntax, unknown catalogs, and analysis of its queries.
+
+        Analysis happens in a child session (`spark.newSession()`), where catalogs are bound and USE
+        statements applied; only SELECT/WITH queries are analysed (lazily, never executed). Returns the
+        errors and the output schema of the last query (None when there is none or it cannot be analysed).
+        """
+        try:
+            statements = split_statements(script)
+        except SqlTextError as exc:
+            return [{"statement": _statement_at(script, exc.offset), "line": exc.line, "column": exc.column,
+                     "message": str(exc)}], None
+        errors: list[dict[str, Any]] = []
+        unknown = self.resolver.unknown_catalogs(statements)
+        bad: set[int] = set()
+        for stmt in statements:
+            syntax = self.resolver.syntax_error(stmt)
+            if syntax is not None:
+                line, column, message = syntax
+                errors.append({"statement": stmt.index, "line": line, "column": column,
+                               "message": redact(f"Syntax error in statement {stmt.index + 1}: {message}")})
+                bad.add(stmt.index)
+        if unknown is not None:
+            stmt = statements[unknown.statement or 0]
+            line, column = _reference_position(stmt, unknown) or (stmt.line, stmt.column)
+            errors.append({"statement": stmt.index, "line": line, "column": column, "message": unknown.message})
+            bad.add(stmt.index)
+        if errors:
+            return sorted(errors, key=lambda e: e["statement"]), None
+        return self._analyse(statements)
+
+    def _analyse(self, statements: list[Statement]) -> tuple[list[dict[str, Any]], list[dict[str, str]] | None]:
+        child = self.spark.newSession()
+        resolver = CatalogResolver(child, self.store, team=self.team, connect_timeout=self.resolver.connect_timeout,
+                                   delta_mode=self.resolver.delta_mode)
+        errors: list[dict[str, Any]] = []
+        schema: list[dict[str, str]] | None = None
+        created: set[str] = set()
+        for stmt in statements:
+            refs = statement_refs(stmt)
+            try:
+                if refs.use is not None or refs.namespace is not None:
+                    resolver.execute(stmt)  # changes only the child session's current catalog/database
+                elif is_query(stmt.tokens):
+                    sql, bindings = resolver.prepare(stmt)
+                    current = resolver.binding(resolver.current_catalog)
+                    if any(b.type == "delta" and b.spark_name is None for b in [*bindings, *([current] if current else [])]):
+                        schema = None  # tables of the embedded Delta connector exist only while a statement runs
+                        continue
+                    df = child.sql(sql)
+                    schema = [{"name": f.name, "type": f.dataType.simpleString()} for f in df.schema.fields]
+                else:
+                    resolver.prepare(stmt)  # binding checks (unknown catalog, Hive metastore, Delta mode)
+                    created |= created_names(stmt.tokens)
+            except Exception as exc:  # noqa: BLE001 - reported as a validation error
+                schema = None
+                if is_query(stmt.tokens) and _uses_created(stmt, created):
+                    continue  # the table is made by an earlier statement of this script: fine at run time
+                errors.append({"statement": stmt.index, "line": stmt.line, "column": stmt.column,
+                               "message": resolver.describe_failure(exc, stmt)})
+        return errors, schema
+
+
+def _uses_created(stmt: Statement, created: set[str]) -> bool:
+    names = {c.parts[-1].lower() for c in name_chains(stmt.tokens)}
+    names |= {t.name.lower() for t in stmt.tokens if t.kind in ("word", "quoted")}
+    return bool(names & created)
+
+
+def _reference_position(stmt: Statement, exc: SparkRuntimeError) -> tuple[int, int] | None:
+    """Script-absolute position of the catalog name an error is about, if the statement names it."""
+    catalog = getattr(exc, "catalog", None)
+    if not catalog:
+        return None
+    for tok in stmt.tokens:
+        if tok.kind in ("word", "quoted") and tok.name.lower() == catalog:
+            line = stmt.sql.count("\n", 0, tok.start) + 1
+            pos = tok.start - (stmt.sql.rfind("\n", 0, tok.start) + 1)
+            return stmt.position(line, pos)
+    return None
+
+
+def _statement_at(script: str, offset: int) -> int:
+    """0-based index of the statement that contains `offset` (the text before it tokenizes)."""
+    return max(0, len(split_statements(script[:offset] + "x")) - 1)
+
+
+def _ms(t0: float) -> int:
+    return int((time.perf_counter() - t0) * 1000)
+
