@@ -12,6 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 app = Celery("lakeport")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Job tasks have their own queue so a deployment can give them dedicated workers.
+app.conf.task_routes = {"jobs.*": {"queue": "lakeport"}}
 
 
 @app.on_after_finalize.connect

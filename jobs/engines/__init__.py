@@ -25,9 +25,9 @@ def default_engine() -> str:
 def static_conf_for(*, script: str, team: str) -> dict[str, str]:
     """Static Spark conf the script's catalogs need before the session starts ({} for JDBC/Delta only)."""
     from jobs.engines.store import DjangoCatalogStore
-    from jobs.spark.hive import hive_static_conf
+    from jobs.spark.resolver import static_conf
 
-    return dict(hive_static_conf(script, DjangoCatalogStore(team), team))
+    return dict(static_conf(script, DjangoCatalogStore(team), team))
 
 
 def engine_for(*, run: Any, script: str) -> Any:

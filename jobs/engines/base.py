@@ -19,6 +19,7 @@ class Outcome:
     catalogs_used: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
     engine: str = ""
+    cancelled: bool = False
 
 
 def last_result(statements: list[Any]) -> dict[str, Any] | None:

@@ -122,6 +122,11 @@ class IsolatedEngine:
 
     def _execute(self, *, run: Any, recorder: Any, script: str, workdir: Path) -> Outcome:
         dsn, pg_env = store_dsn()
+        if run.default_catalog:
+            # Same line as the user's first statement: lines stay put, positions are shifted back by the recorder.
+            prefix = f"USE CATALOG `{run.default_catalog}`; "
+            recorder.hide_prefix(prefix)
+            script = prefix + script
         script_file = workdir / "script.sql"
         script_file.write_text(script, encoding="utf-8")
         events_file = workdir / "events.jsonl"
@@ -155,11 +160,12 @@ class IsolatedEngine:
                 break
             time.sleep(0.1)
         reader.join(timeout=5)
-        ordered = [statements[i] for i in sorted(statements)]
+        ordered = [e for e in (recorder.user_position(statements[i]) for i in sorted(statements)) if e is not None]
         if end is not None:
-            return Outcome(succeeded=bool(end.get("succeeded")), error=end.get("error"), statements=ordered,
+            error = recorder.user_position(end["error"]) if end.get("error") else None
+            return Outcome(succeeded=bool(end.get("succeeded")), error=error, statements=ordered,
                            catalogs_used=list(end.get("catalogs_used") or []), result=last_result(ordered),
-                           engine=self.name)
+                           engine=self.name, cancelled=bool(end.get("cancelled")))
         detail = redact(" | ".join(list(tail)[-5:]))[:2000]
         message = f"spark-submit exited with code {proc.returncode} before the script finished"
         return Outcome(succeeded=False, error={"statement": None, "line": None, "column": None,

@@ -64,10 +64,36 @@ class RunRecorder:
         self._cancel: Callable[[], None] | None = None
         self._sampler: Callable[[], dict[str, int] | None] | None = None
         self._thread: threading.Thread | None = None
+        # A statement the engine put in front of the user's script (the default catalog's USE), on line 1.
+        self.hidden_statements = 0
+        self.line1_shift = 0
 
     # ---- ScriptListener ---------------------------------------------------------------------------------
+    def hide_prefix(self, prefix: str) -> None:
+        """The engine ran `prefix` (one statement, no newline) before the user's script: report user positions."""
+        self.hidden_statements, self.line1_shift = 1, len(prefix)
+
+    def user_position(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        """`entry` with statement index and line-1 column as in the user's script; None for a hidden statement."""
+        if not self.hidden_statements:
+            return entry
+        if entry.get("index") is not None and entry["index"] < self.hidden_statements:
+            return None
+        entry = dict(entry)
+        key = "index" if "index" in entry else "statement"
+        if key == "statement" and entry.get(key) is not None and entry[key] < self.hidden_statements:
+            return {**entry, "statement": None, "line": None, "column": None}  # the default catalog itself failed
+        if entry.get(key) is not None:
+            entry[key] -= self.hidden_statements
+        if entry.get("line") == 1 and entry.get("column"):
+            entry["column"] = max(1, entry["column"] - self.line1_shift)
+        return entry
+
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
         """A statement begins: mark it running and count the total."""
+        if index < self.hidden_statements:
+            return
+        index, total = index - self.hidden_statements, total - self.hidden_statements
         with self._lock:
             self.statements[index] = {"index": index, "sql": redact(sql)[:MAX_STATEMENT_TEXT], "status": "running",
                                       "started_at": datetime.now(UTC).isoformat(), "elapsed_ms": None,
@@ -80,7 +106,9 @@ class RunRecorder:
 
     def on_statement_end(self, result: Any) -> None:
         """A statement finished (succeeded, failed or skipped)."""
-        entry = statement_entry(result)
+        entry = self.user_position(statement_entry(result))
+        if entry is None:
+            return
         with self._lock:
             previous = self.statements.get(entry["index"], {})
             if entry["started_at"] is None:

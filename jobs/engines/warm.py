@@ -126,10 +126,21 @@ class WarmEngine:
                               preview_limit=settings.LAKEPORT_RESULT_PREVIEW_ROWS, listener=recorder, job_group=group)
         recorder.sample_progress_with(lambda: stage_progress(sc, group))
         recorder.on_cancel(runner.cancel)
+        if run.default_catalog:
+            use_default_catalog(runner, run.default_catalog)
         result = runner.run(script)
+        recorder.set_progress(**stage_progress(sc, group))  # the final counts, even for runs shorter than a sample
         statements = [_as_dict(s) for s in result.statements]
         return Outcome(succeeded=result.succeeded, error=result.error, statements=statements,
-                       catalogs_used=list(result.catalogs_used), result=last_result(statements), engine=self.name)
+                       catalogs_used=list(result.catalogs_used), result=last_result(statements), engine=self.name,
+                       cancelled=result.cancelled)
+
+
+def use_default_catalog(runner: Any, name: str) -> None:
+    """Make `name` the current catalog of the runner's session before the script, as `USE CATALOG name` would."""
+    from jobs.spark.script import split_statements
+
+    runner.resolver.execute(split_statements(f"USE CATALOG `{name}`")[0])
 
 
 def _as_dict(statement: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from django.db import close_old_connections
 from jobs.engines.base import Outcome
 from jobs.models import JobRun, RunStatus
 from jobs.services.runs import run_claim, run_finish, run_log, run_update
+from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
@@ -35,6 +36,9 @@ def run_execute(*, run_id: int, worker: str) -> RunStatus | None:
         run_update(run=run, engine_used=engine.name)
         run_log(run_id=run.id, messages=[f"Engine: {engine.name}."])
         outcome = engine.execute(run=run, recorder=recorder, script=script)
+    except SparkRuntimeError as exc:  # e.g. two Hive catalogs in one script, an unbindable catalog
+        outcome = Outcome(succeeded=False, statements=recorder.statement_list(), error={
+            "statement": exc.statement, "line": None, "column": None, "message": redact(exc.message)})
     except Exception as exc:  # anything the runtime did not turn into a statement error
         logger.exception("run.engine_error", extra={"run_id": run.id})
         outcome = Outcome(succeeded=False, statements=recorder.statement_list(), error={
@@ -50,8 +54,7 @@ def run_execute(*, run_id: int, worker: str) -> RunStatus | None:
 
 
 def script_for(run: JobRun) -> str:
-    """The script as submitted; a default catalog becomes a leading `USE CATALOG` on the first line, so the
-    user's statement lines and columns do not move (statement indexes are shifted back in `_stored`)."""
+    """The script as submitted (engines apply the job's default catalog themselves)."""
     return run.sql
 
 

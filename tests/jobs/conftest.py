@@ -62,7 +62,7 @@ def pg_catalog(team: Team, pg_source: Any) -> Catalog:
         conn.execute("CREATE TABLE public.orders (id int primary key, customer text, amount numeric(10,2))")
         conn.execute("INSERT INTO public.orders VALUES (1, 'ann', 10.50), (2, 'bob', 20.00), (3, 'cy', 5.25)")
     config = JdbcConfig.model_validate({
-        "type": "postgresql", "base-url": f"jdbc:postgresql://127.0.0.1:5432/", "default-database": pg_source.name,
+        "type": "postgresql", "base-url": "jdbc:postgresql://127.0.0.1:5432/", "default-database": pg_source.name,
         "username": "postgres", "password": PG_PASSWORD,
     })
     return Catalog.objects.create(team=team, catalog_type="jdbc", catalog_name="pg",
