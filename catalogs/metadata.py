@@ -16,6 +16,7 @@ from rest_framework import exceptions
 
 from catalogs.models import Catalog
 from catalogs.secrets import open_configuration, secret_paths
+from catalogs.services.spec import config_error_details, invalid
 from catalogs.types import CATALOG_TYPES, get_catalog_type
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
 from jobs.spark.redaction import register_secret
@@ -59,27 +60,18 @@ def check_object_name(value: str, *, what: str) -> str:
     return value
 
 
-def configuration_errors(exc: PydanticValidationError) -> dict[str, list[str]]:
-    """Validation errors keyed by field alias (`base-url`, `storage-options.KEY`), with no input values in them."""
-    details: dict[str, list[str]] = {}
-    for error in exc.errors(include_input=False, include_url=False, include_context=False):
-        field = ".".join(str(part) for part in error["loc"]) or "non_field_errors"
-        message = error["msg"].removeprefix("Value error, ")
-        details.setdefault(field, []).append(message)
-    return details
-
-
 def validate_configuration(*, catalog_type: str, configuration: Any) -> CatalogConfig:
     """The configuration validated by its type's model; a 400 naming the bad fields otherwise."""
     if catalog_type not in CATALOG_TYPES:
         known = ", ".join(sorted(CATALOG_TYPES))
-        raise exceptions.ValidationError({"catalog_type": [f"Unknown catalog type; use one of: {known}."]})
+        raise invalid({"catalog_type": [f"Unknown catalog type; use one of: {known}."]})
     if not isinstance(configuration, dict):
-        raise exceptions.ValidationError({"configuration": ["Expected a JSON object."]})
+        raise invalid({"configuration": ["Expected a JSON object."]})
     try:
         return get_catalog_type(catalog_type).config_model.model_validate(configuration)
     except PydanticValidationError as exc:
-        raise exceptions.ValidationError({"configuration": configuration_errors(exc)}) from None
+        # The same error shape as the CRUD API: fields by alias, messages without input values.
+        raise invalid({"configuration": config_error_details(exc, configuration)}) from None
 
 
 # ---- services ----------------------------------------------------------------------------------------------
