@@ -1,8 +1,9 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 
 import { ErrorBox } from "@/components/Status";
-import { useLogin, useMe } from "@/lib/auth";
+import { meQueryKey, useLogin, type Me } from "@/lib/auth";
 
 function safeNext(next: string | null): string {
   // only same-app paths, never an absolute URL someone put in the link
@@ -12,7 +13,8 @@ function safeNext(next: string | null): string {
 export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const { data: me } = useMe();
+  // read, not fetch: asking /me/ here would only answer "not signed in" with an error status
+  const me = useQueryClient().getQueryData<Me | null>(meQueryKey);
   const login = useLogin();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");

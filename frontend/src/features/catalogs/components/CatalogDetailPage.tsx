@@ -23,7 +23,7 @@ function show(value: unknown): string {
 /** One catalog: its settings (secrets only as "set"), test connection, edit/delete for admins, history. */
 export function CatalogDetailPage() {
   const { name = "" } = useParams();
-  const { team, isAdmin } = useTeam();
+  const { team, isAdmin, canRunSql } = useTeam();
   const navigate = useNavigate();
   const q = useCatalog(team, name);
   const types = useCatalogTypes(team);
@@ -39,14 +39,19 @@ export function CatalogDetailPage() {
   const fields = fieldsOf(schemaOf(typeInfo));
   const secrets = new Set(catalog.secrets_set ?? []);
   // fields from the schema first, then anything else the API returned
-  const keys = [...fields.map((f) => f.name), ...Object.keys(catalog.configuration ?? {}).filter((k) => !fields.some((f) => f.name === k))];
+  const keys = [
+    ...fields.map((f) => f.name),
+    ...Object.keys(catalog.configuration ?? {}).filter((k) => !fields.some((f) => f.name === k)),
+  ];
 
   return (
     <>
       <PageHeader title={<span className="mono">{catalog.catalog_name}</span>}>
-        <button type="button" className="btn" onClick={() => { test.reset(); test.mutate({ name }); }} disabled={test.isPending}>
-          {test.isPending ? "Testing…" : "Test connection"}
-        </button>
+        {canRunSql && (
+          <button type="button" className="btn" onClick={() => { test.reset(); test.mutate({ name }); }} disabled={test.isPending}>
+            {test.isPending ? "Testing…" : "Test connection"}
+          </button>
+        )}
         {isAdmin && (
           <>
             <Link className="btn" to={`${base}/${encodeURIComponent(name)}/edit`}>
@@ -81,12 +86,23 @@ export function CatalogDetailPage() {
         <dl className="props" data-testid="catalog-configuration">
           {keys.map((k) => {
             const f = fields.find((x) => x.name === k);
+            const mapKeys = [...secrets].filter((p) => p.startsWith(`${k}.`)).map((p) => p.slice(k.length + 1));
             const secret = secrets.has(k) || f?.isSecret;
             return (
               <div key={k} className="prop-row">
                 <dt className="mono">{k}</dt>
                 <dd>
-                  {secret ? (
+                  {secret && f?.kind === "map" ? (
+                    mapKeys.length ? (
+                      mapKeys.map((mk) => (
+                        <span key={mk} className="secret-key">
+                          <span className="mono">{mk}</span> <span className="badge ok">set</span>{" "}
+                        </span>
+                      ))
+                    ) : (
+                      <span className="muted">none</span>
+                    )
+                  ) : secret ? (
                     secrets.has(k) ? <span className="badge ok">set</span> : <span className="muted">not set</span>
                   ) : (
                     <span className="mono">{show(catalog.configuration?.[k])}</span>

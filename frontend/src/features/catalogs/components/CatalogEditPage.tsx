@@ -60,7 +60,7 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
   const [description, setDescription] = useState(existing?.description ?? "");
   const typeInfo = types.find((t) => t.key === catalogType);
   const fields = useMemo(() => fieldsOf(schemaOf(typeInfo)), [typeInfo]);
-  const [values, setValues] = useState<FormValues>(() => initialValues(fields, existing?.configuration));
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields, existing?.configuration, existing?.secrets_set));
   const secretsSet = useMemo(() => new Set(existing?.secrets_set ?? []), [existing]);
   const [replacing, setReplacing] = useState<Set<string>>(new Set());
   const create = useCreateCatalog(team);
@@ -99,10 +99,11 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
     else create.mutate({ catalog_name: catalogName, ...body }, { onSuccess: done });
   };
 
+  // kept secrets never reach the browser, so with any kept the saved catalog is what can be tested
+  const testsSaved = isEdit && secretsSet.size > 0 && [...secretsSet].some((s) => !replacing.has(s));
   const runTest = () => {
     test.reset();
-    // an edited catalog whose secrets were kept is tested server-side with the stored secrets
-    if (isEdit && keepSecrets.size > 0) test.mutate({ name: existing.catalog_name, catalog_type: catalogType, configuration: configuration() });
+    if (testsSaved) test.mutate({ name: existing!.catalog_name });
     else test.mutate({ catalog_type: catalogType, configuration: configuration() });
   };
 
@@ -168,7 +169,7 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
         </fieldset>
         {formErrors.length > 0 && <FieldErrors id="form-errors" messages={[...new Set(formErrors)]} />}
         {err && !stale && !(err instanceof ApiError && err.status === 400) && <ErrorBox error={err} title="Could not save" />}
-        {err instanceof ApiError && err.status === 400 && <p className="error-text" role="alert">{err.message} Fix the fields marked below their inputs.</p>}
+        {err instanceof ApiError && err.status === 400 && <p className="error-text" role="alert">{err.message} See the messages under the fields.</p>}
         {stale && (
           <div className="error-box" role="alert">
             Someone changed this catalog since you opened it. <Link to={`${listUrl}/${encodeURIComponent(existing!.catalog_name)}`}>Reload it</Link> and apply your change again.
@@ -177,9 +178,14 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
         <ConnectionResultView result={test.data} error={test.error instanceof ApiError && test.error.status === 400 ? undefined : test.error} />
         {test.error instanceof ApiError && test.error.status === 400 && <p className="error-text" role="alert">{test.error.message}</p>}
         <div className="form-actions">
-          <button type="button" className="btn" onClick={runTest} disabled={test.isPending}>
-            {test.isPending ? "Testing…" : "Test connection"}
+          <button type="button" className="btn" onClick={runTest} disabled={test.isPending} aria-describedby={testsSaved ? "test-saved-help" : undefined}>
+            {test.isPending ? "Testing…" : testsSaved ? "Test saved connection" : "Test connection"}
           </button>
+          {testsSaved && (
+            <span className="help" id="test-saved-help">
+              Uses the saved settings and stored secrets; save to test your changes.
+            </span>
+          )}
           <span className="spacer" />
           <Link className="btn" to={isEdit ? `${listUrl}/${encodeURIComponent(existing.catalog_name)}` : listUrl}>
             Cancel

@@ -7,10 +7,24 @@ function who(e: CatalogHistoryEntry): string {
   return e.actor ?? e.username ?? e.user ?? e.changed_by ?? "—";
 }
 
-function what(e: CatalogHistoryEntry): string {
-  if (e.summary) return e.summary;
-  const fields = e.changed_fields ?? (Array.isArray(e.changes) ? (e.changes as string[]) : e.changes && typeof e.changes === "object" ? Object.keys(e.changes) : []);
-  return fields.length ? `changed ${fields.join(", ")}` : "";
+function brief(v: unknown): string {
+  if (v === null || v === undefined || v === "") return "∅";
+  const s = typeof v === "object" ? JSON.stringify(v) : String(v);
+  return s.length > 60 ? `${s.slice(0, 59)}…` : s;
+}
+
+/** One line per changed field: `configuration.base-url: a → b`; secrets only say that they changed. */
+function what(e: CatalogHistoryEntry): string[] {
+  if (e.summary) return [e.summary];
+  if (Array.isArray(e.changes)) return e.changes.map(String);
+  if (!e.changes || typeof e.changes !== "object") return (e.changed_fields ?? []).map((f) => `${f} changed`);
+  return Object.entries(e.changes as Record<string, unknown>).map(([field, c]) => {
+    if (c && typeof c === "object" && "from" in c && "to" in c) {
+      const { from, to } = c as { from: unknown; to: unknown };
+      return `${field}: ${brief(from)} → ${brief(to)}`;
+    }
+    return typeof c === "string" ? `${field}: ${c}` : `${field} changed`;
+  });
 }
 
 /** The catalog's change history, newest first. */
@@ -32,7 +46,13 @@ export function CatalogHistory({ team, name }: { team: string; name: string }) {
               <span className={`badge action-${e.action ?? "change"}`}>{e.action ?? "change"}</span>{" "}
               {e.version !== undefined && <span className="muted">v{e.version} · </span>}
               <strong>{who(e)}</strong> · {formatDateTime(e.time ?? e.timestamp ?? e.created_at)}
-              {what(e) && <div className="muted">{what(e)}</div>}
+              {what(e).length > 0 && (
+                <ul className="history-changes muted">
+                  {what(e).map((line) => (
+                    <li key={line} className="mono small">{line}</li>
+                  ))}
+                </ul>
+              )}
             </li>
           ))}
         </ol>

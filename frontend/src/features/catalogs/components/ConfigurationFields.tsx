@@ -79,6 +79,7 @@ export function ConfigurationFields({ fields, values, onChange, errors, secretsS
             <label htmlFor={id}>
               {f.label}
               {f.required && <span className="req" aria-hidden="true"> *</span>}
+              <code className="field-key" aria-hidden="true">{f.name}</code>
               {f.isSecret && <span className="muted"> (secret)</span>}
             </label>
             {control}
@@ -105,7 +106,16 @@ function MapEditor({ id, label, rows, secret, onChange }: { id: string; label: s
   return (
     <div className="map-editor" id={id} role="group" aria-label={label}>
       {rows.length === 0 && <p className="muted">None.</p>}
-      {rows.map((r, i) => (
+      {rows.map((r, i) =>
+        r.stored ? (
+          <div className="map-row stored" key={i}>
+            <span className="mono">{r.key}</span>
+            {r.removed ? <span className="muted">will be removed</span> : <span className="badge ok">set</span>}
+            <button type="button" className="btn small" onClick={() => set(i, { removed: !r.removed })}>
+              {r.removed ? "Keep" : "Remove"}
+            </button>
+          </div>
+        ) : (
         <div className="map-row" key={i}>
           <input aria-label={`${label} name ${i + 1}`} placeholder="name" value={r.key} spellCheck={false} onChange={(e) => set(i, { key: e.target.value })} />
           <input
@@ -120,9 +130,10 @@ function MapEditor({ id, label, rows, secret, onChange }: { id: string; label: s
             ✕
           </button>
         </div>
-      ))}
+        ),
+      )}
       <button type="button" className="btn small" onClick={() => onChange([...rows, { key: "", value: "" }])}>
-        Add {label.toLowerCase()}
+        Add entry
       </button>
     </div>
   );

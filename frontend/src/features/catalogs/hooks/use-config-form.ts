@@ -16,7 +16,8 @@ export type ConfigField = {
   isSecret: boolean;
 };
 
-export type MapRow = { key: string; value: string };
+// a row of a map field; `stored` rows of a secret map are keys whose value is set on the server (never sent back)
+export type MapRow = { key: string; value: string; stored?: boolean; removed?: boolean };
 export type FormValue = string | boolean | MapRow[];
 export type FormValues = Record<string, FormValue>;
 
@@ -39,9 +40,13 @@ function nonNull(s: JsonSchema, root: JsonSchema): JsonSchema {
   return s;
 }
 
+const ACRONYMS: Record<string, string> = { url: "URL", uri: "URI", uris: "URIs", jdbc: "JDBC", ssl: "SSL" };
+
+/** "base-url" → "Base URL" (the hyphenated key is shown beside it). */
 function humanize(key: string): string {
-  const words = key.replace(/[-_]/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  const words = key.split(/[-_]/).map((w) => ACRONYMS[w.toLowerCase()] ?? w);
+  const text = words.join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function fieldsOf(schema: JsonSchema | undefined): ConfigField[] {
@@ -64,7 +69,7 @@ export function fieldsOf(schema: JsonSchema | undefined): ConfigField[] {
     else if (isSecret) kind = "secret";
     return {
       name,
-      label: s.title && s.title.toLowerCase() !== name.replace(/-/g, " ") ? s.title : humanize(name),
+      label: humanize(name),
       kind,
       required: required.has(name),
       description: s.description,
@@ -78,7 +83,11 @@ export function fieldsOf(schema: JsonSchema | undefined): ConfigField[] {
 }
 
 /** Form values for a new catalog (schema defaults) or an existing one (its configuration, secrets blank). */
-export function initialValues(fields: ConfigField[], configuration?: Record<string, unknown>): FormValues {
+export function initialValues(
+  fields: ConfigField[],
+  configuration?: Record<string, unknown>,
+  secretsSet: string[] = [],
+): FormValues {
   const values: FormValues = {};
   for (const f of fields) {
     const current = configuration?.[f.name];
@@ -86,8 +95,12 @@ export function initialValues(fields: ConfigField[], configuration?: Record<stri
     if (f.kind === "checkbox") values[f.name] = v === true;
     else if (f.kind === "map") {
       const obj = v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-      // a secret map's values never come back from the API: keys are kept only if it returns them
-      values[f.name] = f.secretValues ? [] : Object.entries(obj).map(([key, value]) => ({ key, value: String(value ?? "") }));
+      const plain = Object.entries(obj).map(([key, value]) => ({ key, value: String(value ?? "") }));
+      // a secret map's values never come back: the API lists its set keys as "<field>.<key>" in secrets_set
+      const stored = secretsSet
+        .filter((p) => p.startsWith(`${f.name}.`))
+        .map((p) => ({ key: p.slice(f.name.length + 1), value: "", stored: true }));
+      values[f.name] = [...stored, ...plain];
     } else if (f.kind === "secret") values[f.name] = "";
     else if (f.kind === "json") values[f.name] = v === undefined ? "" : JSON.stringify(v);
     else values[f.name] = v === undefined || v === null ? (f.kind === "select" && f.required && f.options ? f.options[0] : "") : String(v);
@@ -111,7 +124,11 @@ export function toConfiguration(
     if (f.kind === "checkbox") out[f.name] = v === true;
     else if (f.kind === "map") {
       const rows = (v as MapRow[]).filter((r) => r.key.trim() !== "");
-      if (rows.length > 0 || f.required) out[f.name] = Object.fromEntries(rows.map((r) => [r.key.trim(), r.value]));
+      if (f.secretValues) {
+        // stored keys are left out (kept), removed ones sent as null (dropped); new keys carry their value
+        const entries = rows.filter((r) => !r.stored || r.removed).map((r) => [r.key.trim(), r.stored ? null : r.value]);
+        if (entries.length > 0) out[f.name] = Object.fromEntries(entries);
+      } else if (rows.length > 0 || f.required) out[f.name] = Object.fromEntries(rows.map((r) => [r.key.trim(), r.value]));
     } else if (typeof v === "string") {
       if (v.trim() === "") {
         if (f.required) out[f.name] = v; // let the API say it is required, next to the field

@@ -61,7 +61,10 @@ export function RunPage() {
       <PageHeader
         title={
           <>
-            Run #{r.id} <RunStatusBadge status={r.status} />
+            Run #{r.id}{" "}
+            <span data-testid="run-status">
+              <RunStatusBadge status={r.status} />
+            </span>
           </>
         }
       >
@@ -93,10 +96,10 @@ export function RunPage() {
               <dd>{r.engine_used}</dd>
             </>
           )}
-          {r.catalogs_used && r.catalogs_used.length > 0 && (
+          {r.catalogs && r.catalogs.length > 0 && (
             <>
               <dt>Catalogs</dt>
-              <dd className="mono">{r.catalogs_used.join(", ")}</dd>
+              <dd className="mono">{r.catalogs.join(", ")}</dd>
             </>
           )}
         </dl>
@@ -112,7 +115,7 @@ export function RunPage() {
           </p>
         </section>
       )}
-      <RunStatements run={r} />
+      <RunStatements run={r} team={team} />
       {status === "SUCCEEDED" && (
         <section className="card" aria-labelledby="result-title">
           <h2 id="result-title">Result</h2>

@@ -16,6 +16,8 @@ export type RunError = { statement?: number | null; line?: number | null; column
 
 export type RunStatement = {
   index?: number;
+  line?: number | null;
+  column?: number | null;
   sql?: string;
   text?: string;
   status?: string;
@@ -46,7 +48,9 @@ export type Run = {
   duration_ms?: number | null;
   cancel_requested?: boolean;
   has_result?: boolean;
-  catalogs_used?: string[];
+  catalogs?: string[];
+  spark_ui_url?: string | null;
+  attempt?: number;
 };
 
 export type LogLine = { seq?: number; ts?: string; level?: string; message: string };

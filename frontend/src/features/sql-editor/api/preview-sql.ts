@@ -5,16 +5,12 @@ import type { PreviewResult } from "@/features/sql-editor/types";
 
 export const PREVIEW_LIMIT = 1000;
 
-export function previewSql(team: string, sql: string, defaultCatalog: string): Promise<PreviewResult> {
-  return apiPost<PreviewResult>(`teams/${encodeURIComponent(team)}/sql/preview/`, {
-    sql,
-    limit: PREVIEW_LIMIT,
-    ...(defaultCatalog ? { default_catalog: defaultCatalog } : {}),
-  });
+export function previewSql(team: string, sql: string): Promise<PreviewResult> {
+  return apiPost<PreviewResult>(`teams/${encodeURIComponent(team)}/sql/preview/`, { sql, limit: PREVIEW_LIMIT });
 }
 
 export function usePreviewSql(team: string) {
   return useMutation({
-    mutationFn: ({ sql, defaultCatalog }: { sql: string; defaultCatalog: string }) => previewSql(team, sql, defaultCatalog),
+    mutationFn: ({ sql }: { sql: string }) => previewSql(team, sql),
   });
 }

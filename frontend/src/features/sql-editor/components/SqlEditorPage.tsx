@@ -37,7 +37,7 @@ export function SqlEditorPage() {
   const [jobId, setJobId] = useState<number | null>(jobParam ? Number(jobParam) : null);
   const [jobName, setJobName] = useState(defaultJobName);
   const debouncedSql = useDebounced(sqlText, 400);
-  const validation = useValidateSql(team, debouncedSql, defaultCatalog);
+  const validation = useValidateSql(team, debouncedSql, canRunSql);
   const preview = usePreviewSql(team);
   const run = useSaveAndRun(team);
   const jobs = useJobs(team);
@@ -78,7 +78,7 @@ export function SqlEditorPage() {
     const t0 = performance.now();
     setPreviewStarted(t0);
     setPreviewMs(null);
-    preview.mutate({ sql: sqlText, defaultCatalog }, { onSettled: () => setPreviewMs(performance.now() - t0) });
+    preview.mutate({ sql: sqlText }, { onSettled: () => setPreviewMs(performance.now() - t0) });
   };
   const doRun = () => {
     if (!canRunSql || !sqlText.trim() || run.isPending) return;
@@ -145,7 +145,7 @@ export function SqlEditorPage() {
             <input id="job-name" value={jobName} onChange={(e) => setJobName(e.target.value)} maxLength={200} aria-describedby="job-name-errors" />
           </div>
           <div className="field">
-            <label htmlFor="default-catalog">Default catalog</label>
+            <label htmlFor="default-catalog">Default catalog (Run)</label>
             <select id="default-catalog" value={defaultCatalog} onChange={(e) => setDefaultCatalog(e.target.value)}>
               <option value="">(none: use catalog.database.table)</option>
               {catalogs.data?.map((c) => (
@@ -160,7 +160,7 @@ export function SqlEditorPage() {
         {catalogs.error && <ErrorBox error={catalogs.error} title="Could not load catalogs for completion" onRetry={() => catalogs.refetch()} />}
         <SqlEditor value={sqlText} onChange={setSqlText} diagnostics={diagnostics} completion={completion} onPreview={doPreview} onRun={doRun} />
         <div className="editor-status" aria-live="polite" data-testid="validation-status">
-          {!sqlText.trim() ? (
+          {!canRunSql ? null : !sqlText.trim() ? (
             <span className="muted">Type Spark SQL. Ctrl+Space completes names; Ctrl+Enter previews.</span>
           ) : checking ? (
             <span className="muted">Checking…</span>
