@@ -117,3 +117,35 @@ def test_object_store_config_is_validated_and_secrets_are_not_echoed(admin_clien
     details = resp.json()["error"]["details"]["configuration"]
     assert set(details) == {"warehouse", "storage-options"}
     assert secret not in resp.content.decode()
+
+
+def test_storage_option_secrets_never_leave_the_server(admin_client: APIClient, viewer_client: APIClient,
+                                                       make_catalog, delta_warehouse, caplog) -> None:
+    from tests.catalogs_metadata.helpers import assert_secret_absent, capture_everything
+
+    capture_everything(caplog)
+    secret = "Delta-Storage-Secret-987"
+    make_catalog("lake", "delta", {"warehouse": str(delta_warehouse),
+                                   "storage-options": {"AWS_SECRET_ACCESS_KEY": secret}})
+    responses = [
+        admin_client.post(f"{BASE}/lake/test-connection/"),
+        viewer_client.get(f"{BASE}/lake/databases/"),
+        viewer_client.get(f"{BASE}/lake/databases/sales/tables/"),
+        viewer_client.get(f"{BASE}/lake/databases/sales/tables/orders/"),
+        viewer_client.get(f"{BASE}/lake/databases/sales/tables/nope/"),
+    ]
+    assert [r.status_code for r in responses] == [200, 200, 200, 200, 404]
+    assert responses[0].json()["ok"] is True
+    assert_secret_absent(secret, responses=responses, caplog=caplog)
+
+
+def test_corrupt_log_is_502_not_500(viewer_client: APIClient, make_catalog, delta_warehouse) -> None:
+    log = delta_warehouse / "sales" / "broken" / "_delta_log"
+    log.mkdir(parents=True)
+    (log / "00000000000000000000.json").write_text("this is not json\n")
+    make_catalog("lake", "delta", {"warehouse": str(delta_warehouse)})
+    assert {"name": "broken", "kind": "delta"} in viewer_client.get(f"{BASE}/lake/databases/sales/tables/").json()["tables"]
+    resp = viewer_client.get(f"{BASE}/lake/databases/sales/tables/broken/")
+    assert resp.status_code == 502
+    assert resp.json()["error"]["code"] == "bad_gateway"
+    assert resp.json()["error"]["message"].startswith(f"reading warehouse {delta_warehouse} failed")
