@@ -1,0 +1,373 @@
+"""Writing Delta tables: Spark writes the parquet files, delta-rs commits them in one atomic log entry.
+
+Files are written to a per-commit staging directory under the table root (Spark's output committer must
+not share a `_temporary` directory with a concurrent writer), then moved to hive-style partition paths with
+a per-commit file-name prefix. Until the commit lands no snapshot references them; on any failure they are
+deleted again (best effort), so a failed write leaves neither a new version nor visible rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+import pyarrow.parquet as pq
+from deltalake import DeltaTable
+from deltalake._internal import RemoveAction
+from deltalake.exceptions import DeltaError
+from deltalake.transaction import AddAction, CommitProperties, create_table_with_add_actions
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from jobs.spark.delta.catalog import DeltaCatalog, TableRef, spark_path
+from jobs.spark.delta.errors import DeltaConflictError, DeltaConnectorError
+from jobs.spark.delta.features import check_writable
+from jobs.spark.delta.schema import delta_schema, same_columns, spark_schema
+from jobs.spark.delta.snapshot import HIVE_NULL, add_actions, open_table
+from jobs.spark.delta.storage import Storage
+
+logger = logging.getLogger(__name__)
+
+STAGING_PREFIX = "_lakeport_staging_"
+# Overwrites retry only while concurrent commits left the replaced files untouched.
+MAX_OVERWRITE_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class WrittenFiles:
+    """Data files of one pending commit, already at their final paths (relative to the table root)."""
+
+    adds: list[AddAction]
+    absolute_paths: list[str]
+
+    @property
+    def num_records(self) -> int | None:
+        counts = [_records(a) for a in self.adds]
+        return None if any(c is None for c in counts) else sum(c for c in counts if c is not None)
+
+
+def _records(action: AddAction) -> int | None:
+    try:
+        return int(json.loads(action.stats or "{}")["numRecords"])
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+class DeltaWriter:
+    """Writes and commits for the tables of one Delta catalog."""
+
+    def __init__(self, spark: SparkSession, catalog: DeltaCatalog, storage: Storage) -> None:
+        self.spark = spark
+        self.catalog = catalog
+        self.storage = storage
+
+    # ---- statements ----------------------------------------------------------------------------------
+    def append(self, ref: TableRef, frame: DataFrame, *, operation: str) -> int:
+        """`INSERT INTO`: add the rows of `frame` (already in table order and types) as one commit."""
+        table = open_table(self.catalog, ref)
+        check_writable(table, ref, removes_files=False)
+        partition_cols = list(table.metadata().partition_columns)
+        read_version = table.version()
+        with self._pending(ref, frame, partition_cols) as written:
+            properties = CommitProperties(custom_metadata=self._metadata(operation, written, read_version, blind=True))
+            try:
+                # delta-rs rebases a blind append over concurrent commits, so two appends both land.
+                table.create_write_transaction(written.adds, "append", table.schema(), partition_by=partition_cols,
+                                               commit_properties=properties)
+            except DeltaError as exc:
+                raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
+        return table.version()
+
+    def overwrite(self, ref: TableRef, frame: DataFrame, *, operation: str,
+                  partition: Mapping[str, str | None] | None = None, dynamic: bool = False) -> int:
+        """`INSERT OVERWRITE`: replace the whole table, one static partition, or (dynamic) the partitions written.
+
+        Conflicts: the commit is only allowed at the version right after the one read; when others committed
+        in between, it is retried only if none of them touched the replaced files, else it fails with a
+        `DeltaConflictError` (an append racing the overwrite is never silently dropped).
+        """
+        table = open_table(self.catalog, ref)
+        check_writable(table, ref, removes_files=True)
+        partition_cols = list(table.metadata().partition_columns)
+        read_version = table.version()
+        with self._pending(ref, frame, partition_cols) as written:
+            if partition:
+                replaced = [[(c, "=", partition[c] or "") for c in partition_cols if c in partition]]
+            elif dynamic:
+                keys = sorted({tuple(sorted(a.partition_values.items())) for a in written.adds},
+                              key=lambda k: [(n, v or "") for n, v in k])
+                replaced = [[(c, "=", v or "") for c, v in key] for key in keys]
+                if not replaced:
+                    return read_version  # nothing written, nothing replaced
+            else:
+                replaced = None
+            before = self._replaced_files(table, replaced)
+            metadata = self._metadata(operation, written, read_version, blind=False)
+            for _attempt in range(MAX_OVERWRITE_ATTEMPTS):
+                attempted_at = table.version()
+                properties = CommitProperties(custom_metadata=metadata, max_commit_retries=0)
+                try:
+                    if dynamic and not partition:
+                        # delta-rs takes one conjunction as an overwrite filter: several partitions are removed
+                        # explicitly, from the snapshot this attempt commits on.
+                        removes = self._removes(table, replaced)
+                        table.create_write_transaction([*removes, *written.adds], "append", table.schema(),
+                                                       partition_by=partition_cols, commit_properties=properties)
+                    else:
+                        table.create_write_transaction(written.adds, "overwrite", table.schema(),
+                                                       partition_by=partition_cols,
+                                                       partition_filters=replaced[0] if replaced else None,
+                                                       commit_properties=properties)
+                    return table.version()
+                except DeltaError as exc:
+                    latest = open_table(self.catalog, ref)
+                    if latest.version() == attempted_at:
+                        raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
+                    self._check_no_conflict(ref, table, latest, replaced, before)
+                    table = latest
+            raise DeltaConflictError(
+                f"INSERT OVERWRITE on Delta table {ref} gave up after {MAX_OVERWRITE_ATTEMPTS} attempts: other "
+                "writers kept committing. Nothing of this write was committed; run it again."
+            )
+
+    def create(self, ref: TableRef, schema: T.StructType, *, partition_by: Sequence[str],
+               frame: DataFrame | None = None, description: str | None = None,
+               configuration: Mapping[str, str] | None = None, operation: str = "CREATE TABLE") -> int:
+        """`CREATE TABLE` (empty) or `CREATE TABLE … AS SELECT` (with `frame`): version 0 in one commit."""
+        uri = self.catalog.table_uri(ref)
+        if DeltaTable.is_deltatable(uri, self.catalog.delta_options()):
+            raise DeltaConnectorError(f"Delta table {ref} already exists.")
+        dschema = delta_schema(schema, table=str(ref))
+        for column in partition_by:
+            field = next((f for f in schema.fields if f.name == column), None)
+            if field is None:
+                raise DeltaConnectorError(f"partition column '{column}' of {ref} is not a column of the table.")
+            if isinstance(field.dataType, T.TimestampType | T.TimestampNTZType | T.FloatType | T.DoubleType
+                          | T.StructType | T.ArrayType | T.MapType | T.BinaryType):
+                raise DeltaConnectorError(
+                    f"Delta table {ref} cannot be partitioned by '{column}' of type {field.dataType.simpleString()}:"
+                    " use a string, integer, date, boolean or decimal column."
+                )
+        if len(partition_by) == len(schema.fields) and schema.fields:
+            raise DeltaConnectorError(f"Delta table {ref} needs at least one column that is not a partition column.")
+        created_dir = not self.storage.exists(uri)
+        try:
+            if frame is None:
+                DeltaTable.create(uri, dschema, mode="error", partition_by=list(partition_by) or None, name=ref.table,
+                                  description=description, configuration=dict(configuration or {}) or None,
+                                  storage_options=self.catalog.delta_options(),
+                                  commit_properties=CommitProperties(custom_metadata={"lakeport.operation": operation}))
+                return 0
+            with self._pending(ref, frame, list(partition_by)) as written:
+                create_table_with_add_actions(
+                    uri, dschema, written.adds, mode="error", partition_by=list(partition_by) or None,
+                    name=ref.table, description=description, configuration=dict(configuration or {}) or None,
+                    storage_options=self.catalog.delta_options(),
+                    commit_properties=CommitProperties(custom_metadata=self._metadata(operation, written, None,
+                                                                                      blind=True)),
+                )
+            return 0
+        except DeltaError as exc:
+            if created_dir and not DeltaTable.is_deltatable(uri, self.catalog.delta_options()):
+                self.storage.delete(uri)
+            raise DeltaConnectorError(f"creating Delta table {ref} failed: {exc}") from exc
+        except BaseException:
+            if created_dir and not DeltaTable.is_deltatable(uri, self.catalog.delta_options()):
+                self.storage.delete(uri)
+            raise
+
+    # ---- files ---------------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _pending(self, ref: TableRef, frame: DataFrame, partition_cols: list[str]) -> Iterator[WrittenFiles]:
+        """Write `frame` as parquet files of a pending commit; delete them unless the body commits them."""
+        root = self.catalog.table_uri(ref)
+        commit_id = uuid.uuid4().hex[:16]
+        staging = f"{root}/{STAGING_PREFIX}{commit_id}"
+        moved: list[str] = []
+        try:
+            try:
+                frame.write.mode("errorifexists").partitionBy(*partition_cols).parquet(spark_path(staging))
+            except Exception as exc:
+                raise DeltaConnectorError(f"writing data files for Delta table {ref} failed: {_spark_message(exc)}") \
+                    from exc
+            adds: list[AddAction] = []
+            for info in self.storage.list_files(staging):
+                directory, _, name = info.relative_path.rpartition("/")
+                if not name.endswith(".parquet") or name.startswith((".", "_")):
+                    continue  # _SUCCESS markers, .crc checksums of the local file system
+                values = _partition_values(directory, partition_cols)
+                final = f"{directory}/{commit_id}-{name}" if directory else f"{commit_id}-{name}"
+                source, target = f"{staging}/{info.relative_path}", f"{root}/{final}"
+                stats = None
+                if self.catalog.is_local:
+                    rows = pq.read_metadata(source).num_rows  # the footer only: cheap, and exact
+                    if rows == 0:
+                        continue  # Spark writes an empty file for an empty result; nothing to commit
+                    stats = json.dumps({"numRecords": rows})
+                self.storage.rename(source, target)
+                moved.append(target)
+                # delta-rs expects the raw relative path here and URI-encodes it in the log itself.
+                adds.append(AddAction(final, info.size, values, info.modification_time, True, stats))
+            self.storage.delete(staging)
+            yield WrittenFiles(adds=adds, absolute_paths=moved)
+        except BaseException:
+            self._discard(staging, moved)
+            raise
+
+    def _discard(self, staging: str, moved: list[str]) -> None:
+        """Best-effort removal of files no commit references."""
+        for path in [staging, *moved]:
+            try:
+                self.storage.delete(path)
+            except Exception:  # noqa: BLE001 — the table stays correct without this cleanup
+                logger.warning("delta.cleanup_failed", extra={"path": path})
+
+    # ---- conflicts -----------------------------------------------------------------------------------
+    def _replaced_files(self, table: DeltaTable, replaced: list[list[tuple[str, str, str]]] | None) -> set[str]:
+        """Paths of the files an overwrite with these partition filters replaces in `table`'s snapshot."""
+        files = add_actions(table)
+        if replaced is None:
+            return {f["path"] for f in files}
+        wanted = [{c: v for c, _, v in conj} for conj in replaced]
+        chosen = set()
+        for f in files:
+            for conj in wanted:
+                if all(_partition_string(f.get(f"partition.{c}")) == v for c, v in conj.items()):
+                    chosen.add(f["path"])
+                    break
+        return chosen
+
+    def _removes(self, table: DeltaTable, replaced: list[list[tuple[str, str, str]]] | None) -> list[RemoveAction]:
+        """Remove actions for the replaced files of `table`'s snapshot."""
+        chosen = self._replaced_files(table, replaced)
+        now = int(time.time() * 1000)
+        return [RemoveAction(unquote(f["path"]), True, now, f["size_bytes"],
+                             {k.removeprefix("partition."): _partition_value(v) for k, v in f.items()
+                              if k.startswith("partition.")})
+                for f in add_actions(table) if f["path"] in chosen]
+
+    def _check_no_conflict(self, ref: TableRef, read: DeltaTable, latest: DeltaTable,
+                           replaced: list[list[tuple[str, str, str]]] | None, before: set[str]) -> None:
+        """Raise `DeltaConflictError` if commits after `read` changed the table's shape or the replaced files."""
+        versions = f"{read.version() + 1}..{latest.version()}"
+        if (list(latest.metadata().partition_columns) != list(read.metadata().partition_columns)
+                or not same_columns(spark_schema(latest.schema()), spark_schema(read.schema()))):
+            raise DeltaConflictError(
+                f"concurrent commit(s) {versions} changed the schema of Delta table {ref}; "
+                "this overwrite was not committed."
+            )
+        now = self._replaced_files(latest, replaced)
+        if now != before:
+            added, removed = len(now - before), len(before - now)
+            raise DeltaConflictError(
+                f"concurrent commit(s) {versions} to Delta table {ref} changed the data this overwrite replaces "
+                f"({added} file(s) added, {removed} removed); this overwrite was not committed, so no committed "
+                "row was lost. Run it again."
+            )
+
+    def _metadata(self, operation: str, written: WrittenFiles, read_version: int | None, *,
+                  blind: bool) -> dict[str, Any]:
+        metadata: dict[str, Any] = {"lakeport.operation": operation, "isBlindAppend": blind,
+                                    "lakeport.numFiles": len(written.adds)}
+        if written.num_records is not None:
+            metadata["lakeport.numOutputRows"] = written.num_records
+        if read_version is not None:
+            metadata["readVersion"] = read_version
+        return metadata
+
+
+def _partition_values(directory: str, partition_cols: list[str]) -> dict[str, str | None]:
+    """Partition values of a file Spark wrote under `col=value/…` (Spark escapes values like URL encoding)."""
+    if not partition_cols:
+        return {}
+    segments = directory.split("/") if directory else []
+    if len(segments) != len(partition_cols):
+        raise DeltaConnectorError(f"unexpected layout of written files: '{directory}'")
+    values: dict[str, str | None] = {}
+    for segment, column in zip(segments, partition_cols, strict=True):
+        name, _, raw = segment.partition("=")
+        value = unquote(raw)
+        values[column] = None if value == HIVE_NULL else value
+    return values
+
+
+def _partition_value(value: Any) -> str | None:
+    return None if value is None else _partition_string(value)
+
+
+def _partition_string(value: Any) -> str:
+    """A typed partition value in the string form of a Delta log (how partition filters compare)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _spark_message(exc: BaseException) -> str:
+    """The first line of a Spark error: enough to act on, without a JVM stack trace."""
+    text = str(getattr(exc, "getMessage", lambda: None)() or exc)
+    return text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+
+
+def align(frame: DataFrame, schema: T.StructType, *, ref: TableRef, columns: Sequence[str] | None = None,
+          static: Mapping[str, str | None] | None = None, by_name: bool = False) -> DataFrame:
+    """Shape a source query's rows like the table: its column order and types, static partition values filled.
+
+    By position (Spark's INSERT default): the query's columns map to the table's columns (or the listed
+    `columns`), skipping static partition columns. NOT NULL columns fail the write on a null, as Delta asks.
+    """
+    static = dict(static or {})
+    by_lower = {f.name.lower(): f for f in schema.fields}
+    for name in static:
+        if name.lower() not in by_lower:
+            raise DeltaConnectorError(f"PARTITION column '{name}' is not a column of Delta table {ref}.")
+    static_lower = {k.lower(): v for k, v in static.items()}
+    if columns is not None:
+        unknown = [c for c in columns if c.lower() not in by_lower]
+        if unknown:
+            raise DeltaConnectorError(f"column(s) {', '.join(unknown)} are not columns of Delta table {ref}.")
+        targets = [by_lower[c.lower()].name for c in columns]
+    else:
+        targets = [f.name for f in schema.fields if f.name.lower() not in static_lower]
+    source = frame.columns
+    mapping: dict[str, str] = {}
+    if by_name:
+        source_lower = {c.lower(): c for c in source}
+        missing = [t for t in targets if t.lower() not in source_lower]
+        if missing or len(source) != len(targets):
+            raise DeltaConnectorError(
+                f"INSERT BY NAME into Delta table {ref}: the query's columns ({', '.join(source)}) do not match "
+                f"the table's ({', '.join(targets)})."
+            )
+        mapping = {t: source_lower[t.lower()] for t in targets}
+    else:
+        if len(source) != len(targets):
+            raise DeltaConnectorError(
+                f"Delta table {ref} expects {len(targets)} column(s) ({', '.join(targets)}) but the query produced "
+                f"{len(source)} ({', '.join(source)})."
+            )
+        mapping = dict(zip(targets, source, strict=True))
+    indexed = frame.toDF(*[f"__lp_src_{i}" for i in range(len(source))])
+    position = {name: f"__lp_src_{i}" for i, name in enumerate(source)}
+    out = []
+    for field in schema.fields:
+        if field.name.lower() in static_lower:
+            value = F.lit(static_lower[field.name.lower()]).cast(field.dataType)
+        elif field.name in mapping:
+            value = F.col(position[mapping[field.name]]).cast(field.dataType)
+        else:
+            value = F.lit(None).cast(field.dataType)
+        if not field.nullable:
+            value = F.when(value.isNull(), F.raise_error(
+                F.lit(f"NULL value for NOT NULL column '{field.name}' of Delta table {ref}"))).otherwise(value)
+        out.append(value.alias(field.name))
+    return indexed.select(*out)

@@ -1,0 +1,325 @@
+"""`EmbeddedDelta`: Delta catalogs in Spark SQL without delta-spark jars.
+
+delta-rs (`deltalake`) owns the transaction log; Spark's parquet reader and writer move the data. Reads
+register each referenced snapshot as a temp view and run the statement rewritten onto those views (so
+JDBC and Hive tables in the same statement keep working); writes are one delta-rs commit each.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import threading
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from deltalake import DeltaTable
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import types as T
+
+from jobs.spark.delta import metadata
+from jobs.spark.delta.catalog import DeltaCatalog, TableRef
+from jobs.spark.delta.commit import DeltaWriter, align
+from jobs.spark.delta.errors import DeltaConnectorError
+from jobs.spark.delta.schema import spark_schema
+from jobs.spark.delta.snapshot import open_table, snapshot_frame, travel
+from jobs.spark.delta.statements import Plan, Reference, StatementReader, rewrite
+from jobs.spark.delta.storage import Storage, storage_for
+
+logger = logging.getLogger(__name__)
+
+VIEW_PREFIX = "__lp_delta_"
+# TBLPROPERTIES that would turn on a feature this connector must then refuse to read.
+_REFUSED_PROPERTIES = {
+    "delta.enabledeletionvectors": ("true", "deletionVectors"),
+    "delta.enablerowtracking": ("true", "rowTracking"),
+}
+
+
+class EmbeddedDelta:
+    """Delta catalogs for one Spark session: register catalogs, then `handles()` / `execute()` statements."""
+
+    def __init__(self, spark: SparkSession) -> None:
+        self.spark = spark
+        self._catalogs: dict[str, DeltaCatalog] = {}
+        self._lock = threading.Lock()
+
+    # ---- catalogs ------------------------------------------------------------------------------------
+    def register(self, name: str, config: Mapping[str, Any]) -> None:
+        """Register (or replace) the Delta catalog `name` from its plain configuration dict."""
+        catalog = DeltaCatalog.from_config(name.lower(), config)
+        with self._lock:
+            self._catalogs[catalog.name] = catalog
+        logger.info("delta.catalog_registered", extra={"catalog": catalog.name})
+
+    def is_registered(self, name: str) -> bool:
+        """True if `name` is a registered Delta catalog."""
+        return name.lower() in self._catalogs
+
+    # ---- statements ----------------------------------------------------------------------------------
+    def handles(self, sql: str, *, current_catalog: str | None, current_database: str | None) -> bool:
+        """True if the statement reads or writes a Delta table, or is a SHOW/DESCRIBE/DDL in a Delta context."""
+        if not self._catalogs:
+            return False
+        try:
+            return self._reader(current_catalog, current_database).read(sql) is not None
+        except DeltaConnectorError:
+            return True  # ours, but wrong: execute() reports the error
+
+    def execute(self, sql: str, *, current_catalog: str | None, current_database: str | None) -> DataFrame | None:
+        """Run one statement: reads return a DataFrame, writes commit atomically and return None."""
+        plan = self._reader(current_catalog, current_database).read(sql)
+        if plan is None:
+            return self.spark.sql(sql)
+        handler = getattr(self, f"_run_{plan.kind}")
+        return handler(plan)
+
+    # ---- reads ---------------------------------------------------------------------------------------
+    def _run_query(self, plan: Plan) -> DataFrame:
+        return self._sql_on_snapshots(plan.sql, plan.references)
+
+    def _sql_on_snapshots(self, text: str, references: list[Reference], *, offset: int = 0) -> DataFrame:
+        views = self._register_snapshots(references)
+        try:
+            # The analysed plan inlines the views, so dropping them afterwards leaves the DataFrame intact.
+            return self.spark.sql(rewrite(text, references, views, offset=offset))
+        finally:
+            for view in set(views.values()):
+                self.spark.catalog.dropTempView(view)
+
+    def _register_snapshots(self, references: list[Reference]) -> dict[tuple[Any, ...], str]:
+        views: dict[tuple[Any, ...], str] = {}
+        try:
+            for reference in references:
+                if reference.snapshot_key in views:
+                    continue
+                table = open_table(self._catalog(reference.ref.catalog), reference.ref)
+                travel(table, reference.ref, version=reference.version,
+                       timestamp=self._timestamp(reference) if reference.timestamp_sql else None)
+                view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
+                snapshot_frame(self.spark, table, reference.ref).createOrReplaceTempView(view)
+                views[reference.snapshot_key] = view
+        except BaseException:
+            for view in views.values():
+                self.spark.catalog.dropTempView(view)
+            raise
+        return views
+
+    def _timestamp(self, reference: Reference) -> dt.datetime:
+        """`TIMESTAMP AS OF <expr>` evaluated by Spark (session time zone), as an aware UTC datetime."""
+        try:
+            micros = self.spark.sql(f"SELECT unix_micros(CAST(({reference.timestamp_sql}) AS TIMESTAMP))").first()[0]
+        except Exception as exc:
+            raise DeltaConnectorError(
+                f"TIMESTAMP AS OF on {reference.ref}: '{reference.timestamp_sql}' is not a timestamp."
+            ) from exc
+        if micros is None:
+            raise DeltaConnectorError(f"TIMESTAMP AS OF on {reference.ref}: the timestamp is NULL.")
+        return dt.datetime(1970, 1, 1, tzinfo=dt.UTC) + dt.timedelta(microseconds=int(micros))
+
+    def _source(self, plan: Plan) -> DataFrame:
+        assert plan.source_sql is not None
+        try:
+            return self._sql_on_snapshots(plan.source_sql, plan.references, offset=plan.source_offset)
+        except DeltaConnectorError:
+            raise
+        except Exception as exc:
+            target = plan.target
+            raise DeltaConnectorError(f"the query writing to Delta table {target} failed: {_first_line(exc)}") \
+                from exc
+
+    # ---- writes --------------------------------------------------------------------------------------
+    def _run_insert(self, plan: Plan) -> None:
+        ref = _target(plan)
+        table = open_table(self._catalog(ref.catalog), ref)
+        schema = spark_schema(table.schema())
+        partition_cols = list(table.metadata().partition_columns)
+        lower = {c.lower() for c in partition_cols}
+        for column in [*plan.partition, *plan.dynamic_partitions]:
+            if column.lower() not in lower:
+                raise DeltaConnectorError(f"'{column}' in PARTITION (…) is not a partition column of Delta table "
+                                          f"{ref} (partition columns: {', '.join(partition_cols) or 'none'}).")
+        source = self._source(plan)
+        frame = align(source, schema, ref=ref, columns=plan.columns, static=plan.partition, by_name=plan.by_name)
+        writer = self._writer(ref.catalog)
+        operation = "INSERT OVERWRITE" if plan.overwrite else "INSERT INTO"
+        if not plan.overwrite:
+            version = writer.append(ref, frame, operation=operation)
+        else:
+            static = {next(c for c in partition_cols if c.lower() == k.lower()): v for k, v in plan.partition.items()}
+            dynamic = (bool(plan.dynamic_partitions) or not static) and self._dynamic_overwrite() and bool(
+                partition_cols)
+            version = writer.overwrite(ref, frame, operation=operation, partition=static or None, dynamic=dynamic)
+        logger.info("delta.committed", extra={"table": str(ref), "operation": operation, "version": version})
+        return None
+
+    def _run_create_table(self, plan: Plan) -> None:
+        ref = _target(plan)
+        catalog = self._catalog(ref.catalog)
+        if self._table_exists(ref):
+            if plan.if_exists:
+                return None
+            raise DeltaConnectorError(f"Delta table {ref} already exists.")
+        self._require_database(catalog, ref.database)
+        configuration = self._table_properties(ref, plan.properties)
+        if plan.kind == "ctas":
+            source = self._source(plan)
+            schema = T.StructType([T.StructField(f.name, f.dataType, True, f.metadata) for f in source.schema.fields])
+            partition_by = self._partition_columns(ref, schema, plan.partition_by)
+            self._writer(ref.catalog).create(ref, schema, partition_by=partition_by, frame=source.select(
+                *[f"`{f.name}`" for f in schema.fields]), description=plan.comment, configuration=configuration,
+                operation="CREATE TABLE AS SELECT")
+            return None
+        schema = self._ddl_schema(ref, plan.columns_ddl or "")
+        if plan.partition_ddl:
+            extra = self._ddl_schema(ref, plan.partition_ddl)
+            schema = T.StructType(schema.fields + [f for f in extra.fields if f.name not in schema.names])
+        partition_by = self._partition_columns(ref, schema, plan.partition_by)
+        self._writer(ref.catalog).create(ref, schema, partition_by=partition_by, description=plan.comment,
+                                         configuration=configuration)
+        return None
+
+    _run_ctas = _run_create_table
+
+    def _run_drop_table(self, plan: Plan) -> None:
+        ref = _target(plan)
+        catalog = self._catalog(ref.catalog)
+        if not self._table_exists(ref):
+            if plan.if_exists:
+                return None
+            raise DeltaConnectorError(f"Delta table {ref} does not exist.")
+        self._storage(catalog).delete(catalog.table_uri(ref))
+        logger.info("delta.table_dropped", extra={"table": str(ref)})
+        return None
+
+    def _run_create_db(self, plan: Plan) -> None:
+        catalog = self._catalog(plan.catalog or "")
+        database = plan.database or ""
+        storage = self._storage(catalog)
+        if storage.exists(catalog.database_uri(database)):
+            if plan.if_exists:
+                return None
+            raise DeltaConnectorError(f"database '{database}' already exists in Delta catalog '{catalog.name}'.")
+        storage.mkdirs(catalog.database_uri(database))
+        return None
+
+    def _run_drop_db(self, plan: Plan) -> None:
+        catalog = self._catalog(plan.catalog or "")
+        database = plan.database or ""
+        storage = self._storage(catalog)
+        if not storage.exists(catalog.database_uri(database)):
+            if plan.if_exists:
+                return None
+            raise DeltaConnectorError(f"database '{database}' does not exist in Delta catalog '{catalog.name}'.")
+        contents = metadata.tables(catalog, storage, database)
+        if contents and not plan.cascade:
+            raise DeltaConnectorError(f"database '{database}' in Delta catalog '{catalog.name}' is not empty "
+                                      f"({len(contents)} table(s)); use DROP DATABASE … CASCADE.")
+        storage.delete(catalog.database_uri(database))
+        return None
+
+    # ---- metadata ------------------------------------------------------------------------------------
+    def _run_show_dbs(self, plan: Plan) -> DataFrame:
+        catalog = self._catalog(plan.catalog or "")
+        return metadata.show_databases(self.spark, catalog, self._storage(catalog), plan.pattern)
+
+    def _run_show_tables(self, plan: Plan) -> DataFrame:
+        catalog = self._catalog(plan.catalog or "")
+        return metadata.show_tables(self.spark, catalog, self._storage(catalog), plan.database or "", plan.pattern)
+
+    def _run_describe(self, plan: Plan) -> DataFrame:
+        ref = _target(plan)
+        table = open_table(self._catalog(ref.catalog), ref)
+        return metadata.describe(self.spark, self._catalog(ref.catalog), ref, table, extended=plan.extended)
+
+    def _run_history(self, plan: Plan) -> DataFrame:
+        ref = _target(plan)
+        return metadata.history(self.spark, open_table(self._catalog(ref.catalog), ref), plan.limit)
+
+    def _run_unsupported(self, plan: Plan) -> None:
+        raise DeltaConnectorError(
+            f"{plan.reason} is not supported on Delta tables by the embedded Delta connector (it supports SELECT "
+            "with time travel, INSERT INTO/OVERWRITE, CREATE TABLE [AS SELECT], DROP TABLE, CREATE/DROP DATABASE, "
+            "SHOW and DESCRIBE [HISTORY]). Use LAKEPORT_DELTA_MODE=jvm with delta-spark jars for it."
+        )
+
+    # ---- helpers -------------------------------------------------------------------------------------
+    def _reader(self, current_catalog: str | None, current_database: str | None) -> StatementReader:
+        catalog = self.spark.sparkSession._jsparkSession.sessionState().catalog() if hasattr(
+            self.spark, "sparkSession") else self.spark._jsparkSession.sessionState().catalog()
+
+        def is_temp_view(name: str) -> bool:
+            return bool(catalog.getTempView(name).isDefined())
+
+        return StatementReader(dict(self._catalogs), current_catalog=current_catalog,
+                               current_database=current_database, is_temp_view=is_temp_view)
+
+    def _catalog(self, name: str) -> DeltaCatalog:
+        try:
+            return self._catalogs[name.lower()]
+        except KeyError:
+            raise DeltaConnectorError(f"'{name}' is not a registered Delta catalog.") from None
+
+    def _storage(self, catalog: DeltaCatalog) -> Storage:
+        return storage_for(is_local=catalog.is_local, spark=self.spark)
+
+    def _writer(self, name: str) -> DeltaWriter:
+        catalog = self._catalog(name)
+        return DeltaWriter(self.spark, catalog, self._storage(catalog))
+
+    def _table_exists(self, ref: TableRef) -> bool:
+        catalog = self._catalog(ref.catalog)
+        return bool(DeltaTable.is_deltatable(catalog.table_uri(ref), catalog.delta_options()))
+
+    def _require_database(self, catalog: DeltaCatalog, database: str) -> None:
+        if not metadata.database_exists(catalog, self._storage(catalog), database):
+            raise DeltaConnectorError(f"database '{database}' does not exist in Delta catalog '{catalog.name}' "
+                                      f"(CREATE DATABASE {catalog.name}.{database} first).")
+
+    def _dynamic_overwrite(self) -> bool:
+        mode = self.spark.conf.get("spark.sql.sources.partitionOverwriteMode", "static") or "static"
+        return mode.lower() == "dynamic"
+
+    def _ddl_schema(self, ref: TableRef, ddl: str) -> T.StructType:
+        try:
+            parsed = self.spark.sparkContext._jvm.org.apache.spark.sql.types.StructType.fromDDL(ddl)
+        except Exception as exc:
+            raise DeltaConnectorError(f"CREATE TABLE {ref}: invalid column definitions: {_first_line(exc)}") from exc
+        return T.StructType.fromJson(json.loads(parsed.json()))
+
+    def _partition_columns(self, ref: TableRef, schema: T.StructType, names: list[str]) -> list[str]:
+        by_lower = {f.name.lower(): f.name for f in schema.fields}
+        missing = [n for n in names if n.lower() not in by_lower]
+        if missing:
+            raise DeltaConnectorError(f"PARTITIONED BY {', '.join(missing)}: not column(s) of Delta table {ref}.")
+        return [by_lower[n.lower()] for n in names]
+
+    def _table_properties(self, ref: TableRef, properties: Mapping[str, str]) -> dict[str, str]:
+        for key, value in properties.items():
+            refused = _REFUSED_PROPERTIES.get(key.lower())
+            if refused and value.lower() == refused[0]:
+                raise DeltaConnectorError(f"TBLPROPERTIES '{key}'='{value}' on {ref} would enable the Delta feature "
+                                          f"'{refused[1]}', which the embedded Delta connector cannot read.")
+            if key.lower() == "delta.columnmapping.mode" and value.lower() != "none":
+                raise DeltaConnectorError(f"TBLPROPERTIES '{key}'='{value}' on {ref} would enable the Delta feature "
+                                          "'columnMapping', which the embedded Delta connector cannot read.")
+            if not key.lower().startswith("delta."):
+                raise DeltaConnectorError(f"TBLPROPERTIES '{key}' on {ref}: delta-rs keeps only Delta table "
+                                          "properties (keys starting with 'delta.'); use COMMENT for notes.")
+            if key.lower().startswith("delta.feature."):
+                raise DeltaConnectorError(f"TBLPROPERTIES '{key}' on {ref}: enabling table features explicitly is "
+                                          "not supported by the embedded Delta connector.")
+        return dict(properties)
+
+
+def _target(plan: Plan) -> TableRef:
+    if plan.target is None:
+        raise DeltaConnectorError("statement has no target table.")
+    return plan.target
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,32 @@
+"""Errors of the embedded Delta connector: one type a job run can show to its user as is."""
+
+from __future__ import annotations
+
+from jobs.spark.redaction import redact
+
+
+class DeltaConnectorError(Exception):
+    """A statement on a Delta catalog could not run; the message names the catalog, table or feature.
+
+    Messages pass through `redact()` so a storage credential that leaks into a wrapped error never reaches
+    a job log.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(redact(message))
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class DeltaConflictError(DeltaConnectorError):
+    """A concurrent commit changed the files this write read or replaces; nothing of this write was committed."""
+
+
+class UnsupportedFeatureError(DeltaConnectorError):
+    """The table uses a Delta feature that plain parquet reading or writing cannot honour."""
+
+    def __init__(self, message: str, *, feature: str) -> None:
+        super().__init__(message)
+        self.feature = feature

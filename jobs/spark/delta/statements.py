@@ -1,0 +1,462 @@
+"""Reading a Spark SQL statement for the Delta connector: what it does and which Delta tables it names.
+
+sqlglot (Spark dialect) parses the statement; rewriting is textual, on the exact spans of the table
+references, so everything else in the statement reaches Spark exactly as the user wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.spark import Spark
+from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import Token
+
+from jobs.spark.delta.catalog import DeltaCatalog, TableRef, check_name
+from jobs.spark.delta.errors import DeltaConnectorError
+
+_DIALECT = Spark()
+# Tokens that end a table factor's `VERSION|TIMESTAMP AS OF <expr>` clause when no alias follows it.
+_CLAUSE_END = {",", ")", ";", "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "USING", "GROUP",
+               "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "HAVING", "WINDOW", "LATERAL", "NATURAL",
+               "SORT", "CLUSTER", "DISTRIBUTE", "SEMI", "ANTI", "TABLESAMPLE", "PIVOT", "UNPIVOT", "QUALIFY"}
+_QUERY_START = {"SELECT", "WITH", "FROM", "VALUES", "TABLE", "("}
+_IDENT = r"(?:`(?:[^`]|``)+`|[A-Za-z0-9_$-]+)"
+_NAME = rf"({_IDENT}(?:\s*\.\s*{_IDENT}){{0,2}})"
+_SHOW_DBS = re.compile(rf"^SHOW\s+(?:DATABASES|SCHEMAS|NAMESPACES)(?:\s+(?:IN|FROM)\s+{_NAME})?"
+                       r"(?:\s+(?:LIKE\s+)?'([^']*)')?$", re.I)
+_SHOW_TABLES = re.compile(rf"^SHOW\s+TABLES(?:\s+(?:IN|FROM)\s+{_NAME})?(?:\s+(?:LIKE\s+)?'([^']*)')?$", re.I)
+_HISTORY = re.compile(rf"^DESC(?:RIBE)?\s+HISTORY\s+{_NAME}(?:\s+LIMIT\s+(\d+))?$", re.I)
+_NOT_TABLES = {"parquet", "json", "csv", "orc", "text", "avro", "delta", "binaryfile"}
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One Delta table named in the statement, with its span in the text and its time travel, if any."""
+
+    ref: TableRef
+    start: int
+    end: int
+    version: int | None = None
+    timestamp_sql: str | None = None
+    alias: str | None = None  # set when the reference had no alias: keeps `t.col` qualifiers working
+
+    @property
+    def snapshot_key(self) -> tuple[Any, ...]:
+        return (self.ref, self.version, self.timestamp_sql)
+
+
+@dataclass
+class Plan:
+    """What a statement asks of the connector."""
+
+    kind: str  # query | insert | create_table | ctas | drop_table | create_db | drop_db | show_dbs | show_tables
+    #            | describe | history | unsupported
+    sql: str
+    references: list[Reference] = field(default_factory=list)  # Delta tables the statement reads
+    target: TableRef | None = None
+    catalog: str | None = None
+    database: str | None = None
+    source_sql: str | None = None
+    source_offset: int = 0
+    overwrite: bool = False
+    partition: dict[str, str | None] = field(default_factory=dict)  # static PARTITION (c = v)
+    dynamic_partitions: list[str] = field(default_factory=list)  # PARTITION (c) without a value
+    columns: list[str] | None = None
+    by_name: bool = False
+    if_exists: bool = False  # IF EXISTS / IF NOT EXISTS
+    cascade: bool = False
+    columns_ddl: str | None = None
+    partition_by: list[str] = field(default_factory=list)
+    partition_ddl: str | None = None
+    properties: dict[str, str] = field(default_factory=dict)
+    comment: str | None = None
+    extended: bool = False
+    pattern: str | None = None
+    limit: int | None = None
+    reason: str | None = None
+
+
+class StatementReader:
+    """Finds the Delta tables of a statement, given the registered Delta catalogs and the current namespace."""
+
+    def __init__(self, catalogs: Mapping[str, DeltaCatalog], *, current_catalog: str | None,
+                 current_database: str | None, is_temp_view: Callable[[str], bool]) -> None:
+        self.catalogs = catalogs
+        self.current_catalog = current_catalog.lower() if current_catalog else None
+        self.current_database = current_database
+        self.is_temp_view = is_temp_view
+
+    @property
+    def in_delta_catalog(self) -> bool:
+        return self.current_catalog in self.catalogs
+
+    # ---- names ---------------------------------------------------------------------------------------
+    def table(self, parts: list[str]) -> TableRef | None:
+        """The Delta table a 1-, 2- or 3-part name means here, or None when it is not a Delta table."""
+        if len(parts) == 3 and parts[0].lower() in self.catalogs:
+            catalog = parts[0].lower()
+            return TableRef(catalog, check_name(parts[1], what="database", catalog=catalog),
+                            check_name(parts[2], what="table", catalog=catalog))
+        if not self.in_delta_catalog or len(parts) not in (1, 2):
+            return None
+        catalog = self.current_catalog or ""
+        default = self.current_database or self.catalogs[catalog].default_database
+        database = default if len(parts) == 1 else parts[0]
+        return TableRef(catalog, check_name(database, what="database", catalog=catalog),
+                        check_name(parts[-1], what="table", catalog=catalog))
+
+    def namespace(self, parts: list[str]) -> tuple[str, str] | None:
+        """(catalog, database) for `cat.db` or `db` (in a Delta catalog), else None."""
+        if len(parts) == 2 and parts[0].lower() in self.catalogs:
+            catalog = parts[0].lower()
+            return catalog, check_name(parts[1], what="database", catalog=catalog)
+        if len(parts) == 1 and self.in_delta_catalog:
+            catalog = self.current_catalog or ""
+            return catalog, check_name(parts[0], what="database", catalog=catalog)
+        return None
+
+    # ---- statements ----------------------------------------------------------------------------------
+    def read(self, sql: str) -> Plan | None:
+        """The plan for `sql`, or None when the statement does not involve a Delta catalog."""
+        text = sql.strip().rstrip(";").strip()
+        plan = self._metadata_command(text)
+        if plan is not None or not text:
+            return plan
+        try:
+            tokens = _DIALECT.tokenize(text)
+            tree = sqlglot.parse_one(text, dialect="spark")
+        except (ParseError, TokenError) as exc:
+            if self._mentions_delta(text):
+                raise DeltaConnectorError(
+                    f"could not read this statement on a Delta catalog: {str(exc).splitlines()[0]}"
+                ) from exc
+            return None
+        return self._plan(text, tree, tokens)
+
+    def _metadata_command(self, text: str) -> Plan | None:
+        if match := _SHOW_DBS.match(text):
+            catalog = _split(match.group(1))[0].lower() if match.group(1) else self.current_catalog
+            if catalog in self.catalogs:
+                return Plan("show_dbs", text, catalog=catalog, pattern=match.group(2))
+            return None
+        if match := _SHOW_TABLES.match(text):
+            if match.group(1):
+                ns = self.namespace(_split(match.group(1)))
+            elif self.in_delta_catalog:
+                catalog = self.current_catalog or ""
+                ns = (catalog, self.current_database or self.catalogs[catalog].default_database)
+            else:
+                ns = None
+            if ns is None:
+                return None
+            return Plan("show_tables", text, catalog=ns[0], database=ns[1], pattern=match.group(2))
+        if match := _HISTORY.match(text):
+            ref = self.table(_split(match.group(1)))
+            if ref is None:
+                return None
+            return Plan("history", text, target=ref, limit=int(match.group(2)) if match.group(2) else None)
+        return None
+
+    def _mentions_delta(self, text: str) -> bool:
+        if self.in_delta_catalog:
+            return True
+        return any(re.search(rf"(?i)(?<![\w.`]){re.escape(name)}`?\s*\.", text) for name in self.catalogs)
+
+    def _plan(self, text: str, tree: exp.Expression, tokens: list[Token]) -> Plan | None:
+        if isinstance(tree, exp.Insert):
+            return self._insert(text, tree, tokens)
+        if isinstance(tree, exp.Create):
+            return self._create(text, tree, tokens)
+        if isinstance(tree, exp.Drop):
+            return self._drop(text, tree)
+        if isinstance(tree, exp.Describe):
+            table = tree.this
+            ref = self.table(_parts(table)) if isinstance(table, exp.Table) and _parts(table) else None
+            if ref is None or (len(_parts(table)) == 1 and self.is_temp_view(_parts(table)[0])):
+                return None
+            style = str(tree.args.get("style") or "").upper()
+            return Plan("describe", text, target=ref, extended=style in ("EXTENDED", "FORMATTED"))
+        if isinstance(tree, exp.Update | exp.Delete | exp.Merge | exp.Alter | exp.TruncateTable):
+            targets = [t for t in tree.find_all(exp.Table) if self._delta_ref(t, tree) is not None]
+            if not targets:
+                return None
+            verb = {exp.Update: "UPDATE", exp.Delete: "DELETE", exp.Merge: "MERGE", exp.Alter: "ALTER TABLE",
+                    exp.TruncateTable: "TRUNCATE TABLE"}[type(tree)]
+            return Plan("unsupported", text, reason=verb)
+        if isinstance(tree, exp.Command):
+            if self._mentions_delta(text) and any(re.search(rf"(?i)\b{re.escape(n)}\s*\.", text)
+                                                  for n in self.catalogs):
+                return Plan("unsupported", text, reason=str(tree.this).upper())
+            return None
+        refs = self.references(text, tree, tokens)
+        return Plan("query", text, references=refs) if refs else None
+
+    def references(self, text: str, tree: exp.Expression, tokens: list[Token], *,
+                   skip: exp.Expression | None = None, offset: int = 0) -> list[Reference]:
+        """The Delta tables `tree` reads (not `skip`, a write target), with spans shifted by `offset`."""
+        found: list[Reference] = []
+        for table in tree.find_all(exp.Table):
+            if table is skip:
+                continue
+            ref = self._delta_ref(table, tree)
+            if ref is None:
+                continue
+            found.append(self._reference(text, table, ref, tokens, offset))
+        return found
+
+    def _delta_ref(self, table: exp.Table, tree: exp.Expression) -> TableRef | None:
+        parts = _parts(table)
+        if not parts or any("/" in p or ":" in p for p in parts):
+            return None
+        if len(parts) == 2 and parts[0].lower() in _NOT_TABLES and parts[0].lower() not in self.catalogs:
+            return None
+        if len(parts) == 1:
+            ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
+            if parts[0].lower() in ctes or self.is_temp_view(parts[0]):
+                return None
+        return self.table(parts)
+
+    def _reference(self, text: str, table: exp.Table, ref: TableRef, tokens: list[Token],
+                   offset: int) -> Reference:
+        idents = [p for p in table.parts if isinstance(p, exp.Identifier)]
+        start, end = idents[0].meta["start"], idents[-1].meta["end"] + 1
+        version = timestamp_sql = None
+        travel = table.args.get("version")
+        if isinstance(travel, exp.Version):
+            index = next(i for i, t in enumerate(tokens) if t.start == idents[-1].meta["start"])
+            alias_start = None
+            if table.args.get("alias") is not None and isinstance(table.args["alias"].this, exp.Identifier):
+                alias_start = table.args["alias"].this.meta.get("start")
+            last, expr_first = _version_clause(tokens, index + 1, alias_start)
+            end = tokens[last].end + 1
+            clause = text[tokens[expr_first].start:end].strip()
+            if str(travel.this).upper() == "VERSION":
+                if not re.fullmatch(r"\d+", clause):
+                    raise DeltaConnectorError(f"VERSION AS OF on {ref} needs a version number, not '{clause}'.")
+                version = int(clause)
+            else:
+                timestamp_sql = clause
+        alias = None if table.args.get("alias") is not None else ref.table
+        return Reference(ref, start + offset, end + offset, version, timestamp_sql, alias)
+
+    def _insert(self, text: str, tree: exp.Insert, tokens: list[Token]) -> Plan | None:
+        target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+        if not isinstance(target, exp.Table):
+            return None
+        ref = self._delta_ref(target, tree) if not (len(_parts(target)) == 1 and self.is_temp_view(
+            _parts(target)[0])) else None
+        if ref is None:
+            refs = self.references(text, tree, tokens, skip=target)
+            return Plan("query", text, references=refs) if refs else None
+        idents = [p for p in target.parts if isinstance(p, exp.Identifier)]
+        index = next(i for i, t in enumerate(tokens) if t.start == idents[-1].meta["start"]) + 1
+        # Skip PARTITION (…), a column list and BY NAME: the source query starts after them.
+        while index < len(tokens):
+            word = tokens[index].text.upper()
+            if word == "PARTITION" or word == "(" and not _starts_query(tokens, index):
+                index = _after_parens(tokens, index + 1 if word == "PARTITION" else index)
+            elif word in ("BY", "NAME", "TABLE"):
+                index += 1
+            else:
+                break
+        if index >= len(tokens):
+            raise DeltaConnectorError(f"INSERT into {ref} has no query or VALUES.")
+        plan = Plan("insert", text, target=ref, overwrite=bool(tree.args.get("overwrite")),
+                    by_name=bool(tree.args.get("by_name")))
+        plan.source_offset = tokens[index].start
+        plan.source_sql = text[plan.source_offset:]
+        if isinstance(tree.this, exp.Schema):
+            plan.columns = [i.name for i in tree.this.expressions]
+        partition = target.args.get("partition")
+        if isinstance(partition, exp.Partition):
+            for item in partition.expressions:
+                if isinstance(item, exp.EQ):
+                    plan.partition[item.this.name] = _literal(item.expression, ref)
+                elif isinstance(item, exp.Column):
+                    plan.dynamic_partitions.append(item.name)
+        source = tree.expression
+        if source is not None:
+            plan.references = [r for r in self.references(text, source, tokens)]
+        return plan
+
+    def _create(self, text: str, tree: exp.Create, tokens: list[Token]) -> Plan | None:
+        kind = str(tree.args.get("kind") or "").upper()
+        if kind in ("SCHEMA", "DATABASE"):
+            ns = self.namespace(_parts(tree.this)) if isinstance(tree.this, exp.Table) else None
+            if ns is None:
+                return None
+            self._no_location(tree, f"database {ns[0]}.{ns[1]}")
+            return Plan("create_db", text, catalog=ns[0], database=ns[1], if_exists=bool(tree.args.get("exists")))
+        if kind != "TABLE":
+            refs = self.references(text, tree, tokens)
+            return Plan("query", text, references=refs) if refs else None
+        target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+        ref = self._delta_ref(target, tree) if isinstance(target, exp.Table) else None
+        if ref is None:
+            refs = self.references(text, tree, tokens, skip=target)
+            return Plan("query", text, references=refs) if refs else None
+        if tree.args.get("replace"):
+            return Plan("unsupported", text, reason="CREATE OR REPLACE TABLE")
+        self._no_location(tree, f"table {ref}")
+        plan = Plan("create_table", text, target=ref, if_exists=bool(tree.args.get("exists")))
+        idents = [p for p in target.parts if isinstance(p, exp.Identifier)]
+        index = next(i for i, t in enumerate(tokens) if t.start == idents[-1].meta["start"]) + 1
+        if isinstance(tree.this, exp.Schema) and index < len(tokens) and tokens[index].text == "(":
+            close = _after_parens(tokens, index) - 1
+            plan.columns_ddl = text[tokens[index].end + 1:tokens[close].start].strip()
+        for prop in (tree.args.get("properties") or exp.Properties(expressions=[])).expressions:
+            if isinstance(prop, exp.FileFormatProperty):
+                fmt = prop.this.name.lower() if isinstance(prop.this, exp.Expression) else str(prop.this).lower()
+                if fmt != "delta":
+                    raise DeltaConnectorError(f"table {ref} is in a Delta catalog: use USING delta, not USING {fmt}.")
+            elif isinstance(prop, exp.PartitionedByProperty):
+                items = prop.this.expressions if isinstance(prop.this, exp.Schema) else [prop.this]
+                typed = []
+                for item in items:
+                    plan.partition_by.append(item.name)
+                    if isinstance(item, exp.ColumnDef) and item.args.get("kind") is not None:
+                        typed.append(f"`{item.name}` {item.args['kind'].sql(dialect='spark')}")
+                plan.partition_ddl = ", ".join(typed) or None
+            elif isinstance(prop, exp.SchemaCommentProperty):
+                plan.comment = prop.this.name
+            elif isinstance(prop, exp.Property):
+                key = prop.this.name if isinstance(prop.this, exp.Expression) else str(prop.this)
+                value = prop.args.get("value")
+                plan.properties[key] = value.name if isinstance(value, exp.Expression) else str(value)
+            else:
+                raise DeltaConnectorError(f"CREATE TABLE {ref}: the clause '{prop.sql(dialect='spark')}' is not "
+                                          "supported by the embedded Delta connector.")
+        if tree.expression is not None:
+            plan.kind = "ctas"
+            start = _ctas_query_start(tokens, index)
+            plan.source_offset = tokens[start].start
+            plan.source_sql = text[plan.source_offset:]
+            plan.references = self.references(text, tree.expression, tokens)
+        elif plan.columns_ddl is None:
+            raise DeltaConnectorError(f"CREATE TABLE {ref} needs a column list or AS SELECT.")
+        return plan
+
+    def _no_location(self, tree: exp.Create, what: str) -> None:
+        for prop in (tree.args.get("properties") or exp.Properties(expressions=[])).expressions:
+            if isinstance(prop, exp.LocationProperty):
+                raise DeltaConnectorError(f"{what}: LOCATION is not allowed in a Delta catalog; tables live at "
+                                          "<warehouse>/<database>/<table>.")
+
+    def _drop(self, text: str, tree: exp.Drop) -> Plan | None:
+        kind = str(tree.args.get("kind") or "").upper()
+        tables = tree.args.get("tables") or ([tree.this] if tree.this is not None else [])
+        if not tables or not isinstance(tables[0], exp.Table):
+            return None
+        if kind in ("SCHEMA", "DATABASE"):
+            ns = self.namespace(_parts(tables[0]))
+            if ns is None:
+                return None
+            return Plan("drop_db", text, catalog=ns[0], database=ns[1], if_exists=bool(tree.args.get("exists")),
+                        cascade=bool(tree.args.get("cascade")))
+        if kind != "TABLE":
+            return None
+        ref = self._delta_ref(tables[0], tree)
+        if ref is None:
+            return None
+        return Plan("drop_table", text, target=ref, if_exists=bool(tree.args.get("exists")))
+
+
+def rewrite(text: str, references: list[Reference], views: Mapping[tuple[Any, ...], str], *, offset: int = 0) -> str:
+    """`text` with each Delta table reference replaced by the temp view holding its snapshot."""
+    out = text
+    for reference in sorted(references, key=lambda r: r.start, reverse=True):
+        view = views[reference.snapshot_key]
+        replacement = f"`{view}`" + (f" AS `{reference.alias}`" if reference.alias else "")
+        out = out[:reference.start - offset] + replacement + out[reference.end - offset:]
+    return out
+
+
+def _parts(table: exp.Expression) -> list[str]:
+    if not isinstance(table, exp.Table):
+        return []
+    parts = table.parts
+    if not parts or not all(isinstance(p, exp.Identifier) for p in parts):
+        return []
+    return [p.name for p in parts]
+
+
+def _split(name: str) -> list[str]:
+    parts = re.findall(_IDENT, name)
+    return [p[1:-1].replace("``", "`") if p.startswith("`") else p for p in parts]
+
+
+def _literal(node: exp.Expression, ref: TableRef) -> str | None:
+    if isinstance(node, exp.Null):
+        return None
+    if isinstance(node, exp.Literal):
+        return node.name
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        return "-" + node.this.name
+    if isinstance(node, exp.Boolean):
+        return "true" if node.this else "false"
+    if isinstance(node, exp.Cast | exp.TsOrDsToDate | exp.Anonymous) and isinstance(node.this, exp.Literal):
+        return node.this.name
+    raise DeltaConnectorError(f"PARTITION values for {ref} must be literals, not '{node.sql(dialect='spark')}'.")
+
+
+def _starts_query(tokens: list[Token], index: int) -> bool:
+    """True if the parenthesis at `index` opens a query (`(SELECT …)`) rather than a column list."""
+    return index + 1 < len(tokens) and tokens[index + 1].text.upper() in ("SELECT", "WITH", "FROM", "VALUES")
+
+
+def _after_parens(tokens: list[Token], index: int) -> int:
+    """Index of the token after the parenthesised group opening at `index`."""
+    depth = 0
+    for i in range(index, len(tokens)):
+        if tokens[i].text == "(":
+            depth += 1
+        elif tokens[i].text == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    raise DeltaConnectorError("unbalanced parentheses in the statement.")
+
+
+def _version_clause(tokens: list[Token], index: int, alias_start: int | None) -> tuple[int, int]:
+    """(last token of a `[FOR] VERSION|TIMESTAMP AS OF <expr>` clause, first token of <expr>)."""
+    i = index
+    if tokens[i].text.upper() == "FOR":
+        i += 1
+    i += 3  # VERSION|TIMESTAMP, AS, OF
+    first = i
+    depth = 0
+    last = i
+    while i < len(tokens):
+        word = tokens[i].text.upper()
+        if alias_start is not None and tokens[i].start >= alias_start:
+            break
+        if depth == 0 and word in _CLAUSE_END and tokens[i].token_type.name not in ("STRING",):
+            break
+        if word == "(":
+            depth += 1
+        elif word == ")":
+            depth -= 1
+        last = i
+        i += 1
+    if alias_start is not None and tokens[last].text.upper() == "AS" and last > first:
+        last -= 1
+    return last, first
+
+
+def _ctas_query_start(tokens: list[Token], index: int) -> int:
+    depth = 0
+    for i in range(index, len(tokens)):
+        word = tokens[i].text.upper()
+        if word == "(":
+            depth += 1
+        elif word == ")":
+            depth -= 1
+        elif depth == 0 and word == "AS" and i + 1 < len(tokens) and tokens[i + 1].text.upper() in _QUERY_START:
+            return i + 1
+    raise DeltaConnectorError("CREATE TABLE … AS: could not find the query.")
