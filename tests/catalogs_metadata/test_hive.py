@@ -131,3 +131,11 @@ def test_tables_created_by_spark_show_sparks_schema(viewer_client: APIClient, ma
     assert detail["partition_columns"] == ["day"]
     assert detail["properties"]["provider"] == "parquet"
     assert not any(k.startswith("spark.sql.sources.schema") for k in detail["properties"])
+
+
+def test_hive_conf_dir_without_uris_fails_clearly(admin_client: APIClient, make_catalog, tmp_path) -> None:
+    (tmp_path / "hive-site.xml").write_text("<configuration></configuration>")
+    make_catalog("hms", "hive", {"hive-conf-dir": str(tmp_path)})
+    body = admin_client.post(f"{BASE}/hms/test-connection/").json()
+    assert body["ok"] is False
+    assert "sets no hive.metastore.uris" in body["message"]
