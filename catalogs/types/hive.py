@@ -57,7 +57,7 @@ class HiveCatalogType:
                 databases = client.get_all_databases()
                 if config.default_database.lower() not in {d.lower() for d in databases}:
                     raise MetadataError(f"database {config.default_database} does not exist in the metastore at {uri}")
-            return f"connected to Hive Metastore at {uri}; {len(databases)} databases, {config.default_database} found"
+            return f"connected to Hive Metastore at {uri}; {len(databases)} database(s), {config.default_database} found"
 
         return check_connection(check, timeout=timeout, target=_target(config), explain=lambda e: _explain(config, e))
 
