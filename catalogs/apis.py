@@ -13,16 +13,17 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.parsers import BaseParser, JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from catalogs import serializers as s
 from catalogs.models import Catalog, CatalogChange
 from catalogs.secrets import public_stored_configuration
-from catalogs.selectors import catalog_get, catalog_history, catalog_list, catalog_types_list
+from catalogs.selectors import CATALOG_ROW_FIELDS, catalog_get, catalog_history, catalog_rows, catalog_types_list
 from catalogs.services import (
     IfMatch,
     InvalidInput,
@@ -50,18 +51,31 @@ _FILTER_MAX = 200
 
 def catalog_out(catalog: Catalog) -> dict[str, Any]:
     """The API body of a catalog: configuration without secret values, plus which secrets are set."""
-    configuration, secrets_set = public_stored_configuration(catalog.configuration)
+    return _catalog_body(
+        {f: getattr(catalog, f) for f in CATALOG_ROW_FIELDS},
+        created_by=catalog.created_by.get_username() if catalog.created_by_id else None,
+        updated_by=catalog.user.get_username() if catalog.user_id else None,
+    )
+
+
+def catalog_row_out(row: dict[str, Any]) -> dict[str, Any]:
+    """`catalog_out` for a listing row from `catalog_rows`."""
+    return _catalog_body(row, created_by=row["created_by_name"], updated_by=row["updated_by_name"])
+
+
+def _catalog_body(row: dict[str, Any], *, created_by: str | None, updated_by: str | None) -> dict[str, Any]:
+    configuration, secrets_set = public_stored_configuration(row["configuration"])
     return {
-        "catalog_name": catalog.catalog_name,
-        "catalog_type": catalog.catalog_type,
-        "description": catalog.description,
+        "catalog_name": row["catalog_name"],
+        "catalog_type": row["catalog_type"],
+        "description": row["description"],
         "configuration": configuration,
         "secrets_set": secrets_set,
-        "version": catalog.version,
-        "create_time": catalog.create_time,
-        "update_time": catalog.update_time,
-        "created_by": catalog.created_by.get_username() if catalog.created_by_id else None,
-        "updated_by": catalog.user.get_username() if catalog.user_id else None,
+        "version": row["version"],
+        "create_time": row["create_time"],
+        "update_time": row["update_time"],
+        "created_by": created_by,
+        "updated_by": updated_by,
     }
 
 
@@ -118,6 +132,37 @@ def _flag(request: Request, name: str, body: Any) -> bool:
     raise InvalidInput(f"Invalid input: {name}.", {name: ["Expected true or false."]})
 
 
+class RowPagination(StandardPagination):
+    """`?page=&page_size=` like StandardPagination (same body), for selectors that fetch a page and its total
+    in one query: the view asks for the window, then builds the response from the rows and the total."""
+
+    def window(self, request: Request) -> tuple[int, int]:
+        """(offset, limit) of the requested page; a page that is not a positive number → 404 as in DRF."""
+        self.page_size_value = self.get_page_size(request) or 50
+        raw = request.query_params.get(self.page_query_param) or "1"
+        if not raw.isdigit() or int(raw) < 1:
+            raise NotFound("Invalid page.")
+        self.number = int(raw)
+        return (self.number - 1) * self.page_size_value, self.page_size_value
+
+    def response(self, request: Request, results: list[Any], total: int) -> Response:
+        """The paginated body; a page past the end (but not page 1) is 404 as in DRF."""
+        if not results and self.number > 1:
+            raise NotFound("Invalid page.")
+        url = request.build_absolute_uri()
+        has_next = self.number * self.page_size_value < total
+        previous = None
+        if self.number > 1:
+            previous = (remove_query_param(url, self.page_query_param) if self.number == 2
+                        else replace_query_param(url, self.page_query_param, self.number - 1))
+        return Response({
+            "count": total,
+            "next": replace_query_param(url, self.page_query_param, self.number + 1) if has_next else None,
+            "previous": previous,
+            "results": results,
+        })
+
+
 class CatalogApiMixin(TeamScopedMixin):
     """Team-scoped (viewers read, admins write) with unreadable stored secrets reported as 503, not 500."""
 
@@ -160,10 +205,10 @@ class CatalogListApi(CatalogApiMixin, APIView):
             errors["catalog_type"] = [f"Unknown catalog type; use one of: {', '.join(CATALOG_TYPES)}."]
         if errors:
             raise InvalidInput(f"Invalid input: {', '.join(errors)}.", errors)
-        qs = catalog_list(team=self.team, **params)
-        paginator = StandardPagination()
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response([catalog_out(c) for c in page or []])
+        paginator = RowPagination()
+        offset, limit = paginator.window(request)
+        rows, total = catalog_rows(team=self.team, offset=offset, limit=limit, **params)
+        return paginator.response(request, [catalog_row_out(r) for r in rows], total)
 
     @extend_schema(request=s.CatalogInputSerializer, responses={201: s.CatalogOutputSerializer})
     def post(self, request: Request, team: str) -> Response:

@@ -6,7 +6,7 @@ import copy
 from functools import lru_cache
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Window
 from django.http import Http404
 
 from catalogs.models import Catalog, CatalogChange
@@ -35,6 +35,36 @@ def catalog_list(
     if search:
         qs = qs.filter(Q(catalog_name__icontains=search) | Q(description__icontains=search))
     return qs
+
+
+# A listing row: the API body's columns, with the two user names joined in.
+CATALOG_ROW_FIELDS = ("catalog_name", "catalog_type", "description", "configuration", "version", "create_time",
+                      "update_time")
+
+
+def catalog_rows(
+    *,
+    team: Team,
+    offset: int,
+    limit: int,
+    catalog_type: str | None = None,
+    name_prefix: str | None = None,
+    search: str | None = None,
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the team's catalogs as plain rows, and the total, in one query.
+
+    Rows are dicts (`CATALOG_ROW_FIELDS` + `created_by_name`, `updated_by_name`): a 1,000-row page costs JSON
+    work, not 3,000 model instances. The total rides along as `COUNT(*) OVER ()`; only an empty page past the
+    first needs a separate COUNT.
+    """
+    qs = catalog_list(team=team, catalog_type=catalog_type, name_prefix=name_prefix, search=search)
+    rows = list(
+        qs.values(*CATALOG_ROW_FIELDS, created_by_name=F("created_by__username"), updated_by_name=F("user__username"))
+        .annotate(total_count=Window(Count("id")))[offset : offset + limit]
+    )
+    if rows:
+        return rows, rows[0]["total_count"]
+    return rows, (qs.count() if offset else 0)
 
 
 def catalog_history(*, team: Team, name: str) -> QuerySet[CatalogChange]:
