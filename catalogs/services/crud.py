@@ -187,8 +187,15 @@ def catalog_put(
         check_if_match(catalog, if_match)
         spec = catalog_spec_build(body=data, stored=catalog, url_name=name)
         if catalog is None:
-            return CatalogWrite(catalog=catalog_insert(team=team, spec=spec, actor=actor, actor_name=label),
-                                created=True, changed=True)
+            try:
+                return CatalogWrite(catalog=catalog_insert(team=team, spec=spec, actor=actor, actor_name=label),
+                                    created=True, changed=True)
+            except Conflict:
+                # Another PUT created it meanwhile (its insert committed first): replace it instead.
+                catalog = _locked(team=team, name=name)
+                if catalog is None or if_none_match:
+                    raise
+                spec = catalog_spec_build(body=data, stored=catalog, url_name=name)
         changed = catalog_overwrite(catalog=catalog, spec=spec, actor=actor, actor_name=label)
     return CatalogWrite(catalog=catalog, created=False, changed=changed)
 

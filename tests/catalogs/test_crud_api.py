@@ -316,3 +316,34 @@ def test_database_row_keeps_the_table_format(admin: APIClient, pg_source: PgData
     assert catalog_type == "jdbc" and version == 1
     assert stored["username"] == "postgres" and set(stored["password"]) == {"$secret"}
     assert PG_PASSWORD not in configuration
+
+
+def test_pages_past_the_end_are_404_and_an_empty_team_lists_nothing(admin: APIClient) -> None:
+    empty = admin.get(f"{API}/catalogs/")
+    assert empty.status_code == 200 and empty.json() == {"count": 0, "next": None, "previous": None, "results": []}
+    admin.post(f"{API}/catalogs/", hive_body(), format="json")
+    for page in ("2", "0", "abc"):
+        _error(admin.get(f"{API}/catalogs/?page={page}"), 404)
+    assert admin.get(f"{API}/catalogs/?page_size=5000").json()["count"] == 1  # capped, not an error
+
+
+def test_python_field_names_are_accepted_and_stored_by_alias(admin: APIClient, pg_source: PgDatabase) -> None:
+    body = pg_body(pg_source)
+    config = body["configuration"]
+    config["base_url"] = config.pop("base-url")
+    config["default_database"] = config.pop("default-database")
+    resp = admin.post(f"{API}/catalogs/", body, format="json")
+    assert resp.status_code == 201, resp.content
+    assert resp.json()["configuration"]["base-url"] == "jdbc:postgresql://127.0.0.1:5432/"
+    assert "base_url" not in _stored("pg_main").configuration
+
+
+def test_storage_options_must_be_a_map_of_strings(admin: APIClient, warehouse: Path) -> None:
+    admin.post(f"{API}/catalogs/", delta_body(warehouse), format="json")
+    error = _error(admin.patch(f"{API}/catalogs/lake/", {"configuration": {"storage-options": "k=v"}},
+                               format="json"), 400)
+    assert "storage-options" in error["details"]["configuration"]
+    error = _error(admin.patch(f"{API}/catalogs/lake/", {"configuration": {"storage-options": {"bad key!": "v"}}},
+                               format="json"), 400)
+    assert "storage-options" in error["details"]["configuration"]
+    assert _stored("lake").version == 1

@@ -145,3 +145,17 @@ def test_concurrent_writers_without_if_match_both_land_in_order(client_for: Any,
     assert stored.version == 3 and stored.description == "alice"
     assert '"hive-version": "3.1.3"' in stored.configuration
     assert sorted(CatalogChange.objects.filter(action="update").values_list("version", flat=True)) == [2, 3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_puts_creating_the_same_catalog_one_creates_one_replaces(client_for: Any, team: Any) -> None:
+    alice, bob = client_for("admin"), client_for("admin")
+    responses = _concurrently(
+        lambda: alice.put(URL, hive_body(), format="json"),
+        lambda: bob.put(URL, {**hive_body(), "description": "bob"}, format="json"),
+    )
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [200, 201], [r.content for r in responses]
+    stored = Catalog.objects.get(catalog_name="hive_wh")
+    replaced = next(r for r in responses if r.status_code == 200).json()
+    assert stored.description == replaced["description"] and stored.version == replaced["version"]
