@@ -93,7 +93,8 @@ def secret_fields(model: type[CatalogConfig]) -> SecretFields:
     return SecretFields(tuple(scalars), tuple(maps))
 
 
-def _aliased(model: type[CatalogConfig], data: dict[str, Any]) -> dict[str, Any]:
+def aliased_keys(model: type[CatalogConfig], data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with python field names (`base_url`) renamed to their aliases (`base-url`) unless both are given."""
     # The models also accept python names (populate_by_name); merging works on aliases only.
     names = {name: info.alias for name, info in model.model_fields.items() if info.alias and info.alias != name}
     out: dict[str, Any] = {}
@@ -110,7 +111,7 @@ def merge_secrets(model: type[CatalogConfig], incoming: dict[str, Any], stored: 
     send it back). A secret map (delta `storage-options`) merges the given keys onto the stored ones, and a key
     given as null is removed.
     """
-    merged = _aliased(model, dict(incoming))
+    merged = aliased_keys(model, dict(incoming))
     stored = stored or {}
     fields = secret_fields(model)
     for alias in fields.scalars:
