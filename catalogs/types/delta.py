@@ -29,7 +29,9 @@ class DeltaCatalogType:
     config_model: ClassVar[type[CatalogConfig]] = DeltaConfig
 
     def test_connection(self, config: DeltaConfig, *, timeout: float) -> ConnectionResult:
-        """Check that the warehouse exists and holds at least one Delta table, and that a table's log loads."""
+        """Check that the warehouse exists and, when it holds Delta tables, that a table's log loads.
+
+        An existing warehouse without tables passes: a new catalog's tables are created later with CREATE TABLE."""
 
         def check() -> str:
             store = _store(config)
@@ -42,9 +44,9 @@ class DeltaCatalogType:
                         f"warehouse {config.warehouse} is readable: {len(databases)} database(s); "
                         f"opened {database}.{tables[0]}"
                     )
-            raise MetadataError(
-                f"no Delta tables in warehouse {config.warehouse} "
-                f"(expected <warehouse>/<database>/<table>/{_LOG_DIR})"
+            return (
+                f"warehouse {config.warehouse} is reachable and holds no Delta tables yet "
+                f"({len(databases)} database(s); tables live at <warehouse>/<database>/<table>/{_LOG_DIR})"
             )
 
         return check_connection(check, timeout=timeout, target=config.warehouse,
