@@ -169,10 +169,8 @@ class CatalogApiMixin(TeamScopedMixin):
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, SecretKeyError):
             logger.error("catalog.secrets_unreadable", extra={"error_class": type(exc).__name__})
-            exc = ServiceUnavailable(
-                "Stored catalog secrets cannot be decrypted with the configured keys; an operator must check "
-                "LAKEPORT_SECRET_KEYS."
-            )
+            # SecretKeyError messages name the key setting, never a value or a token.
+            exc = ServiceUnavailable(f"{exc} An operator must check LAKEPORT_SECRET_KEYS.")
         return super().handle_exception(exc)  # type: ignore[misc]
 
 

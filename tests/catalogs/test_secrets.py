@@ -168,3 +168,10 @@ def test_unreadable_stored_secret_is_503_not_500(admin: APIClient, pg_source: Pg
     resp = admin.patch(f"{API}/catalogs/pg_main/", {"description": "x"}, format="json")
     assert resp.status_code == 503 and "LAKEPORT_SECRET_KEYS" in resp.json()["error"]["message"]
     assert admin.get(f"{API}/catalogs/pg_main/").status_code == 200  # reads need no decryption
+
+
+def test_no_key_configured_is_503_naming_the_setting(admin: APIClient, pg_source: PgDatabase, settings: Any) -> None:
+    settings.LAKEPORT_SECRET_KEYS = []
+    resp = admin.post(f"{API}/catalogs/", pg_body(pg_source), format="json")
+    assert resp.status_code == 503 and "No encryption key configured" in resp.json()["error"]["message"]
+    assert not Catalog.objects.exists()
