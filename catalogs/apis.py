@@ -163,8 +163,20 @@ class RowPagination(StandardPagination):
         })
 
 
+class SafeJSONParser(JSONParser):
+    """JSON bodies; absurdly deep nesting is a 400 parse error, not a RecursionError (→ 500) in the decoder."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError as exc:
+            raise ParseError("JSON parse error - the document is nested too deeply.") from exc
+
+
 class CatalogApiMixin(TeamScopedMixin):
     """Team-scoped (viewers read, admins write) with unreadable stored secrets reported as 503, not 500."""
+
+    parser_classes = [SafeJSONParser]
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, SecretKeyError):
@@ -294,7 +306,7 @@ class TextYamlParser(YamlParser):
 class CatalogApplyApi(CatalogApiMixin, APIView):
     """Make the team's catalogs match a declarative document (JSON or YAML), all or nothing."""
 
-    parser_classes = [JSONParser, YamlParser, XYamlParser, TextYamlParser]
+    parser_classes = [SafeJSONParser, YamlParser, XYamlParser, TextYamlParser]
 
     @extend_schema(
         request=s.ApplyInputSerializer,

@@ -66,6 +66,8 @@ def load_apply_document(text: str) -> Any:
         raise DocumentError(f"Invalid YAML{where}: {exc.problem or exc.context or 'syntax error'}.") from None
     except yaml.YAMLError:
         raise DocumentError("Invalid YAML.") from None
+    except RecursionError:
+        raise DocumentError("Invalid YAML: the document is nested too deeply.") from None
 
 
 def apply_document_entries(document: Any) -> Any:

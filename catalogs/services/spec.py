@@ -25,6 +25,7 @@ WRITABLE_FIELDS = ("catalog_name", "catalog_type", "configuration", "description
 # Fields of the API's output: accepted and ignored in input, so a GET body can be sent back with PUT.
 READ_ONLY_FIELDS = ("version", "create_time", "update_time", "created_by", "updated_by", "secrets_set")
 DESCRIPTION_MAX = 1000
+NUL_MESSAGE = "Must not contain NUL characters."
 NAME_MESSAGE = "Use lowercase letters, digits and _, starting with a letter (at most 63 characters)."
 _NAME = re.compile(CATALOG_NAME_RE)
 _QUOTED = re.compile(r"'([^']{1,200})'")
@@ -167,7 +168,9 @@ def _description(body: dict[str, Any], *, stored: Catalog | None, partial: bool,
         errors["description"] = ["Expected a string."]
         return ""
     value = value.strip()
-    if len(value) > DESCRIPTION_MAX:
+    if "\x00" in value:
+        errors["description"] = [NUL_MESSAGE]
+    elif len(value) > DESCRIPTION_MAX:
         errors["description"] = [f"At most {DESCRIPTION_MAX} characters."]
     return value
 
@@ -199,6 +202,11 @@ def _configuration(
                 base[key] = value
         incoming = base
     merged = merge_secrets(model, incoming, previous)
+    nul = _nul_paths(merged)
+    if nul:
+        # PostgreSQL text and jsonb cannot hold NUL: refuse it here rather than fail in the database.
+        errors["configuration"] = {path: [NUL_MESSAGE] for path in nul}
+        return None
     try:
         return model.model_validate(merged)
     except PydanticValidationError as exc:
@@ -206,24 +214,40 @@ def _configuration(
         return None
 
 
-# ---- ${ENV_VAR} references in declarative files ---------------------------------------------------------
-def find_env_refs(value: Any, path: str = "") -> list[tuple[str, str]]:
-    """(dotted path, variable name) of every `${VAR}` reference inside `value`."""
+def _nul_paths(value: Any, path: str = "", depth: int = 0) -> list[str]:
     if isinstance(value, str):
-        return [(path, var) for var in ENV_REF.findall(value)]
-    if isinstance(value, dict):
-        return [ref for k, v in value.items() for ref in find_env_refs(v, f"{path}.{k}" if path else str(k))]
-    if isinstance(value, list):
-        return [ref for i, v in enumerate(value) for ref in find_env_refs(v, f"{path}[{i}]")]
+        return [path] if "\x00" in value else []
+    if isinstance(value, dict) and depth < _MAX_DEPTH:
+        return [p for k, v in value.items() for p in _nul_paths(v, f"{path}.{k}" if path else str(k), depth + 1)]
     return []
 
 
-def resolve_env_refs(value: Any, environ: Mapping[str, str]) -> Any:
+# ---- ${ENV_VAR} references in declarative files ---------------------------------------------------------
+# Configurations are at most two levels deep (`storage-options.KEY`); deeper values are invalid anyway.
+_MAX_DEPTH = 8
+
+
+def find_env_refs(value: Any, path: str = "", depth: int = 0) -> list[tuple[str, str]]:
+    """(dotted path, variable name) of every `${VAR}` reference inside `value`."""
+    if isinstance(value, str):
+        return [(path, var) for var in ENV_REF.findall(value)]
+    if depth >= _MAX_DEPTH:
+        return []
+    if isinstance(value, dict):
+        return [ref for k, v in value.items() for ref in find_env_refs(v, f"{path}.{k}" if path else str(k), depth + 1)]
+    if isinstance(value, list):
+        return [ref for i, v in enumerate(value) for ref in find_env_refs(v, f"{path}[{i}]", depth + 1)]
+    return []
+
+
+def resolve_env_refs(value: Any, environ: Mapping[str, str], depth: int = 0) -> Any:
     """`value` with every `${VAR}` replaced from `environ`; a missing variable raises KeyError(VAR)."""
     if isinstance(value, str):
         return ENV_REF.sub(lambda m: environ[m.group(1)], value)
+    if depth >= _MAX_DEPTH:
+        return value
     if isinstance(value, dict):
-        return {k: resolve_env_refs(v, environ) for k, v in value.items()}
+        return {k: resolve_env_refs(v, environ, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [resolve_env_refs(v, environ) for v in value]
+        return [resolve_env_refs(v, environ, depth + 1) for v in value]
     return value

@@ -347,3 +347,20 @@ def test_storage_options_must_be_a_map_of_strings(admin: APIClient, warehouse: P
                                format="json"), 400)
     assert "storage-options" in error["details"]["configuration"]
     assert _stored("lake").version == 1
+
+
+def test_hostile_bodies_are_400_not_500(admin: APIClient) -> None:
+    for url in (f"{API}/catalogs/", f"{API}/apply/"):
+        deep = _error(admin.generic("POST", url, "[" * 100_000, content_type="application/json"), 400)
+        assert deep["code"] == "parse_error"
+    deep_yaml = "a: " + "[" * 50_000
+    _error(admin.generic("POST", f"{API}/apply/", deep_yaml, content_type="application/yaml"), 400)
+    error = _error(admin.post(f"{API}/catalogs/", {**hive_body(), "description": "a\x00b"}, format="json"), 400)
+    assert "description" in error["details"]
+    body = hive_body()
+    body["configuration"]["default-database"] = "a\x00b"
+    error = _error(admin.post(f"{API}/catalogs/", body, format="json"), 400)
+    assert "default-database" in error["details"]["configuration"]
+    unsupported = admin.generic("POST", f"{API}/catalogs/", "catalog_name=x", content_type="application/x-www-form-urlencoded")
+    assert unsupported.status_code == 415
+    assert not Catalog.objects.exists()
