@@ -39,6 +39,7 @@ logger = logging.getLogger(__name__)
 STAGING_PREFIX = "_lakeport_staging_"
 # Overwrites retry only while concurrent commits left the replaced files untouched.
 MAX_OVERWRITE_ATTEMPTS = 5
+MAX_APPEND_ATTEMPTS = 20
 
 
 @dataclass(frozen=True)
@@ -70,21 +71,42 @@ class DeltaWriter:
         self.storage = storage
 
     # ---- statements ----------------------------------------------------------------------------------
-    def append(self, ref: TableRef, frame: DataFrame, *, operation: str) -> int:
-        """`INSERT INTO`: add the rows of `frame` (already in table order and types) as one commit."""
+    def append(self, ref: TableRef, frame: DataFrame, *, operation: str, blind: bool = True,
+               read_version: int | None = None) -> int:
+        """`INSERT INTO`: add the rows of `frame` (already in table order and types) as one commit.
+
+        A blind append (its query does not read the table) commits over any concurrent commit that leaves the
+        schema alone, as Delta's WriteSerializable level allows; an append that read the table fails with a
+        `DeltaConflictError` when concurrent commits changed its files since `read_version` (the snapshot
+        its query read).
+        """
         table = open_table(self.catalog, ref)
         check_writable(table, ref, removes_files=False)
+        if read_version is not None and read_version != table.version():
+            table.load_as_version(read_version)
         partition_cols = list(table.metadata().partition_columns)
         read_version = table.version()
         with self._pending(ref, frame, partition_cols) as written:
-            properties = CommitProperties(custom_metadata=self._metadata(operation, written, read_version, blind=True))
-            try:
-                # delta-rs rebases a blind append over concurrent commits, so two appends both land.
-                table.create_write_transaction(written.adds, "append", table.schema(), partition_by=partition_cols,
-                                               commit_properties=properties)
-            except DeltaError as exc:
-                raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
-        return table.version()
+            metadata = self._metadata(operation, written, read_version, blind=blind)
+            before = None if blind else self._replaced_files(table, None)
+            for _attempt in range(MAX_APPEND_ATTEMPTS):
+                attempted_at = table.version()
+                # Retries are ours: delta-rs would treat the append as having read every file of the table.
+                properties = CommitProperties(custom_metadata=metadata, max_commit_retries=0)
+                try:
+                    table.create_write_transaction(written.adds, "append", table.schema(),
+                                                   partition_by=partition_cols, commit_properties=properties)
+                    return table.version()
+                except DeltaError as exc:
+                    latest = open_table(self.catalog, ref)
+                    if latest.version() == attempted_at:
+                        raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
+                    self._check_no_conflict(ref, table, latest, None, before, what="INSERT INTO")
+                    table = latest
+            raise DeltaConflictError(
+                f"INSERT INTO Delta table {ref} gave up after {MAX_APPEND_ATTEMPTS} attempts: other writers kept "
+                "committing. Nothing of this write was committed; run it again."
+            )
 
     def overwrite(self, ref: TableRef, frame: DataFrame, *, operation: str,
                   partition: Mapping[str, str | None] | None = None, dynamic: bool = False) -> int:
@@ -131,7 +153,7 @@ class DeltaWriter:
                     latest = open_table(self.catalog, ref)
                     if latest.version() == attempted_at:
                         raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
-                    self._check_no_conflict(ref, table, latest, replaced, before)
+                    self._check_no_conflict(ref, table, latest, replaced, before, what=operation)
                     table = latest
             raise DeltaConflictError(
                 f"INSERT OVERWRITE on Delta table {ref} gave up after {MAX_OVERWRITE_ATTEMPTS} attempts: other "
@@ -255,21 +277,27 @@ class DeltaWriter:
                 for f in add_actions(table) if f["path"] in chosen]
 
     def _check_no_conflict(self, ref: TableRef, read: DeltaTable, latest: DeltaTable,
-                           replaced: list[list[tuple[str, str, str]]] | None, before: set[str]) -> None:
-        """Raise `DeltaConflictError` if commits after `read` changed the table's shape or the replaced files."""
+                           replaced: list[list[tuple[str, str, str]]] | None, before: set[str] | None, *,
+                           what: str = "INSERT OVERWRITE") -> None:
+        """Raise `DeltaConflictError` if commits after `read` changed the table's shape or the files it read.
+
+        `before` None means the write read no data of the table (a blind append).
+        """
         versions = f"{read.version() + 1}..{latest.version()}"
         if (list(latest.metadata().partition_columns) != list(read.metadata().partition_columns)
                 or not same_columns(spark_schema(latest.schema()), spark_schema(read.schema()))):
             raise DeltaConflictError(
                 f"concurrent commit(s) {versions} changed the schema of Delta table {ref}; "
-                "this overwrite was not committed."
+                f"this {what} was not committed."
             )
+        if before is None:
+            return
         now = self._replaced_files(latest, replaced)
         if now != before:
             added, removed = len(now - before), len(before - now)
             raise DeltaConflictError(
-                f"concurrent commit(s) {versions} to Delta table {ref} changed the data this overwrite replaces "
-                f"({added} file(s) added, {removed} removed); this overwrite was not committed, so no committed "
+                f"concurrent commit(s) {versions} to Delta table {ref} changed the data this {what} read "
+                f"({added} file(s) added, {removed} removed); this {what} was not committed, so no committed "
                 "row was lost. Run it again."
             )
 

@@ -45,6 +45,7 @@ class EmbeddedDelta:
         self.spark = spark
         self._catalogs: dict[str, DeltaCatalog] = {}
         self._lock = threading.Lock()
+        self._read_versions = threading.local()  # versions the current thread's last source query read
 
     # ---- catalogs ------------------------------------------------------------------------------------
     def register(self, name: str, config: Mapping[str, Any]) -> None:
@@ -91,6 +92,7 @@ class EmbeddedDelta:
 
     def _register_snapshots(self, references: list[Reference]) -> dict[tuple[Any, ...], str]:
         views: dict[tuple[Any, ...], str] = {}
+        self._read_versions.latest = {}
         try:
             for reference in references:
                 if reference.snapshot_key in views:
@@ -101,6 +103,8 @@ class EmbeddedDelta:
                 view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
                 snapshot_frame(self.spark, table, reference.ref).createOrReplaceTempView(view)
                 views[reference.snapshot_key] = view
+                if reference.version is None and reference.timestamp_sql is None:
+                    self._read_versions.latest[reference.ref] = table.version()
         except BaseException:
             for view in views.values():
                 self.spark.catalog.dropTempView(view)
@@ -146,7 +150,10 @@ class EmbeddedDelta:
         writer = self._writer(ref.catalog)
         operation = "INSERT OVERWRITE" if plan.overwrite else "INSERT INTO"
         if not plan.overwrite:
-            version = writer.append(ref, frame, operation=operation)
+            # An append whose query reads the table itself is not blind: concurrent changes to it conflict.
+            blind = all(r.ref != ref for r in plan.references)
+            read = getattr(self._read_versions, "latest", {}).get(ref)
+            version = writer.append(ref, frame, operation=operation, blind=blind, read_version=read)
         else:
             static = {next(c for c in partition_cols if c.lower() == k.lower()): v for k, v in plan.partition.items()}
             dynamic = (bool(plan.dynamic_partitions) or not static) and self._dynamic_overwrite() and bool(

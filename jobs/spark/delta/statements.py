@@ -212,8 +212,8 @@ class StatementReader:
 
     def _delta_ref(self, table: exp.Table, tree: exp.Expression) -> TableRef | None:
         parts = _parts(table)
-        if not parts or any("/" in p or ":" in p for p in parts):
-            return None
+        if not parts or (len(parts) < 3 and any("/" in p or ":" in p for p in parts)):
+            return None  # parquet.`/path` and friends: files, not tables
         if len(parts) == 2 and parts[0].lower() in _NOT_TABLES and parts[0].lower() not in self.catalogs:
             return None
         if len(parts) == 1:

@@ -1,0 +1,184 @@
+"""Concurrent writers: appends both land; an overwrite racing an append fails instead of dropping rows.
+
+Ordering is made deterministic without timing: the source query of a write calls a Python UDF that marks
+itself started and then waits for a "go" file the test creates once the competing commit has landed.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyspark import cloudpickle
+from pyspark.sql.types import IntegerType
+
+from jobs.spark.delta import DeltaConflictError
+from tests.delta.conftest import Lake, data_files
+
+pytestmark = pytest.mark.spark
+
+# The UDF below is shipped to Python workers by value (they cannot import the tests package).
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+@pytest.fixture
+def gate(lake: Lake, tmp_path: Path) -> Iterator[Callable[[str], None]]:
+    """`lp_gate(tag, value)` in SQL: returns `value` once the test calls `release(tag)`."""
+    flags = tmp_path / "flags"
+    flags.mkdir()
+    flag_dir = str(flags)
+
+    def lp_gate(tag: str, value: int) -> int:
+        import os
+        import time
+
+        open(os.path.join(flag_dir, f"started-{tag}"), "w").close()
+        waited = 0.0
+        while not os.path.exists(os.path.join(flag_dir, f"go-{tag}")) and waited < 600:
+            time.sleep(0.05)
+            waited += 0.05
+        return value
+
+    lake.spark.udf.register("lp_gate", lp_gate, IntegerType())
+
+    def release(tag: str) -> None:
+        (flags / f"go-{tag}").touch()
+
+    release.flags = flags  # type: ignore[attr-defined]
+    yield release
+    for tag in ("a", "b", "ow", "po"):
+        release(tag)
+
+
+class Writer(threading.Thread):
+    """Runs one statement through the connector in its own thread and keeps the outcome."""
+
+    def __init__(self, lake: Lake, statement: str) -> None:
+        super().__init__(daemon=True)
+        self.lake, self.statement = lake, statement
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.lake.sql(self.statement)
+        except BaseException as exc:  # noqa: BLE001 — the test inspects it
+            self.error = exc
+
+
+def _wait_started(gate: Any, *tags: str) -> None:
+    import time
+
+    while not all((gate.flags / f"started-{t}").exists() for t in tags):
+        time.sleep(0.05)
+
+
+def _rows(lake: Lake) -> list[tuple[Any, ...]]:
+    return sorted(tuple(r.values()) for r in lake.arrow("default", "t").to_pylist())
+
+
+def _no_orphans(lake: Lake) -> None:
+    """Every data file on disk was committed by some version (removed files stay until VACUUM)."""
+    root = Path(lake.path("default", "t"))
+    logged = "".join(p.read_text() for p in (root / "_delta_log").glob("*.json"))
+    assert all(f.name in logged for f in data_files(str(root)))
+    assert not [p for p in root.iterdir() if p.name.startswith("_lakeport")]
+
+
+def test_two_concurrent_appends_both_commit(lake: Lake, gate: Any) -> None:
+    lake.sql("CREATE TABLE lake.default.t (id INT)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1)")
+    first = Writer(lake, "INSERT INTO lake.default.t SELECT lp_gate('a', 10)")
+    second = Writer(lake, "INSERT INTO lake.default.t SELECT lp_gate('b', 20)")
+    first.start()
+    second.start()
+    _wait_started(gate, "a", "b")  # both read version 1 and are writing their files
+    gate("a")
+    gate("b")
+    first.join()
+    second.join()
+    assert first.error is None and second.error is None
+    table = lake.table("default", "t")
+    assert table.version() == 3
+    assert _rows(lake) == [(1,), (10,), (20,)]
+    assert all(h.get("readVersion") == 1 for h in table.history()[:2])
+    _no_orphans(lake)
+
+
+def test_overwrite_racing_a_committed_append_fails_with_conflict(lake: Lake, gate: Any) -> None:
+    lake.sql("CREATE TABLE lake.default.t (id INT)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1), (2)")
+    overwrite = Writer(lake, "INSERT OVERWRITE lake.default.t SELECT lp_gate('ow', 100)")
+    overwrite.start()
+    _wait_started(gate, "ow")  # the overwrite read version 1 and is writing
+    lake.sql("INSERT INTO lake.default.t VALUES (3)")  # version 2 lands first
+    gate("ow")
+    overwrite.join()
+    assert isinstance(overwrite.error, DeltaConflictError)
+    assert "no committed row was lost" in str(overwrite.error)
+    assert lake.table("default", "t").version() == 2
+    assert _rows(lake) == [(1,), (2,), (3,)]
+    assert lake.rows("SELECT * FROM lake.default.t") == [(1,), (2,), (3,)]
+    _no_orphans(lake)
+
+
+def test_append_racing_a_committed_overwrite_still_lands(lake: Lake, gate: Any) -> None:
+    lake.sql("CREATE TABLE lake.default.t (id INT)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1), (2)")
+    append = Writer(lake, "INSERT INTO lake.default.t SELECT lp_gate('a', 7)")
+    append.start()
+    _wait_started(gate, "a")
+    lake.sql("INSERT OVERWRITE lake.default.t VALUES (100)")  # version 2 replaces what version 1 held
+    gate("a")
+    append.join()
+    assert append.error is None
+    assert lake.table("default", "t").version() == 3
+    assert _rows(lake) == [(7,), (100,)]  # the append committed after the overwrite: its row is kept
+    _no_orphans(lake)
+
+
+def test_append_reading_its_own_table_conflicts_with_a_concurrent_change(lake: Lake, gate: Any) -> None:
+    lake.sql("CREATE TABLE lake.default.t (id INT)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1), (2)")
+    copy = Writer(lake, "INSERT INTO lake.default.t SELECT lp_gate('a', max(id) + 1) FROM lake.default.t")
+    copy.start()
+    _wait_started(gate, "a")
+    lake.sql("INSERT INTO lake.default.t VALUES (50)")
+    gate("a")
+    copy.join()
+    assert isinstance(copy.error, DeltaConflictError)
+    assert _rows(lake) == [(1,), (2,), (50,)]
+    _no_orphans(lake)
+
+
+def test_partition_overwrite_retries_over_an_append_to_another_partition(lake: Lake, gate: Any) -> None:
+    lake.sql("CREATE TABLE lake.default.t (id INT, p STRING) PARTITIONED BY (p)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1, 'x'), (2, 'y')")
+    overwrite = Writer(lake, "INSERT OVERWRITE lake.default.t PARTITION (p = 'x') SELECT lp_gate('po', 9)")
+    overwrite.start()
+    _wait_started(gate, "po")
+    lake.sql("INSERT INTO lake.default.t VALUES (3, 'y')")  # another partition: no conflict
+    gate("po")
+    overwrite.join()
+    assert overwrite.error is None
+    assert lake.table("default", "t").version() == 3
+    assert _rows(lake) == [(2, "y"), (3, "y"), (9, "x")]
+    _no_orphans(lake)
+
+
+def test_partition_overwrite_racing_an_append_to_the_same_partition_fails(lake: Lake, gate: Any) -> None:
+    lake.sql("CREATE TABLE lake.default.t (id INT, p STRING) PARTITIONED BY (p)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1, 'x'), (2, 'y')")
+    overwrite = Writer(lake, "INSERT OVERWRITE lake.default.t PARTITION (p = 'x') SELECT lp_gate('po', 9)")
+    overwrite.start()
+    _wait_started(gate, "po")
+    lake.sql("INSERT INTO lake.default.t VALUES (3, 'x')")
+    gate("po")
+    overwrite.join()
+    assert isinstance(overwrite.error, DeltaConflictError)
+    assert _rows(lake) == [(1, "x"), (2, "y"), (3, "x")]
+    assert lake.table("default", "t").version() == 2
+    _no_orphans(lake)
