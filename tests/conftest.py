@@ -20,6 +20,8 @@ from teams.services import api_token_create
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
 
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+# The session-wide leak scan (responses, logs, job logs, Spark event logs): tests/support/leakscan.py.
+pytest_plugins = ["tests.support.leakscan"]
 REPO = Path(__file__).resolve().parent.parent
 PG_DSN = os.environ.get("LAKEPORT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 MARIADB = {"host": "127.0.0.1", "port": 3306, "user": "root", "password": ""}
