@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 from typing import Any
 
 from celery import Celery
+from celery.signals import beat_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -14,6 +17,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Job tasks have their own queue so a deployment can give them dedicated workers.
 app.conf.task_routes = {"jobs.*": {"queue": "lakeport"}}
+logger = logging.getLogger("lakeport.jobs")
 
 
 @app.on_after_finalize.connect
@@ -22,3 +26,29 @@ def _schedule_reaper(sender: Celery, **kwargs: Any) -> None:
     from jobs.services.timing import reaper_period_seconds
 
     sender.add_periodic_task(reaper_period_seconds(), sender.signature("jobs.runs_reap"), name="jobs.runs_reap")
+
+
+@beat_init.connect
+def _reap_in_beat(sender: Any = None, **kwargs: Any) -> None:
+    # Beat also reaps by itself: when every worker is dead nobody would execute the scheduled task.
+    threading.Thread(target=_beat_reaper_loop, name="lakeport-beat-reaper", daemon=True).start()
+
+
+def _beat_reaper_loop() -> None:
+    import time
+
+    import django
+
+    django.setup()
+    from django.db import close_old_connections
+
+    from jobs.services.runs import runs_reap
+    from jobs.services.timing import reaper_period_seconds
+
+    while True:
+        time.sleep(reaper_period_seconds())
+        try:
+            close_old_connections()
+            runs_reap()
+        except Exception as exc:  # the database may be down for a while; try again next period
+            logger.warning("runs.reap_failed", extra={"error_class": type(exc).__name__})
