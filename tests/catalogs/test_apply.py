@@ -23,6 +23,7 @@ from tests.catalogs.conftest import (
     pg_body,
 )
 from tests.conftest import PgDatabase
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -187,6 +188,14 @@ def test_cli_apply_prune_dry_run_json_and_errors(team: Any, warehouse: Path, tmp
     assert result == {"created": ["lake"], "updated": [], "deleted": ["hive_two"], "unchanged": ["hive_wh"],
                       "dry_run": False}
     assert set(_state()) == {"hive_wh", "lake"}
+    path.write_text(json.dumps([{**hive_body(), "description": "edited"}, delta_body(warehouse, options={})]))
+    UserFactory(username="provisioner")
+    out = _cli(path, "--actor", "provisioner")
+    assert "updated: hive_wh" in out and "unchanged: lake" in out
+    assert Catalog.objects.get(catalog_name="hive_wh").description == "edited"
+    assert CatalogChange.objects.filter(catalog_name="hive_wh", action="update").get().actor_name == "provisioner"
+    with pytest.raises(CommandError, match="No user"):
+        _cli(path, "--actor", "ghost")
 
     monkeypatch.delenv("LP_TEST_MISSING", raising=False)
     bad = pg_body(PgDatabaseStub, password="${LP_TEST_MISSING}")
