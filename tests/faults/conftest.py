@@ -1,0 +1,145 @@
+"""Fixtures for fault injection: a private PostgreSQL and Redis the tests may break, and the platform (gunicorn,
+Celery worker + beat) pointed at them through the environment, set up with the platform's own commands."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.leakscan import SCAN
+from tests.support.postgres import PrivatePostgres, start_private_postgres
+from tests.support.secrets import register_secret
+from tests.support.servers import REPO, PrivateRedis, manage, server_env, start_private_redis
+
+# Short reaper timings for workers and beat (production default: 120 s).
+REAPER_INTERVAL = 8
+FAST_REAPER = {"LAKEPORT_REAPER_INTERVAL_SECONDS": str(REAPER_INTERVAL), "LAKEPORT_REQUEUE_AFTER_SECONDS": "3",
+               "LAKEPORT_WORKER_HEARTBEAT_SECONDS": "1"}
+
+
+@dataclass
+class Platform:
+    """A database prepared with `manage.py migrate`, team `acme` and an admin/developer with API tokens."""
+
+    pg: PrivatePostgres
+    database: str
+    env: dict[str, str]
+    admin_token: str
+    developer_token: str
+    workdir: Path
+    processes: list[subprocess.Popen] = field(default_factory=list)
+
+    def dsn(self) -> str:
+        return self.pg.dsn(self.database)
+
+
+def prepare_platform(pg: PrivatePostgres, *, broker_url: str, workdir: Path, settings: str = "config.settings.test",
+                     extra_env: dict[str, str] | None = None) -> Platform:
+    """Migrate a new database on `pg` and create team acme with an admin and a developer (tokens via the CLI)."""
+    database = f"lakeport_{secrets.token_hex(3)}"
+    pg.create_database(database)
+    env = server_env(database_url=pg.django_url(database), broker_url=broker_url, settings=settings,
+                     extra=extra_env)
+    manage(env, "migrate", "--no-input", "-v", "0")
+    manage(env, "createteam", "acme")
+    env_users = {**env, "LAKEPORT_NEW_USER_PASSWORD": register_secret(f"user-{secrets.token_urlsafe(12)}")}
+    manage(env_users, "addmember", "--team", "acme", "--user", "ops", "--role", "admin", "--create")
+    manage(env_users, "addmember", "--team", "acme", "--user", "dev", "--role", "developer", "--create")
+    admin = register_secret(manage(env, "create_api_token", "--user", "ops").strip(), "api token")
+    developer = register_secret(manage(env, "create_api_token", "--user", "dev").strip(), "api token")
+    SCAN.watch_dir(workdir)
+    return Platform(pg=pg, database=database, env=env, admin_token=admin, developer_token=developer, workdir=workdir)
+
+
+@pytest.fixture(scope="module")
+def private_pg() -> Iterator[PrivatePostgres]:
+    pg = start_private_postgres(prefix="lp-faults-pg-")
+    yield pg
+    pg.destroy()
+
+
+@pytest.fixture(scope="module")
+def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrivateRedis]:
+    server = start_private_redis(tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()
+
+
+# ---- Celery worker and beat on the private stack ----------------------------------------------------------------
+WORKER_SPARK = {
+    "SPARK_MASTER": "local[2]",
+    "LAKEPORT_SPARK_STATIC_CONF": "spark.ui.enabled=false,spark.driver.memory=1g,spark.sql.shuffle.partitions=2",
+}
+
+
+@dataclass
+class Worker:
+    """A `celery worker` (threads pool) and optionally `celery beat`, each in its own process group."""
+
+    worker: subprocess.Popen
+    beat: subprocess.Popen | None
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL the worker's process group (the Celery process and its Spark JVM): no shutdown code runs."""
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        self.worker.wait()
+
+    def stop(self) -> None:
+        for proc in (self.worker, self.beat):
+            if proc is None or proc.poll() is not None:
+                continue
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            except ProcessLookupError:
+                pass
+
+
+def start_worker(env: dict[str, str], logdir: Path, name: str, *, beat: bool = True, concurrency: int = 2,
+                 extra: dict[str, str] | None = None) -> Worker:
+    """A worker (and beat) of the platform on `env`'s database and broker, with fast reaper timings."""
+    logdir.mkdir(parents=True, exist_ok=True)
+    full = {**env, **FAST_REAPER, **WORKER_SPARK, **(extra or {})}
+    log = logdir / f"{name}-worker.log"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--pool=threads",
+         f"--concurrency={concurrency}", "--hostname", f"{name}@%h", "--without-mingle", "--without-gossip",
+         "-Q", "lakeport"],
+        cwd=REPO, env=full, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True,  # noqa: SIM115
+    )
+    beat_proc = None
+    if beat:
+        beat_proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
+             "--schedule", str(logdir / f"{name}-beat-schedule")],
+            cwd=REPO, env=full, stdout=open(logdir / f"{name}-beat.log", "ab"),  # noqa: SIM115
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    return Worker(worker=worker, beat=beat_proc, log=log)
+
+
+def event_log_conf(directory: Path) -> dict[str, str]:
+    """Worker env that turns Spark event logs on (into `directory`, scanned by the leak scan)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    return {"LAKEPORT_SPARK_STATIC_CONF": WORKER_SPARK["LAKEPORT_SPARK_STATIC_CONF"]
+            + f",spark.eventLog.enabled=true,spark.eventLog.dir=file://{directory}"}
+
+
+def any_of(value: Any, *options: Any) -> bool:
+    return value in options
