@@ -189,6 +189,8 @@ class CatalogApiMixin(TeamScopedMixin):
 class CatalogTypeListApi(CatalogApiMixin, APIView):
     """The catalog types with the JSON Schema of their configuration, for the UI to render forms."""
 
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
+
     @extend_schema(responses=s.CatalogTypeOutputSerializer(many=True))
     def get(self, request: Request, team: str) -> Response:
         types = catalog_types_list()
@@ -197,6 +199,8 @@ class CatalogTypeListApi(CatalogApiMixin, APIView):
 
 class CatalogListApi(CatalogApiMixin, APIView):
     """List the team's catalogs (filtered, paginated); admins create one."""
+
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
     @extend_schema(
         parameters=[
@@ -272,6 +276,8 @@ class CatalogDetailApi(CatalogApiMixin, APIView):
 
 class CatalogHistoryApi(CatalogApiMixin, APIView):
     """The audit trail of one catalog, newest first; still there after the catalog is deleted."""
+
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
     @extend_schema(responses=s.CatalogChangeOutputSerializer(many=True))
     def get(self, request: Request, team: str, name: str) -> Response:
