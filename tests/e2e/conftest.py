@@ -93,7 +93,7 @@ def playwright_driver() -> Iterator[Any]:
 
 
 @pytest.fixture
-def browser(playwright_driver: Any, live_server: Any, tmp_path: Path) -> Iterator[Browser]:
+def browser(playwright_driver: Any, live_server: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Browser]:
     """A new Chromium (fresh user-data-dir) at 1280×800 pointed at the live server."""
     context = playwright_driver.chromium.launch_persistent_context(
         str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
@@ -105,6 +105,13 @@ def browser(playwright_driver: Any, live_server: Any, tmp_path: Path) -> Iterato
     page.on("console", lambda m: m.type == "error" and console.errors.append(f"{m.text} @ {m.location.get('url', '')}"))
     page.on("pageerror", lambda exc: console.errors.append(f"uncaught: {exc}"))
     yield Browser(base_url=live_server.url, page=page, console=console)
+    # what the page looked like and said at the end: the first thing to read when a test fails
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        page.screenshot(path=str(SCREENSHOTS / f"last-{request.node.name}.png"), full_page=True)
+    except Exception as exc:  # a crashed page must not hide the test's own failure
+        print(f"no final screenshot: {exc}")
+    print("console errors:", console.errors)
     context.close()
 
 

@@ -33,15 +33,21 @@ export function MetadataBrowserPage() {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [selected, setSelected] = useState<Selected>(null);
   const [, setCacheVersion] = useState(0);
-  // re-render when a level finishes loading, so the filter sees it
-  useEffect(() => qc.getQueryCache().subscribe(() => setCacheVersion((v) => v + 1)), [qc]);
+  // re-render when a level finishes loading, so the filter sees it (only on new data: observer events
+  // fire on every render and would loop)
+  useEffect(
+    () =>
+      qc.getQueryCache().subscribe((event) => {
+        if (event.type === "updated" && event.action.type === "success") setCacheVersion((v) => v + 1);
+      }),
+    [qc],
+  );
   const filter = filterText.trim().toLowerCase();
 
   /** Whether anything already loaded under `prefix` (["metadata", team, catalog, db?]) matches the filter. */
   const loadedMatch = (prefix: unknown[]): boolean => {
     if (!filter) return true;
-    for (const [key, data] of qc.getQueriesData<unknown>({ queryKey: prefix })) {
-      if (key.length === prefix.length + 2) continue; // table detail
+    for (const [, data] of qc.getQueriesData<unknown>({ queryKey: prefix })) {
       if (Array.isArray(data) && data.some((x) => matches(typeof x === "string" ? x : (x as TableSummary).name, filter))) return true;
     }
     return false;
@@ -130,7 +136,7 @@ function CatalogNode({ ctx, catalog, type, parentMatched }: { ctx: TreeCtx; cata
   const shown = dbs.data?.filter((d) => parentMatched || matches(d, ctx.filter) || ctx.loadedMatch(["metadata", ctx.team, catalog, d])) ?? [];
   return (
     <li>
-      <Toggle open={open} label={catalog} icon="🗄" onClick={() => ctx.toggle(key)} />
+      <Toggle open={open} label={catalog} icon="◫" onClick={() => ctx.toggle(key)} />
       <span className={`type-chip type-${type}`}>{type}</span>
       {open && (
         <ul>
@@ -158,7 +164,7 @@ function DatabaseNode({ ctx, catalog, database, parentMatched }: { ctx: TreeCtx;
   const shown = tables.data?.filter((t) => parentMatched || matches(t.name, ctx.filter)) ?? [];
   return (
     <li>
-      <Toggle open={open} label={database} icon="📁" onClick={() => ctx.toggle(key)} />
+      <Toggle open={open} label={database} icon="▤" onClick={() => ctx.toggle(key)} />
       {open && (
         <ul>
           {tables.isPending ? (

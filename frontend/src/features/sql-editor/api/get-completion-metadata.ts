@@ -18,15 +18,20 @@ function names(data: unknown, key: string): string[] {
 const META_STALE = 60_000;
 const t = encodeURIComponent;
 
-export function fetchCatalogNames(qc: QueryClient, team: string): Promise<{ name: string; type: string }[]> {
-  return qc.fetchQuery({
-    queryKey: ["sql-meta", team],
+/** Query options for the team's catalog names (shared by the default-catalog picker and completion). */
+export function catalogNamesQuery(team: string) {
+  return {
+    queryKey: ["sql-meta", team] as const,
     staleTime: META_STALE,
     queryFn: async () =>
       rowsOf(await apiGet<Paginated<{ catalog_name: string; catalog_type: string }>>(`teams/${t(team)}/catalogs/`, { page_size: 500 })).map(
         (c) => ({ name: c.catalog_name, type: c.catalog_type }),
       ),
-  });
+  };
+}
+
+export function fetchCatalogNames(qc: QueryClient, team: string): Promise<{ name: string; type: string }[]> {
+  return qc.fetchQuery(catalogNamesQuery(team));
 }
 
 export function fetchDatabaseNames(qc: QueryClient, team: string, catalog: string): Promise<string[]> {

@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from "react-router";
 
 import { ResultView } from "@/components/ResultView";
 import { ErrorBox, PageHeader } from "@/components/Status";
-import { fetchCatalogNames } from "@/features/sql-editor/api/get-completion-metadata";
+import { catalogNamesQuery } from "@/features/sql-editor/api/get-completion-metadata";
 import { useJobs } from "@/features/sql-editor/api/get-jobs";
 import { usePreviewSql } from "@/features/sql-editor/api/preview-sql";
 import { useSaveAndRun } from "@/features/sql-editor/api/submit-run";
@@ -41,7 +41,7 @@ export function SqlEditorPage() {
   const preview = usePreviewSql(team);
   const run = useSaveAndRun(team);
   const jobs = useJobs(team);
-  const catalogs = useQuery({ queryKey: ["sql-meta", team], queryFn: () => fetchCatalogNames(qc, team) });
+  const catalogs = useQuery(catalogNamesQuery(team));
   const [previewStarted, setPreviewStarted] = useState<number | null>(null);
   const [previewMs, setPreviewMs] = useState<number | null>(null);
 
