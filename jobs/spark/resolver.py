@@ -43,7 +43,10 @@ _CATALOG_NOT_FOUND = re.compile(r"CATALOG_NOT_FOUND\]\s*The catalog `?([^`\s]+)`
 _CONNECTION_FAILURE = re.compile(
     r"FAILED_JDBC\.CONNECTION|Connection refused|connect timed out|Connection to .* refused|"
     r"Could not connect|Couldn't connect|Communications link failure|Socket fail to connect|"
-    r"The connection attempt failed|UnknownHostException",
+    r"The connection attempt failed|UnknownHostException|"
+    # the server went away mid-query (stopped, restarted, crashed)
+    r"terminating connection due to administrator command|An I/O error occurred while sending to the backend|"
+    r"This connection has been closed|Connection reset|server closed the connection unexpectedly",
     re.I,
 )
 
