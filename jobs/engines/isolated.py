@@ -78,7 +78,7 @@ def spark_submit_command(spec: SubmitSpec) -> list[str]:
     for key, value in sorted(spec.conf.items()):
         cmd += ["--conf", f"{key}={value}"]
     cmd += [spec.runner, "--store", spec.store, "--team", spec.team, "--events", spec.events_file,
-            "--preview-limit", str(spec.preview_limit), spec.script_file]
+            "--preview-limit", str(spec.preview_limit), "--app-name", spec.app_name, spec.script_file]
     return cmd
 
 

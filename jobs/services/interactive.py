@@ -78,38 +78,42 @@ def sql_validate(*, team: Team, sql: str) -> ValidationReport:
 def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
     """Run one read-only query (optionally after `USE`/`SET`) and return up to `limit` rows.
 
-    A statement that writes, an empty script or a failing query raises a 400 with the statement's position.
+    A statement that writes, an empty script or a failing query raises a 400 whose message names the position.
     """
     from jobs.spark.script import split_statements
 
     problem = _size_error(sql)
     if problem:
-        raise exceptions.ValidationError({"sql": [problem]})
+        raise _refuse(problem)
     try:
         statements = split_statements(sql)
     except ValueError as exc:
-        raise exceptions.ValidationError({"sql": [redact(str(exc))]}) from None
+        raise _refuse(str(exc)) from None
     if not statements:
-        raise exceptions.ValidationError({"sql": ["The SQL script is empty."]})
+        raise _refuse("The SQL script is empty.")
     for st in statements[:-1]:
         if _first_keyword(st.sql) not in SETUP_KEYWORDS:
-            raise exceptions.ValidationError({"sql": [
-                f"Preview runs one query (after optional USE/SET); statement {st.index + 1} at line {st.line} is "
-                f"'{_first_keyword(st.sql).upper()}'. Submit a job to run a script."]})
+            raise _refuse(f"Preview runs one query (after optional USE/SET); statement {st.index + 1} at line "
+                          f"{st.line} is '{_first_keyword(st.sql).upper()}'. Submit a job to run a script.")
     last = statements[-1]
     keyword = _first_keyword(last.sql)
     if keyword not in READ_KEYWORDS or (keyword in PLAN_CHECKED and _plan_writes(last.sql)):
-        raise exceptions.ValidationError({"sql": [
-            f"Preview only runs queries that read; statement {last.index + 1} at line {last.line} "
-            f"('{keyword.upper()}') would write or change state. Submit a job to run it."]})
+        raise _refuse(f"Preview only runs queries that read; statement {last.index + 1} at line {last.line} "
+                      f"('{keyword.upper()}') would write or change state. Submit a job to run it.")
     runner = _runner(team, preview_limit=limit, job_group=f"lakeport-preview-{uuid.uuid4().hex[:12]}")
     result = runner.run(sql)
     if not result.succeeded:
-        error = result.error or {"message": "The query failed."}
-        raise exceptions.ValidationError({"sql": [redact(str(error.get("message")))],
-                                          "error": {**error, "message": redact(str(error.get("message")))}})
+        error = result.error or {}
+        where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
+                 if error.get("statement") is not None else "")
+        raise _refuse(where + str(error.get("message") or "The query failed."))
     final = result.statements[-1]
     return {"columns": final.columns or [], "rows": final.rows or [], "truncated": bool(final.truncated)}
+
+
+def _refuse(message: str) -> exceptions.ValidationError:
+    # One non-field message: the error body's `message` is then the text itself.
+    return exceptions.ValidationError({"non_field_errors": [redact(message)]})
 
 
 def _first_keyword(sql: str) -> str:

@@ -160,3 +160,26 @@ def test_warm_runs_do_not_share_temp_views_or_conf(celery_worker: Worker, develo
         spark_conf={"spark.sql.session.timeZone": "Asia/Tokyo"}))
     done = wait_status(third["id"], RunStatus.SUCCEEDED, RunStatus.FAILED)
     assert done.status == RunStatus.SUCCEEDED and done.result["rows"][0][1] == "true"
+
+
+def test_isolated_engine_runs_spark_submit_with_no_secret_on_its_command_line(
+    celery_worker: Worker, developer_client: Any, pg_catalog: Catalog
+) -> None:
+    job = create_job(developer_client, "SELECT customer FROM public.orders ORDER BY id;\nSELECT bad_col FROM public.orders",
+                     default_catalog="pg", engine="isolated", name="isolated")
+    run = submit(developer_client, job)
+    done = wait_status(run["id"], RunStatus.SUCCEEDED, RunStatus.FAILED)
+    assert done.engine_used == "isolated"
+    assert done.status == RunStatus.FAILED
+    # Positions are the user's: the default catalog's USE is not a statement of theirs.
+    assert done.error["statement"] == 1 and done.error["line"] == 2 and "bad_col" in done.error["message"]
+    assert [s["status"] for s in done.statements] == ["succeeded", "failed"]
+    assert done.catalogs_used == ["pg"] and done.progress["statements_total"] == 2
+    log = full_log(developer_client, run["id"])
+    assert "Statement 1 succeeded" in log and PG_PASSWORD not in log and PG_PASSWORD not in celery_worker.log()
+
+    ok = submit(developer_client, create_job(developer_client, "SELECT count(*) AS n FROM pg.public.orders",
+                                             engine="isolated", name="isolated ok"))
+    done = wait_status(ok["id"], RunStatus.SUCCEEDED, RunStatus.FAILED)
+    assert done.status == RunStatus.SUCCEEDED, done.error
+    assert done.result == {"columns": [{"name": "n", "type": "bigint"}], "rows": [[3]], "truncated": False}
