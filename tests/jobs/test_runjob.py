@@ -1,0 +1,54 @@
+"""`manage.py runjob --team T --file script.sql`: the same claim/engine/recording path, results printed."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from catalogs.models import Catalog
+from jobs.models import JobRun, RunStatus
+from tests.jobs.conftest import PG_PASSWORD
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spark]
+
+
+@pytest.fixture(autouse=True)
+def _warm(spark: Any) -> None:
+    """runjob executes in this process, on its warm engine: the suite's shared SparkSession."""
+
+
+def test_runjob_runs_a_script_file_and_prints_the_result(tmp_path: Path, pg_catalog: Catalog) -> None:
+    script = tmp_path / "report.sql"
+    script.write_text("USE CATALOG pg;\nSELECT customer, amount FROM public.orders ORDER BY id LIMIT 2;\n")
+    out, err = StringIO(), StringIO()
+    call_command("runjob", "--team", "acme", "--file", str(script), stdout=out, stderr=err)
+    printed = out.getvalue()
+    assert printed.splitlines()[0].split() == ["customer", "|", "amount"]
+    assert "ann" in printed and "10.50" in printed and "(2 row(s))" in printed
+    run = JobRun.objects.get()
+    assert run.status == RunStatus.SUCCEEDED and run.job.name == "runjob-report" and run.worker == "runjob@local"
+    assert "Run SUCCEEDED" in err.getvalue() and PG_PASSWORD not in err.getvalue() + printed
+
+
+def test_runjob_fails_with_the_statement_position(tmp_path: Path, team: Any) -> None:
+    script = tmp_path / "bad.sql"
+    script.write_text("SELECT 1;\nSELECT * FROM ghost.db.t;\n")
+    with pytest.raises(CommandError, match="FAILED: Unknown catalog 'ghost'"):
+        call_command("runjob", "--team", "acme", "--file", str(script), stdout=StringIO(), stderr=StringIO())
+    assert JobRun.objects.get().error["line"] == 2
+
+
+def test_runjob_bad_input(tmp_path: Path, team: Any) -> None:
+    empty = tmp_path / "empty.sql"
+    empty.write_text("\n")
+    with pytest.raises(CommandError, match="empty"):
+        call_command("runjob", "--team", "acme", "--file", str(empty), stderr=StringIO())
+    with pytest.raises(CommandError, match="No team named 'nobody'"):
+        call_command("runjob", "--team", "nobody", "--file", str(empty), stderr=StringIO())
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("runjob", "--team", "acme", "--file", str(tmp_path / "missing.sql"), stderr=StringIO())
+    assert JobRun.objects.count() == 0
