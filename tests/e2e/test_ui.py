@@ -181,6 +181,9 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
     type_in_editor(b, " DESC")
     page.keyboard.press("Escape")
     expect(editor).to_have_text("SELECT region, amount FROM sales_pg.public.sales ORDER BY amount DESC")
+    # syntax highlighting: keywords are drawn in a different colour from identifiers
+    keyword = editor.locator("span", has_text=re.compile("^SELECT$")).last
+    assert keyword.evaluate("e => getComputedStyle(e).color") != editor.evaluate("e => getComputedStyle(e).color")
     expect(page.get_by_test_id("validation-status")).to_have_text("✓ Valid", timeout=SPARK_WAIT)
     page.get_by_role("button", name="Preview").click()
     preview = page.get_by_role("region", name="Preview rows")
@@ -230,13 +233,30 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
     expect(page.get_by_test_id("run-error")).to_contain_text("no_such_column")
     b.shot("run-failed")
 
+    # ---- a long query: live status while it runs, then cancel it ----
+    page.get_by_role("navigation", name="Sections").get_by_role("link", name="SQL").click()
+    page.get_by_role("button", name="New script").click()
+    editor.click()
+    page.keyboard.insert_text("SELECT count(*) AS n FROM range(0, 500000000000, 1, 2) WHERE id % 7 = 3")
+    page.keyboard.press("Escape")
+    page.get_by_label("Job name").fill("endless count")
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.get_by_test_id("run-status")).to_contain_text("Running", timeout=SPARK_WAIT)
+    expect(page.get_by_test_id("run-log")).to_contain_text("Statement 1/1 started", timeout=SPARK_WAIT)
+    b.shot("run-running")
+    page.get_by_role("button", name="Cancel run").click()
+    page.get_by_role("dialog").get_by_role("button", name="Cancel run").click()
+    expect(page.get_by_test_id("run-status")).to_contain_text("Cancelled", timeout=SPARK_WAIT)
+    expect(page.get_by_role("button", name="Cancel run")).to_have_count(0)
+
     # ---- runs list: status, duration, who ran it ----
     page.get_by_role("navigation", name="Sections").get_by_role("link", name="Runs").click()
     runs = page.get_by_role("table", name="Runs").locator("tbody tr")
-    expect(runs).to_have_count(2)
+    expect(runs).to_have_count(3)
     expect(runs.filter(has_text="sales by region")).to_contain_text("Succeeded")
     expect(runs.filter(has_text="sales by region")).to_contain_text("ada")
     expect(runs.filter(has_text="broken report")).to_contain_text("Failed")
+    expect(runs.filter(has_text="endless count")).to_contain_text("Cancelled")
     b.shot("runs")
 
     # ---- members (team admins) ----
