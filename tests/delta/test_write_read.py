@@ -85,14 +85,21 @@ def test_insert_overwrite_whole_table_and_one_partition(lake: Lake) -> None:
 
 
 def test_dynamic_partition_overwrite_replaces_only_written_partitions(lake: Lake) -> None:
-    lake.sql("CREATE TABLE lake.default.t (id INT, p STRING) PARTITIONED BY (p)")
-    lake.sql("INSERT INTO lake.default.t VALUES (1, 'x'), (2, 'y')")
+    lake.sql("CREATE TABLE lake.default.t (id INT, p STRING, q INT) PARTITIONED BY (p, q)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1, 'x', 1), (2, 'y', 1), (3, 'y', 2), (4, NULL, 1)")
     lake.spark.conf.set("spark.sql.sources.partitionOverwriteMode", "dynamic")
     try:
-        lake.sql("INSERT OVERWRITE lake.default.t PARTITION (p) SELECT 10, 'y' UNION ALL SELECT 11, 'w'")
+        lake.sql("INSERT OVERWRITE lake.default.t PARTITION (p, q) "
+                 "SELECT 10, 'y', 1 UNION ALL SELECT 11, 'w', 1 UNION ALL SELECT 12, NULL, 1")
+        lake.sql("INSERT OVERWRITE lake.default.t PARTITION (p = 'x', q) SELECT 13, 5")
     finally:
         lake.spark.conf.unset("spark.sql.sources.partitionOverwriteMode")
-    assert _arrow_rows(lake.arrow("default", "t"), ["id", "p"]) == sorted([(1, "x"), (10, "y"), (11, "w")], key=repr)
+    # Static mode (the default) replaces the whole static partition, as Spark does.
+    lake.sql("INSERT OVERWRITE lake.default.t PARTITION (p = 'w', q) SELECT 14, 1")
+    assert _arrow_rows(lake.arrow("default", "t"), ["id", "p", "q"]) == sorted(
+        [(1, "x", 1), (10, "y", 1), (3, "y", 2), (12, None, 1), (13, "x", 5), (14, "w", 1)], key=repr)
+    assert lake.rows("SELECT id, p, q FROM lake.default.t") == sorted(
+        [(1, "x", 1), (10, "y", 1), (3, "y", 2), (12, None, 1), (13, "x", 5), (14, "w", 1)], key=repr)
 
 
 def test_insert_with_column_list_static_partition_and_casts(lake: Lake) -> None:
@@ -100,11 +107,13 @@ def test_insert_with_column_list_static_partition_and_casts(lake: Lake) -> None:
     lake.sql("INSERT INTO lake.default.t (name, id, day) VALUES ('b', 2, DATE'2024-01-02')")
     lake.sql("INSERT INTO lake.default.t PARTITION (day = '2024-01-01') SELECT 1, 'a'")
     lake.sql("INSERT INTO lake.default.t (id, day) SELECT 3, '2024-01-03'")
+    lake.sql("INSERT INTO lake.default.t BY NAME SELECT DATE'2024-01-04' AS day, 'd' AS name, 4 AS id")
     table = lake.table("default", "t")
     assert _arrow_rows(table.to_pyarrow_table(), ["id", "name", "day"]) == [
-        (1, "a", dt.date(2024, 1, 1)), (2, "b", dt.date(2024, 1, 2)), (3, None, dt.date(2024, 1, 3))]
-    assert lake.rows("SELECT id, name, day FROM lake.default.t WHERE day >= DATE'2024-01-02'") == [
-        (2, "b", dt.date(2024, 1, 2)), (3, None, dt.date(2024, 1, 3))]
+        (1, "a", dt.date(2024, 1, 1)), (2, "b", dt.date(2024, 1, 2)), (3, None, dt.date(2024, 1, 3)),
+        (4, "d", dt.date(2024, 1, 4))]
+    assert lake.rows("SELECT id, name, day FROM lake.default.t WHERE day BETWEEN DATE'2024-01-02' AND "
+                     "DATE'2024-01-03'") == [(2, "b", dt.date(2024, 1, 2)), (3, None, dt.date(2024, 1, 3))]
 
 
 def test_partition_values_with_special_characters(lake: Lake) -> None:
@@ -240,6 +249,7 @@ def test_describe_and_history(lake: Lake) -> None:
     assert rows[:2] == [("id", "bigint", "key"), ("day", "date", None)]
     assert ("# Partition Information", "", "") in rows and ("day", "date", None) in rows[3:]
     extended = {r[0]: r[1] for r in lake.sql("DESCRIBE EXTENDED lake.default.t").collect()}
+    assert extended == {r[0]: r[1] for r in lake.sql("DESC FORMATTED t", catalog="lake").collect()}
     assert extended["Provider"] == "delta" and extended["Version"] == "1"
     assert extended["Comment"] == "daily facts" and "delta.logRetentionDuration=interval 60 days" in extended["Table Properties"]
     history = lake.sql("DESCRIBE HISTORY lake.default.t").collect()

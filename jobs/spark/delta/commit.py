@@ -121,14 +121,14 @@ class DeltaWriter:
         partition_cols = list(table.metadata().partition_columns)
         read_version = table.version()
         with self._pending(ref, frame, partition_cols) as written:
-            if partition:
-                replaced = [[(c, "=", partition[c] or "") for c in partition_cols if c in partition]]
-            elif dynamic:
+            if dynamic:
                 keys = sorted({tuple(sorted(a.partition_values.items())) for a in written.adds},
                               key=lambda k: [(n, v or "") for n, v in k])
                 replaced = [[(c, "=", v or "") for c, v in key] for key in keys]
                 if not replaced:
                     return read_version  # nothing written, nothing replaced
+            elif partition:
+                replaced = [[(c, "=", partition[c] or "") for c in partition_cols if c in partition]]
             else:
                 replaced = None
             before = self._replaced_files(table, replaced)
@@ -137,7 +137,7 @@ class DeltaWriter:
                 attempted_at = table.version()
                 properties = CommitProperties(custom_metadata=metadata, max_commit_retries=0)
                 try:
-                    if dynamic and not partition:
+                    if dynamic:
                         # delta-rs takes one conjunction as an overwrite filter: several partitions are removed
                         # explicitly, from the snapshot this attempt commits on.
                         removes = self._removes(table, replaced)

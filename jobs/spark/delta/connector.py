@@ -254,8 +254,7 @@ class EmbeddedDelta:
 
     # ---- helpers -------------------------------------------------------------------------------------
     def _reader(self, current_catalog: str | None, current_database: str | None) -> StatementReader:
-        catalog = self.spark.sparkSession._jsparkSession.sessionState().catalog() if hasattr(
-            self.spark, "sparkSession") else self.spark._jsparkSession.sessionState().catalog()
+        catalog = self.spark._jsparkSession.sessionState().catalog()
 
         def is_temp_view(name: str) -> bool:
             return bool(catalog.getTempView(name).isDefined())

@@ -75,15 +75,15 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
     root = table.table_uri.removeprefix("file://").rstrip("/")
     by_name = {f.name: f for f in schema.fields}
     data_schema = T.StructType([f for f in schema.fields if f.name not in partition_cols])
-    ordered = [F.col(_q(f.name)).cast(f.dataType).alias(f.name) for f in schema.fields]
+    ordered = [_q(f.name) for f in schema.fields]  # Spark puts partition columns last; the table may not
     if not partition_cols:
         paths = [_file_path(root, f["path"]) for f in files]
-        return spark.read.schema(data_schema).parquet(*paths).select(*ordered)
+        return spark.read.schema(data_schema).parquet(*paths)
     types = [by_name[c].dataType for c in partition_cols]
     if all(_at_hive_path(f, partition_cols, types) for f in files):
         # Spark types the values it reads from `col=value` directories with the schema given here.
         reader = spark.read.schema(schema).option("basePath", spark_path(root))
-        return reader.parquet(*[_file_path(root, f["path"]) for f in files]).select(*ordered)
+        return reader.parquet(*[_file_path(root, f["path"]) for f in files]).selectExpr(*ordered)
     return _union_by_partition(spark, root, files, schema, data_schema, partition_cols)
 
 
