@@ -14,7 +14,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ParseError
-from rest_framework.parsers import BaseParser, JSONParser
+from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
@@ -36,9 +36,8 @@ from catalogs.services import (
 )
 from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.types import CATALOG_TYPES
-from config.api.errors import ServiceUnavailable
 from config.api.pagination import StandardPagination
-from jobs.spark.secretbox import SecretKeyError
+from config.api.parsers import SafeJSONParser
 from teams.permissions import TeamScopedMixin
 
 logger = logging.getLogger("lakeport.catalogs")
@@ -163,27 +162,10 @@ class RowPagination(StandardPagination):
         })
 
 
-class SafeJSONParser(JSONParser):
-    """JSON bodies; absurdly deep nesting is a 400 parse error, not a RecursionError (→ 500) in the decoder."""
-
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
-        try:
-            return super().parse(stream, media_type, parser_context)
-        except RecursionError as exc:
-            raise ParseError("JSON parse error - the document is nested too deeply.") from exc
-
-
 class CatalogApiMixin(TeamScopedMixin):
-    """Team-scoped (viewers read, admins write) with unreadable stored secrets reported as 503, not 500."""
+    """Team-scoped (viewers read, admins write); bodies are JSON only."""
 
     parser_classes = [SafeJSONParser]
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, SecretKeyError):
-            logger.error("catalog.secrets_unreadable", extra={"error_class": type(exc).__name__})
-            # SecretKeyError messages name the key setting, never a value or a token.
-            exc = ServiceUnavailable(f"{exc} An operator must check LAKEPORT_SECRET_KEYS.")
-        return super().handle_exception(exc)  # type: ignore[misc]
 
 
 class CatalogTypeListApi(CatalogApiMixin, APIView):

@@ -81,9 +81,6 @@ def _type_schemas() -> tuple[dict[str, Any], ...]:
     types = []
     for key, catalog_type in CATALOG_TYPES.items():
         schema = catalog_type.config_model.model_json_schema(by_alias=True)
-        for prop in schema.get("properties", {}).values():
-            if prop.get("secret"):
-                prop["writeOnly"] = True  # write-only in the API: responses never carry the value
         types.append({"key": key, "display_name": catalog_type.display_name, "schema": schema})
     return tuple(types)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
@@ -23,7 +24,8 @@ def _check_database() -> dict[str, Any]:
 
 def _check_broker() -> dict[str, Any]:
     try:
-        with celery_app.connection_for_write() as conn:
+        # The URL from settings, explicitly: Celery would otherwise prefer a CELERY_BROKER_URL from the environment.
+        with celery_app.connection_for_write(url=settings.CELERY_BROKER_URL) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
         return {"ok": True, "transport": conn.transport_cls if isinstance(conn.transport_cls, str) else "custom"}
     except Exception as exc:

@@ -36,13 +36,7 @@ def test_healthz_is_503_without_a_worker_and_200_with_one(tmp_path: Path, redis_
 
 
 def test_healthz_is_503_when_broker_is_down(settings, redis_url: str) -> None:  # type: ignore[no-untyped-def]
-    from config.celery import app
-
-    old = app.conf.broker_url
-    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    try:
-        resp = Client().get("/healthz")
-    finally:
-        app.conf.broker_url = old
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    resp = Client().get("/healthz")
     assert resp.status_code == 503
     assert resp.json()["checks"]["broker"]["ok"] is False

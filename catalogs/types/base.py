@@ -45,7 +45,7 @@ def secret_map_field(**kwargs: Any) -> Any:
     """A `Field` for a map whose values are all secret (e.g. storage credentials)."""
     from pydantic import Field
 
-    return Field(json_schema_extra={"secret": True, "secretValues": True}, **kwargs)
+    return Field(json_schema_extra={"secret": True, "secretValues": True, "writeOnly": True}, **kwargs)
 
 
 @dataclass(frozen=True)

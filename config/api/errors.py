@@ -14,6 +14,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from jobs.spark.secretbox import SecretKeyError
+
 logger = logging.getLogger("lakeport.api")
 
 
@@ -61,7 +63,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF exception handler that wraps every error in the standard body and never lets one become a 500."""
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("payload_too_large", "Request body too large."), status=413)
-    if isinstance(exc, (OperationalError, InterfaceError)):
+    if isinstance(exc, SecretKeyError):
+        # Stored secrets can't be opened with the configured keys; the message names the setting, never a value.
+        logger.error("api.secrets_unreadable", extra={"error_class": type(exc).__name__})
+        exc = ServiceUnavailable(f"{exc} An operator must check LAKEPORT_SECRET_KEYS.")
+    elif isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("api.database_unavailable", extra={"error_class": type(exc).__name__})
         exc = ServiceUnavailable()
     elif isinstance(exc, DjangoValidationError):
