@@ -111,6 +111,13 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
 
     # ---- Hive on the session's metastore ----
     new_catalog_form(b, "warehouse_hive", "hive", "Hive Metastore")
+    page.get_by_label("Metastore URIs").fill("thrift://127.0.0.1:1")  # nothing listens there
+    page.get_by_role("button", name="Test connection").click()
+    failed = page.get_by_test_id("connection-result")
+    expect(failed).to_contain_text("Connection failed", timeout=60_000)
+    expect(failed).to_contain_text("127.0.0.1:1")
+    expect(failed).to_contain_text(re.compile(r"in \d+(\.\d+)? (ms|s)"))
+    b.shot("catalog-form-test-failed")
     page.get_by_label("Metastore URIs").fill(hive_metastore.uri)
     check_connection(b)
     b.shot("catalog-form-hive")
@@ -268,6 +275,21 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
     expect(members.filter(has_text="dan")).to_have_count(1)
     expect(page.get_by_label("Role of dan")).to_have_value("viewer")
     b.shot("members")
+
+    # ---- delete asks first, then the catalog is gone from the list ----
+    page.get_by_role("navigation", name="Sections").get_by_role("link", name="Catalogs").click()
+    page.get_by_role("link", name="warehouse_hive", exact=True).click()
+    page.get_by_role("button", name="Delete").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Delete warehouse_hive?")
+    b.shot("catalog-delete-confirm")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    page.get_by_role("button", name="Delete").click()
+    dialog.get_by_role("button", name="Delete catalog").click()
+    expect(page).to_have_url(re.compile(r"/t/acme/catalogs$"))
+    expect(page.get_by_role("table", name="Catalogs").locator("tbody tr")).to_have_count(2)
+    expect(page.get_by_role("link", name="warehouse_hive")).to_have_count(0)
 
     # ---- the same screens on a phone: nothing needs sideways scrolling ----
     page.set_viewport_size(PHONE)

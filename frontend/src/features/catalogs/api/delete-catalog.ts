@@ -13,6 +13,11 @@ export function useDeleteCatalog(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ name, ifMatch }: { name: string; ifMatch: string | null }) => deleteCatalog(team, name, ifMatch),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["catalogs", team] }),
+    // mark stale without refetching: the page still showing the deleted catalog must not ask for it again
+    onSuccess: () => {
+      for (const key of [["catalogs", team], ["sql-meta", team], ["metadata", team]]) {
+        qc.invalidateQueries({ queryKey: key, refetchType: "none" });
+      }
+    },
   });
 }
