@@ -296,7 +296,7 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
     for name, path in [
         ("catalogs", "/t/acme/catalogs"), ("catalog-detail", "/t/acme/catalogs/sales_pg"),
         ("catalog-form-jdbc", "/t/acme/catalogs/sales_pg/edit"), ("browse", "/t/acme/browse"),
-        ("sql-preview", "/t/acme/sql"), ("runs", "/t/acme/runs"), ("run-succeeded", run_url.split(b.base_url)[1]),
+        ("sql-editor", "/t/acme/sql"), ("runs", "/t/acme/runs"), ("run-succeeded", run_url.split(b.base_url)[1]),
         ("members", "/t/acme/members"),
     ]:
         b.goto(path)

@@ -11,6 +11,9 @@ export function useCreateCatalog(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: CatalogInput) => createCatalog(team, input),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["catalogs", team] }),
+    onSuccess: () => {
+      // lists, the metadata tree and SQL completion all name catalogs
+      for (const key of [["catalogs", team], ["sql-meta", team], ["metadata", team]]) qc.invalidateQueries({ queryKey: key });
+    },
   });
 }

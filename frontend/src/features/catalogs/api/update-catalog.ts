@@ -20,6 +20,9 @@ export function useUpdateCatalog(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: UpdateCatalogInput) => updateCatalog(team, v),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["catalogs", team] }),
+    onSuccess: () => {
+      // a changed configuration can change what the tree and completion see
+      for (const key of [["catalogs", team], ["sql-meta", team], ["metadata", team]]) qc.invalidateQueries({ queryKey: key });
+    },
   });
 }

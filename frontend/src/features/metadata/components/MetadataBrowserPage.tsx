@@ -124,7 +124,8 @@ function Toggle({ open, label, onClick, icon }: { open: boolean; label: string; 
   return (
     <button type="button" className="tree-toggle" aria-expanded={open} onClick={onClick}>
       <span className="caret" aria-hidden="true">{open ? "▾" : "▸"}</span>
-      <span aria-hidden="true">{icon}</span> {label}
+      {icon && <span className="tree-icon" aria-hidden="true">{icon}</span>}
+      {label}
     </button>
   );
 }
@@ -136,7 +137,7 @@ function CatalogNode({ ctx, catalog, type, parentMatched }: { ctx: TreeCtx; cata
   const shown = dbs.data?.filter((d) => parentMatched || matches(d, ctx.filter) || ctx.loadedMatch(["metadata", ctx.team, catalog, d])) ?? [];
   return (
     <li>
-      <Toggle open={open} label={catalog} icon="◫" onClick={() => ctx.toggle(key)} />
+      <Toggle open={open} label={catalog} icon="" onClick={() => ctx.toggle(key)} />
       <span className={`type-chip type-${type}`}>{type}</span>
       {open && (
         <ul>
@@ -164,7 +165,7 @@ function DatabaseNode({ ctx, catalog, database, parentMatched }: { ctx: TreeCtx;
   const shown = tables.data?.filter((t) => parentMatched || matches(t.name, ctx.filter)) ?? [];
   return (
     <li>
-      <Toggle open={open} label={database} icon="▤" onClick={() => ctx.toggle(key)} />
+      <Toggle open={open} label={database} icon="" onClick={() => ctx.toggle(key)} />
       {open && (
         <ul>
           {tables.isPending ? (

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 
 import { ErrorBox, Loading } from "@/components/Status";
@@ -8,8 +9,13 @@ export function TableColumns({ team, catalog, database, table }: { team: string;
   const q = useTable(team, catalog, database, table);
   const fq = `${catalog}.${database}.${table}`;
   const sql = `SELECT * FROM ${fq} LIMIT 100`;
+  const box = useRef<HTMLDivElement>(null);
+  // on a phone the details sit below the tree: bring them into view when a table is picked
+  useEffect(() => {
+    if (window.matchMedia("(max-width: 760px)").matches) box.current?.scrollIntoView({ block: "start" });
+  }, [fq]);
   return (
-    <div data-testid="table-details">
+    <div data-testid="table-details" ref={box}>
       <h2 className="mono">{fq}</h2>
       {q.isPending ? (
         <Loading label="Loading columns…" />

@@ -57,6 +57,7 @@ export function SqlEditor({ value, onChange, diagnostics, completion, onPreview,
         }),
         lintGutter(),
         placeholder("SELECT * FROM catalog.database.table LIMIT 100"),
+        EditorView.lineWrapping,
         EditorState.readOnly.of(!!readOnly),
         EditorView.contentAttributes.of({ "aria-label": "SQL editor", "data-testid": "sql-editor-content" }),
         Prec.highest(
