@@ -29,6 +29,7 @@ def warm_static_conf() -> dict[str, str]:
         "spark.app.name": "lakeport-warm",
         # FAIR so a short run is not stuck behind a long one sharing the context.
         "spark.scheduler.mode": "FAIR",
+        "spark.ui.showConsoleProgress": "false",  # progress goes to the run row, not a worker's stderr
     }
     jars = [j for j in settings.SPARK_JDBC_JARS if os.path.exists(j)]
     if jars:
