@@ -199,6 +199,10 @@ class CatalogResolver:
                 return binding
             try:
                 binding = self._bind_entry(entry, binding)
+            except jdbc_binding.JdbcUnreachableError as exc:
+                host, port = jdbc_binding.host_port(entry.configuration)
+                raise CatalogBindingError(f"Catalog '{entry.name}' ({host}:{port}) is unreachable: {exc}.",
+                                          statement=statement) from None
             except (jdbc_binding.JdbcConfigError, hive_binding.HiveConfigError, delta_binding.DeltaBindingError) as exc:
                 raise CatalogBindingError(redact(str(exc)), statement=statement) from None
             self._state.bindings[entry.name] = binding

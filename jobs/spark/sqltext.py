@@ -201,6 +201,7 @@ class NameChain:
     parts: tuple[str, ...]
     tokens: tuple[Token, ...]
     after: str | None
+    names_namespace: bool = False  # e.g. `CREATE DATABASE IF NOT EXISTS cat.db`
 
     @property
     def in_table_position(self) -> bool:
@@ -208,13 +209,15 @@ class NameChain:
 
     @property
     def in_namespace_position(self) -> bool:
-        return self.after in NAMESPACE_KEYWORDS
+        return self.after in NAMESPACE_KEYWORDS or self.names_namespace
 
 
 def name_chains(tokens: list[Token]) -> list[NameChain]:
     """Every dotted identifier chain of two or more parts, with the keyword (if any) right before it."""
     sig = significant(tokens)
     chains: list[NameChain] = []
+    # CREATE/DROP/ALTER/DESCRIBE DATABASE|SCHEMA|NAMESPACE [IF [NOT] EXISTS] x: the first chain is a namespace
+    namespace_statement = len(sig) > 1 and sig[1].lower in ("database", "schema", "namespace")
     i = 0
     while i < len(sig):
         tok = sig[i]
@@ -227,7 +230,8 @@ def name_chains(tokens: list[Token]) -> list[NameChain]:
             prev = sig[i - 1] if i else None
             if len(parts) >= 2 and not (prev is not None and prev.kind == PUNCT and prev.text == "."):
                 after = prev.lower if prev is not None and prev.kind == WORD else None
-                chains.append(NameChain(tuple(p.name for p in parts), tuple(parts), after))
+                chains.append(NameChain(tuple(p.name for p in parts), tuple(parts), after,
+                                        namespace_statement and not chains))
             i = j
         else:
             i += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -25,6 +26,10 @@ _PASSWORD_KEY = "password"
 
 class JdbcConfigError(ValueError):
     """The stored configuration is not a usable jdbc configuration."""
+
+
+class JdbcUnreachableError(RuntimeError):
+    """The catalog's server does not answer within the connect timeout."""
 
 
 def jdbc_url(config: dict[str, Any]) -> str:
@@ -84,10 +89,30 @@ def catalog_options(config: dict[str, Any], *, connect_timeout: float = 10.0) ->
     return options
 
 
+def probe_mysql(host: str, port: int, timeout: float) -> None:
+    """Raise JdbcUnreachableError unless a MySQL/MariaDB server greets within `timeout` seconds.
+
+    MariaDB Connector/J 2.x applies connectTimeout to the TCP connect only; a server that accepts and never
+    sends its handshake would block the driver (and the statement) forever. The server speaks first, so
+    reading its greeting bounds that wait without logging in.
+    """
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.settimeout(timeout)
+            if not sock.recv(1):
+                raise JdbcUnreachableError(f"{host}:{port} closed the connection before its handshake")
+    except TimeoutError:
+        raise JdbcUnreachableError(f"{host}:{port} sent no MySQL handshake within {timeout:g} s") from None
+    except OSError as exc:
+        raise JdbcUnreachableError(f"{host}:{port} refused or dropped the connection ({exc.strerror or exc})") from None
+
+
 def register(spark: Any, name: str, config: dict[str, Any], *, connect_timeout: float,
              previous_keys: list[str] | None = None) -> list[str]:
     """Bind `name` to a JDBCTableCatalog in `spark`; returns the conf keys set (without the password)."""
     options = catalog_options(config, connect_timeout=connect_timeout)
+    if config.get("type") == "mysql":
+        probe_mysql(*host_port(config), timeout=connect_timeout)
     prefix = f"spark.sql.catalog.{name}"
     conf = spark.conf
     for key in previous_keys or []:

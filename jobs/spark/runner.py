@@ -1,0 +1,182 @@
+"""Run a Spark SQL script with Lakeport catalogs from plain `spark-submit`, outside the platform.
+
+    spark-submit jobs/spark/runner.py --store file:catalogs.json --team acme script.sql
+    spark-submit jobs/spark/runner.py --store postgresql://lakeport@db:5432/lakeport --team acme script.sql
+
+Prints each statement's result as a table; `--events FILE` also writes JSON lines
+(`statement_start`, `statement_end`, `log`, `script_end`) for the isolated engine. Exit code 0 when every
+statement succeeded, 1 when one failed, 2 for bad arguments. Secrets never travel on the command line: the
+database store takes its password from PGPASSWORD / ~/.pgpass / a libpq service, decryption keys from
+LAKEPORT_SECRET_KEYS. Cluster mode: ship the package with `--py-files` (see `build_py_files`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import zipfile
+from pathlib import Path
+from typing import IO, Any
+
+if __package__ in (None, ""):
+    # run by path (spark-submit jobs/spark/runner.py): make the repository root importable
+    _root = Path(__file__).resolve().parents[2]
+    if (_root / "jobs" / "spark").is_dir() and str(_root) not in sys.path:
+        sys.path.insert(0, str(_root))
+
+from jobs.spark.redaction import redact  # noqa: E402
+from jobs.spark.store import CatalogStoreError, dsn_has_password, open_store  # noqa: E402
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+SPARK_DIR = Path(__file__).resolve().parent
+
+
+def build_py_files(dest: str | os.PathLike[str]) -> Path:
+    """Zip the `jobs.spark` package (with a Django-free `jobs/__init__.py`) for `spark-submit --py-files`."""
+    dest = Path(dest)
+    archive = dest / "lakeport_spark.zip" if dest.is_dir() else dest
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("jobs/__init__.py", '"""Lakeport jobs (only the Spark runtime is shipped)."""\n')
+        for path in sorted(SPARK_DIR.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            zf.write(path, Path("jobs/spark") / path.relative_to(SPARK_DIR))
+    return archive
+
+
+def format_table(columns: list[dict[str, str]], rows: list[list[Any]], *, truncated: bool = False) -> str:
+    """A plain-text table of a statement's preview."""
+    headers = [c["name"] for c in columns]
+    cells = [["NULL" if v is None else (json.dumps(v) if isinstance(v, (dict, list)) else str(v)) for v in row]
+             for row in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+    lines = [rule, "| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)) + " |", rule]
+    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in cells]
+    lines.append(rule)
+    count = f"{len(rows)} row{'s' if len(rows) != 1 else ''}" + (" (truncated)" if truncated else "")
+    lines.append(count)
+    return "\n".join(lines)
+
+
+class ConsoleListener:
+    """Prints statement results to `out`, and writes JSON-line events to `events` when given."""
+
+    def __init__(self, out: IO[str], events: IO[str] | None = None) -> None:
+        self.out = out
+        self.events = events
+
+    def event(self, name: str, **data: Any) -> None:
+        if self.events is not None:
+            self.events.write(json.dumps({"event": name, "ts": time.time(), **data}, default=str) + "\n")
+            self.events.flush()
+
+    def on_statement_start(self, index: int, total: int, sql: str) -> None:
+        self.event("statement_start", index=index, total=total, sql=sql)
+        print(f"\n-- [{index + 1}/{total}] {sql.splitlines()[0][:100]}", file=self.out, flush=True)
+
+    def on_statement_end(self, result: Any) -> None:
+        self.event("statement_end", **result.as_dict())
+        if result.status == "succeeded":
+            if result.columns:
+                print(format_table(result.columns, result.rows or [], truncated=result.truncated), file=self.out)
+            else:
+                print(f"OK ({result.elapsed_ms} ms)", file=self.out)
+        elif result.status == "failed":
+            print(f"FAILED at line {result.line}, column {result.column}: {result.error}", file=self.out)
+        self.out.flush()
+
+    def on_log(self, message: str) -> None:
+        self.event("log", message=message)
+        print(f"# {message}", file=sys.stderr, flush=True)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="runner.py", description="Run a Spark SQL script with Lakeport catalogs.")
+    parser.add_argument("--store", required=True, help="file:/path.json | postgresql://user@host:port/db | memory:")
+    parser.add_argument("--team", required=True, help="team whose catalogs the script may use")
+    parser.add_argument("--events", help="write JSON-line events to this file")
+    parser.add_argument("--preview-limit", type=int, default=1000, help="rows kept per statement (default 1000)")
+    parser.add_argument("--master", help="Spark master when not given by spark-submit (default local[*])")
+    parser.add_argument("--connect-timeout", type=float, default=10.0, help="JDBC connect timeout, seconds")
+    parser.add_argument("--delta-mode", choices=["embedded", "jvm"], help="default: LAKEPORT_DELTA_MODE or embedded")
+    parser.add_argument("--app-name", default="lakeport-script")
+    parser.add_argument("script", help="SQL script file, or - for standard input")
+    args = parser.parse_args(argv)
+    if args.preview_limit < 0:
+        parser.error("--preview-limit must be >= 0")
+    if args.store.startswith(("postgresql://", "postgres://")) and dsn_has_password(args.store):
+        parser.error("--store must not carry a password (it would show in process lists): "
+                     "use PGPASSWORD, ~/.pgpass or a libpq service file")
+    return args
+
+
+def build_session(master: str | None, app_name: str, static_conf: dict[str, str]) -> Any:
+    """The SparkSession for one script: spark-submit's settings, plus the static confs its catalogs need."""
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName(app_name)
+    if master:
+        builder = builder.master(master)
+    elif "PYSPARK_GATEWAY_PORT" not in os.environ:
+        builder = builder.master("local[*]")  # plain `python runner.py`; spark-submit brings its own master
+    for key, value in static_conf.items():
+        builder = builder.config(key, value)
+    if static_conf.get("spark.sql.catalogImplementation") == "hive":
+        builder = builder.enableHiveSupport()
+    return builder.getOrCreate()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI entry point; returns the exit code."""
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    events = open(args.events, "a", encoding="utf-8") if args.events else None  # noqa: SIM115 - closed below
+    listener = ConsoleListener(sys.stdout, events)
+    try:
+        return _run(args, listener)
+    finally:
+        if events is not None:
+            events.close()
+
+
+def _run(args: argparse.Namespace, listener: ConsoleListener) -> int:
+    from jobs.spark.errors import SparkRuntimeError
+    from jobs.spark.resolver import static_conf
+    from jobs.spark.script import ScriptRunner
+
+    try:
+        script = sys.stdin.read() if args.script == "-" else Path(args.script).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"runner.py: cannot read script {args.script}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        store = open_store(args.store, args.team)
+        conf = static_conf(script, store, args.team, delta_mode=args.delta_mode)
+    except (CatalogStoreError, SparkRuntimeError, ValueError) as exc:
+        message = redact(str(exc))
+        listener.event("script_end", succeeded=False, error={"statement": None, "line": None, "column": None,
+                                                             "message": message})
+        print(f"FAILED: {message}", file=sys.stdout, flush=True)
+        return EXIT_FAILED
+    spark = build_session(args.master, args.app_name, conf)
+    try:
+        runner = ScriptRunner(spark, store, team=args.team, preview_limit=args.preview_limit, listener=listener,
+                              connect_timeout=args.connect_timeout, delta_mode=args.delta_mode)
+        result = runner.run(script)
+        listener.event("script_end", succeeded=result.succeeded, error=result.error,
+                       catalogs_used=result.catalogs_used, cancelled=result.cancelled)
+        if not result.succeeded and result.error and not result.statements:
+            print(f"FAILED: {result.error['message']}", file=sys.stdout, flush=True)
+        return EXIT_OK if result.succeeded else EXIT_FAILED
+    finally:
+        spark.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
