@@ -314,7 +314,7 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
 
 @pytest.mark.parametrize("role", ["viewer", "developer"])
 def test_viewers_and_developers_see_no_catalog_write_controls(
-    browser: Browser, team: Any, make_user: Any, role: str
+    browser: Browser, team: Any, other_team: Any, make_user: Any, role: str
 ) -> None:
     from catalogs.services import catalog_create
 
@@ -323,7 +323,7 @@ def test_viewers_and_developers_see_no_catalog_write_controls(
         "catalog_name": "lake", "catalog_type": "delta", "description": "shared lake",
         "configuration": {"warehouse": "/tmp/lakeport-e2e-lake"},
     })
-    make_user("val", team, role)
+    val = make_user("val", team, role)
     b, page = browser, browser.page
     b.sign_in("val")
     expect(page.get_by_test_id("role-badge")).to_have_text(role)
@@ -350,6 +350,20 @@ def test_viewers_and_developers_see_no_catalog_write_controls(
     expect(page.get_by_role("button", name="Run", exact=True)).to_have_count(run_buttons)
     expect(page.get_by_role("button", name="Preview")).to_have_count(run_buttons)
     b.shot(f"sql-as-{role}")
+
+    # the same user is an admin elsewhere: the team switcher shows each team's role and its controls
+    from teams.services import membership_set
+
+    membership_set(team=other_team, user=val, role="admin")
+    b.goto("/t/acme/catalogs")
+    page.get_by_label("Team").select_option("globex")
+    expect(page).to_have_url(re.compile(r"/t/globex/catalogs$"))
+    expect(page.get_by_test_id("role-badge")).to_have_text("admin")
+    expect(page.get_by_role("link", name="New catalog")).to_be_visible()
+    expect(page.get_by_role("heading", name="No catalogs yet")).to_be_visible()
+    page.get_by_label("Team").select_option("acme")
+    expect(page.get_by_test_id("role-badge")).to_have_text(role)
+    expect(page.get_by_role("link", name="New catalog")).to_have_count(0)
     assert b.console.unexpected() == [], b.console.unexpected()
 
 
