@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from config.api.errors import Conflict
@@ -243,16 +243,37 @@ def runs_reap() -> ReapReport:
             report.failed.append(run.id)
             run_log(run_id=run.id, messages=[message, "Run FAILED."], level="ERROR")
     requeue_before = now - timedelta(seconds=settings.LAKEPORT_REQUEUE_AFTER_SECONDS)
-    for run_id in JobRun.objects.filter(status=RunStatus.QUEUED, enqueued_at__lt=requeue_before).values_list(
-        "id", flat=True
-    ):
-        run_enqueue(run_id=run_id)
-        report.reenqueued.append(run_id)
-    for run_id in JobRun.objects.filter(status=RunStatus.QUEUED, enqueued_at__isnull=True,
-                                        created_at__lt=requeue_before).values_list("id", flat=True):
-        run_enqueue(run_id=run_id)
-        report.reenqueued.append(run_id)
+    stale = list(
+        JobRun.objects.filter(status=RunStatus.QUEUED)
+        .filter(Q(enqueued_at__lt=requeue_before) | Q(enqueued_at__isnull=True, created_at__lt=requeue_before))
+        .order_by("created_at", "id").values_list("id", flat=True)
+    )
+    if stale:
+        waiting = broker_backlog()
+        if waiting is not None:
+            # Every QUEUED run should have a message waiting; only as many as are missing are sent again,
+            # so a long queue behind busy workers does not fill up with duplicates.
+            missing = JobRun.objects.filter(status=RunStatus.QUEUED).count() - waiting
+            stale = stale[: max(0, missing)]
+        for run_id in stale:
+            run_enqueue(run_id=run_id)
+            report.reenqueued.append(run_id)
     if report.failed or report.requeued or report.cancelled or report.reenqueued:
         logger.info("runs.reaped", extra={"failed": report.failed, "requeued": report.requeued,
                                           "cancelled": report.cancelled, "reenqueued": len(report.reenqueued)})
     return report
+
+
+def broker_backlog() -> int | None:
+    """Messages waiting in the job queue of the broker; None when the broker cannot tell (or is down)."""
+    from celery import current_app
+    from kombu.exceptions import ChannelError
+
+    try:
+        with current_app.connection_for_read() as conn:
+            return int(conn.default_channel.queue_declare(queue="lakeport", passive=True).message_count)
+    except ChannelError:
+        return 0  # the queue does not exist (yet, or any more): nothing waits in it
+    except Exception as exc:
+        logger.warning("runs.backlog_unknown", extra={"error_class": type(exc).__name__})
+        return None

@@ -134,3 +134,16 @@ def test_reaper_reenqueues_queued_runs_whose_messages_were_lost(make_job: Callab
     assert sorted(report.reenqueued) == sorted(r.id for r in old)
     assert sorted(queued_messages()) == sorted(r.id for r in old)
     assert fresh.id not in report.reenqueued  # its message may still be in flight
+
+
+@override_settings(LAKEPORT_REQUEUE_AFTER_SECONDS=60)
+def test_reaper_does_not_duplicate_messages_that_are_still_waiting(make_job: Callable[..., SqlJob]) -> None:
+    job = make_job("SELECT 1")
+    runs = [run_submit(job=job, user=None).run for _ in range(3)]  # busy workers: the messages wait in Redis
+    JobRun.objects.filter(id__in=[r.id for r in runs]).update(enqueued_at=timezone.now() - timedelta(minutes=5))
+    assert runs_reap().reenqueued == []
+    assert sorted(queued_messages()) == sorted(r.id for r in runs)
+    # One message is lost (say a broker failover dropped it): exactly one run is sent again, the oldest.
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).lpop("lakeport")
+    assert runs_reap().reenqueued == [runs[0].id]
+    assert len(queued_messages()) == 3
