@@ -390,3 +390,21 @@ def test_wrong_password_is_refused_with_a_message(browser: Browser, make_user: A
     expect(page).to_have_url(re.compile(r"/login$"))
     b.shot("login")
     assert b.console.unexpected() == [], b.console.unexpected()
+
+
+def test_an_ended_session_sends_the_user_to_sign_in(browser: Browser, team: Any, make_user: Any) -> None:
+    from django.contrib.sessions.models import Session
+
+    make_user("ada", team, "developer")
+    b, page = browser, browser.page
+    b.sign_in("ada")
+    expect(page.get_by_role("heading", name="Catalogs")).to_be_visible()
+    page.wait_for_load_state("networkidle")  # nothing of the first screen still in flight
+    Session.objects.all().delete()  # the session expires on the server (or is signed out in another tab)
+    b.console.expect_failed("/api/v1/teams/acme/runs/", 401)
+    b.console.expect_failed("/api/v1/teams/acme/runs/", 403)
+    page.get_by_role("navigation", name="Sections").get_by_role("link", name="Runs").click()
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Ft%2Facme%2Fruns$"))
+    b.sign_in("ada")  # …and signing in again returns to the app
+    expect(page.get_by_role("heading", name="Catalogs")).to_be_visible()
+    assert b.console.unexpected() == [], b.console.unexpected()

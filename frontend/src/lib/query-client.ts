@@ -1,8 +1,20 @@
-import { QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 
 import { ApiError } from "@/lib/api-client";
 
-export const queryClient = new QueryClient({
+// "me" lives in lib/auth.ts; the key is repeated here so this module does not import the auth hooks
+const ME_KEY = ["me"];
+
+/** A session that ended (expired, signed out in another tab) sends the user back to the sign-in page. */
+function onApiError(error: unknown): void {
+  if (error instanceof ApiError && (error.status === 401 || error.code === "not_authenticated")) {
+    if (queryClient.getQueryData(ME_KEY)) queryClient.setQueryData(ME_KEY, null);
+  }
+}
+
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: onApiError }),
+  mutationCache: new MutationCache({ onError: onApiError }),
   defaultOptions: {
     queries: {
       staleTime: 15_000,
