@@ -291,6 +291,8 @@ class CatalogResolver:
         sql, bindings = self.prepare(stmt)
         if refs.use is not None:
             return self._use_catalog(refs.use.catalog.lower(), bindings)
+        if refs.namespace is not None and self._track_use(refs.namespace, bindings) == "delta":
+            return None  # USE of a database in an embedded Delta catalog: ours to track, Spark has no such catalog
         delta = self._state.delta
         current = self.binding(self.current_catalog)
         involves_delta = any(b.type == "delta" and b.spark_name is None for b in bindings)
@@ -298,11 +300,7 @@ class CatalogResolver:
         if delta is not None and (involves_delta or current_is_delta) and delta.handles(
             sql, current_catalog=self.current_catalog, current_database=self.current_database
         ):
-            result = delta.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
-            self._track_use(refs.namespace, bindings)
-            return result
-        if refs.namespace is not None and self._track_use(refs.namespace, bindings) == "delta":
-            return None  # USE of a database in an embedded Delta catalog: ours to track, Spark has no such catalog
+            return delta.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
         return self.spark.sql(sql)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:
