@@ -1,10 +1,13 @@
-.PHONY: run test bench lint
+.PHONY: run test test-faults bench lint
 
 run:  ## install what is missing, migrate, create the demo team, serve on :8000 with a worker
 	bash platform/scripts/run.sh
 
 test:  ## the whole suite against real PostgreSQL, Redis, MariaDB, Hive Metastore and Spark
 	bash platform/scripts/test.sh
+
+test-faults:  ## fault injection (private PostgreSQL/Redis stopped, workers SIGKILLed; minutes), then the leak scan over it
+	bash platform/scripts/test.sh tests/faults tests/security/test_leak_scan.py
 
 bench:  ## benchmarks with side-by-side ratios (not part of make test)
 	bash platform/scripts/bench.sh

@@ -21,7 +21,7 @@ from catalogs.types.jdbc_config import JdbcConfig
 from tests.faults.conftest import Platform, prepare_platform
 from tests.support.postgres import PrivatePostgres
 from tests.support.secrets import register_secret
-from tests.support.servers import HttpResponse, LiveServer, http, start_gunicorn, wait_until
+from tests.support.servers import LiveServer, http, start_gunicorn, wait_until
 
 OUTAGE_SECONDS = 10
 CATALOG_PASSWORD = register_secret("outage-Secr3t-4d5e6f70")
