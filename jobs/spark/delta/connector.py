@@ -45,7 +45,8 @@ class EmbeddedDelta:
         self.spark = spark
         self._catalogs: dict[str, DeltaCatalog] = {}
         self._lock = threading.Lock()
-        self._read_versions = threading.local()  # versions the current thread's last source query read
+        # Per thread: the versions the last source query read, and the plan `handles()` just made.
+        self._read_versions = threading.local()
 
     # ---- catalogs ------------------------------------------------------------------------------------
     def register(self, name: str, config: Mapping[str, Any]) -> None:
@@ -65,17 +66,30 @@ class EmbeddedDelta:
         if not self._catalogs:
             return False
         try:
-            return self._reader(current_catalog, current_database).read(sql) is not None
+            return self._plan(sql, current_catalog, current_database, remember=True) is not None
         except DeltaConnectorError:
             return True  # ours, but wrong: execute() reports the error
 
     def execute(self, sql: str, *, current_catalog: str | None, current_database: str | None) -> DataFrame | None:
         """Run one statement: reads return a DataFrame, writes commit atomically and return None."""
-        plan = self._reader(current_catalog, current_database).read(sql)
+        plan = self._plan(sql, current_catalog, current_database, remember=False)
         if plan is None:
             return self.spark.sql(sql)
         handler = getattr(self, f"_run_{plan.kind}")
         return handler(plan)
+
+    def _plan(self, sql: str, current_catalog: str | None, current_database: str | None, *,
+              remember: bool) -> Plan | None:
+        """Read the statement; `handles()` then `execute()` of the same statement parse it once."""
+        key = (sql, current_catalog, current_database, tuple(sorted(self._catalogs.items(), key=lambda i: i[0])))
+        cached = getattr(self._read_versions, "plan", None)
+        self._read_versions.plan = None
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        plan = self._reader(current_catalog, current_database).read(sql)
+        if remember:
+            self._read_versions.plan = (key, plan)
+        return plan
 
     # ---- reads ---------------------------------------------------------------------------------------
     def _run_query(self, plan: Plan) -> DataFrame:

@@ -11,7 +11,7 @@ from urllib.parse import unquote
 
 import pyarrow as pa
 from deltalake import DeltaTable
-from deltalake.exceptions import DeltaError
+from deltalake.exceptions import DeltaError, TableNotFoundError
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -28,13 +28,9 @@ def open_table(catalog: DeltaCatalog, ref: TableRef) -> DeltaTable:
     """The latest snapshot of a table; a missing table is a clear error."""
     uri = catalog.table_uri(ref)
     try:
-        exists = DeltaTable.is_deltatable(uri, catalog.delta_options())
-    except (DeltaError, OSError) as exc:
-        raise DeltaConnectorError(f"cannot reach Delta table {ref}: {exc}") from exc
-    if not exists:
-        raise DeltaConnectorError(f"Delta table {ref} does not exist (no _delta_log at {uri}).")
-    try:
         return DeltaTable(uri, storage_options=catalog.delta_options())
+    except TableNotFoundError as exc:
+        raise DeltaConnectorError(f"Delta table {ref} does not exist (no _delta_log at {uri}).") from exc
     except (DeltaError, OSError) as exc:
         raise DeltaConnectorError(f"cannot load Delta table {ref}: {exc}") from exc
 
