@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PG_PASSWORD, PHONE, Browser
+from tests.e2e.conftest import DESKTOP, PASSWORD, PG_PASSWORD, PHONE, Browser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -398,13 +398,18 @@ def test_an_ended_session_sends_the_user_to_sign_in(browser: Browser, team: Any,
     make_user("ada", team, "developer")
     b, page = browser, browser.page
     b.sign_in("ada")
-    expect(page.get_by_role("heading", name="Catalogs")).to_be_visible()
-    page.wait_for_load_state("networkidle")  # nothing of the first screen still in flight
+    # the first screen has loaded everything it asks for (its list and the type filter's options)
+    expect(page.get_by_role("heading", name="No catalogs yet")).to_be_visible()
+    expect(page.locator("#filter-type option")).to_have_count(4)
     Session.objects.all().delete()  # the session expires on the server (or is signed out in another tab)
     b.console.expect_failed("/api/v1/teams/acme/runs/", 401)
     b.console.expect_failed("/api/v1/teams/acme/runs/", 403)
     page.get_by_role("navigation", name="Sections").get_by_role("link", name="Runs").click()
     expect(page).to_have_url(re.compile(r"/login\?next=%2Ft%2Facme%2Fruns$"))
-    b.sign_in("ada")  # …and signing in again returns to the app
-    expect(page.get_by_role("heading", name="Catalogs")).to_be_visible()
+    # …and signing in again on that page returns to where the user was going
+    page.get_by_label("Username").fill("ada")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(re.compile(r"/t/acme/runs$"))
+    expect(page.get_by_role("heading", name="No runs")).to_be_visible()
     assert b.console.unexpected() == [], b.console.unexpected()
