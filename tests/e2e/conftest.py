@@ -76,11 +76,14 @@ class Browser:
         self.page.screenshot(path=str(path), full_page=True)
         return path
 
-    def sign_in(self, username: str, password: str = PASSWORD) -> None:
+    def sign_in(self, username: str, password: str = PASSWORD, *, succeed: bool = True) -> None:
+        """Sign in through the form; with `succeed`, wait until the app has left the sign-in page."""
         self.goto("/login")
         self.page.get_by_label("Username").fill(username)
         self.page.get_by_label("Password").fill(password)
         self.page.get_by_role("button", name="Sign in").click()
+        if succeed:
+            self.page.wait_for_url(lambda url: "/login" not in url)
 
 
 @pytest.fixture(scope="session")

@@ -385,7 +385,7 @@ def test_wrong_password_is_refused_with_a_message(browser: Browser, make_user: A
     b, page = browser, browser.page
     b.console.expect_failed("/api/v1/auth/login/", 401)
     b.console.expect_failed("/api/v1/auth/login/", 403)
-    b.sign_in("ada", password="not-the-password")
+    b.sign_in("ada", password="not-the-password", succeed=False)
     expect(page.get_by_role("alert")).to_contain_text("Wrong username or password")
     expect(page).to_have_url(re.compile(r"/login$"))
     b.shot("login")
@@ -412,4 +412,28 @@ def test_an_ended_session_sends_the_user_to_sign_in(browser: Browser, team: Any,
     page.get_by_role("button", name="Sign in").click()
     expect(page).to_have_url(re.compile(r"/t/acme/runs$"))
     expect(page.get_by_role("heading", name="No runs")).to_be_visible()
+    assert b.console.unexpected() == [], b.console.unexpected()
+
+
+def test_a_stale_edit_is_refused_instead_of_overwriting(browser: Browser, team: Any, make_user: Any) -> None:
+    from catalogs.models import Catalog
+    from catalogs.services import catalog_create, catalog_update
+
+    admin = make_user("ada", team, "admin")
+    catalog_create(team=team, actor=admin, data={
+        "catalog_name": "lake", "catalog_type": "delta", "description": "v1",
+        "configuration": {"warehouse": "/tmp/lakeport-e2e-lake"},
+    })
+    b, page = browser, browser.page
+    b.sign_in("ada")
+    b.goto("/t/acme/catalogs/lake/edit")
+    page.locator("#catalog-description").fill("my change")
+    # meanwhile someone else saves a change
+    catalog_update(team=team, name="lake", actor=admin, data={"description": "their change"}, partial=True)
+    b.console.expect_failed("/api/v1/teams/acme/catalogs/lake/", 412)
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.get_by_role("alert")).to_contain_text("Someone changed this catalog since you opened it")
+    assert Catalog.objects.get(team=team, catalog_name="lake").description == "their change"
+    page.get_by_role("link", name="Reload it").click()
+    expect(page.locator(".props").first).to_contain_text("their change")
     assert b.console.unexpected() == [], b.console.unexpected()
