@@ -102,3 +102,35 @@ def test_execute_returns_dataframes_usable_after_the_statement(lake: Lake) -> No
     assert lake.delta.execute("INSERT INTO lake.default.t VALUES (5)", current_catalog=None,
                               current_database=None) is None
     assert frame.collect()[0]["s"] == 10  # a DataFrame is its snapshot: later commits do not change it
+
+
+def test_temp_views_and_cache_over_delta_tables_keep_working(lake: Lake) -> None:
+    lake.sql("CREATE TABLE lake.default.t AS SELECT id FROM range(4)")
+    lake.sql("CREATE OR REPLACE TEMPORARY VIEW delta_evens AS SELECT id FROM lake.default.t WHERE id % 2 = 0")
+    lake.sql("CACHE TABLE delta_cached AS SELECT count(*) AS n FROM lake.default.t")
+    try:
+        assert lake.rows("SELECT * FROM delta_evens") == [(0,), (2,)]
+        assert lake.rows("SELECT n FROM delta_cached") == [(4,)]
+        # A temporary view keeps the snapshot it was defined on.
+        lake.sql("INSERT INTO lake.default.t VALUES (10)")
+        assert lake.rows("SELECT * FROM delta_evens") == [(0,), (2,)]
+        assert lake.rows("SELECT count(*) FROM delta_evens", catalog="lake") == [(2,)]
+    finally:
+        lake.spark.sql("UNCACHE TABLE IF EXISTS delta_cached")
+        lake.spark.catalog.dropTempView("delta_evens")
+
+
+def test_explain_shows_the_plan_of_a_delta_query(lake: Lake) -> None:
+    lake.sql("CREATE TABLE lake.default.t AS SELECT id FROM range(4)")
+    plan = lake.rows("EXPLAIN SELECT count(*) FROM lake.default.t")
+    assert "FileScan parquet" in plan[0][0]
+    plan = lake.rows("EXPLAIN FORMATTED SELECT * FROM t", catalog="lake")
+    assert "Scan parquet" in plan[0][0]
+    with pytest.raises(DeltaConnectorError, match="EXPLAIN of INSERT is not supported"):
+        lake.sql("EXPLAIN INSERT INTO lake.default.t VALUES (1)")
+
+
+def test_permanent_views_over_delta_tables_are_refused(lake: Lake) -> None:
+    lake.sql("CREATE TABLE lake.default.t AS SELECT id FROM range(4)")
+    with pytest.raises(DeltaConnectorError, match="CREATE VIEW .a permanent view; use CREATE TEMPORARY VIEW"):
+        lake.sql("CREATE VIEW spark_catalog.default.v AS SELECT * FROM lake.default.t")

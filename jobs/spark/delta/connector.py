@@ -93,16 +93,22 @@ class EmbeddedDelta:
 
     # ---- reads ---------------------------------------------------------------------------------------
     def _run_query(self, plan: Plan) -> DataFrame:
-        return self._sql_on_snapshots(plan.sql, plan.references)
+        return self._sql_on_snapshots(plan.sql, plan.references, keep_views=plan.keep_views)
 
-    def _sql_on_snapshots(self, text: str, references: list[Reference], *, offset: int = 0) -> DataFrame:
+    def _sql_on_snapshots(self, text: str, references: list[Reference], *, offset: int = 0,
+                          keep_views: bool = False) -> DataFrame:
         views = self._register_snapshots(references)
+        kept = False
         try:
-            # The analysed plan inlines the views, so dropping them afterwards leaves the DataFrame intact.
-            return self.spark.sql(rewrite(text, references, views, offset=offset))
+            frame = self.spark.sql(rewrite(text, references, views, offset=offset))
+            kept = keep_views
+            return frame
         finally:
-            for view in set(views.values()):
-                self.spark.catalog.dropTempView(view)
+            # The analysed plan inlines the views, so dropping them afterwards leaves the DataFrame intact;
+            # a temp view or cache defined by the statement resolves them by name later, so those stay.
+            if not kept:
+                for view in set(views.values()):
+                    self.spark.catalog.dropTempView(view)
 
     def _register_snapshots(self, references: list[Reference]) -> dict[tuple[Any, ...], str]:
         views: dict[tuple[Any, ...], str] = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlglot
@@ -32,6 +32,7 @@ _SHOW_DBS = re.compile(rf"^SHOW\s+(?:DATABASES|SCHEMAS|NAMESPACES)(?:\s+(?:IN|FR
                        r"(?:\s+(?:LIKE\s+)?'([^']*)')?$", re.I)
 _SHOW_TABLES = re.compile(rf"^SHOW\s+TABLES(?:\s+(?:IN|FROM)\s+{_NAME})?(?:\s+(?:LIKE\s+)?'([^']*)')?$", re.I)
 _HISTORY = re.compile(rf"^DESC(?:RIBE)?\s+HISTORY\s+{_NAME}(?:\s+LIMIT\s+(\d+))?$", re.I)
+_EXPLAIN = re.compile(r"^EXPLAIN(?:\s+(?:EXTENDED|FORMATTED|CODEGEN|COST))?\s+", re.I)
 _NOT_TABLES = {"parquet", "json", "csv", "orc", "text", "avro", "delta", "binaryfile"}
 
 
@@ -80,6 +81,7 @@ class Plan:
     pattern: str | None = None
     limit: int | None = None
     reason: str | None = None
+    keep_views: bool = False  # a temp view or cache defined over the snapshots refers to them by name later
 
 
 class StatementReader:
@@ -189,13 +191,25 @@ class StatementReader:
             verb = {exp.Update: "UPDATE", exp.Delete: "DELETE", exp.Merge: "MERGE", exp.Alter: "ALTER TABLE",
                     exp.TruncateTable: "TRUNCATE TABLE"}[type(tree)]
             return Plan("unsupported", text, reason=verb)
+        if isinstance(tree, exp.Command) and (explain := _EXPLAIN.match(text)):
+            inner = text[explain.end():]
+            inner_plan = self.read(inner)
+            if inner_plan is None:
+                return None
+            if inner_plan.kind != "query":
+                return Plan("unsupported", text, reason=f"EXPLAIN of {inner_plan.kind.upper()}")
+            shift = explain.end()
+            shifted = [replace(r, start=r.start + shift, end=r.end + shift) for r in inner_plan.references]
+            return Plan("query", text, references=shifted)
         if isinstance(tree, exp.Command):
             if self._mentions_delta(text) and any(re.search(rf"(?i)\b{re.escape(n)}\s*\.", text)
                                                   for n in self.catalogs):
                 return Plan("unsupported", text, reason=str(tree.this).upper())
             return None
         refs = self.references(text, tree, tokens)
-        return Plan("query", text, references=refs) if refs else None
+        if not refs:
+            return None
+        return Plan("query", text, references=refs, keep_views=isinstance(tree, exp.Cache))
 
     def references(self, text: str, tree: exp.Expression, tokens: list[Token], *,
                    skip: exp.Expression | None = None, offset: int = 0) -> list[Reference]:
@@ -293,6 +307,14 @@ class StatementReader:
                 return None
             self._no_location(tree, f"database {ns[0]}.{ns[1]}")
             return Plan("create_db", text, catalog=ns[0], database=ns[1], if_exists=bool(tree.args.get("exists")))
+        if kind == "VIEW":
+            refs = self.references(text, tree, tokens)
+            if not refs:
+                return None
+            props = (tree.args.get("properties") or exp.Properties(expressions=[])).expressions
+            if not any(isinstance(p, exp.TemporaryProperty) for p in props):
+                return Plan("unsupported", text, reason="CREATE VIEW (a permanent view; use CREATE TEMPORARY VIEW)")
+            return Plan("query", text, references=refs, keep_views=True)
         if kind != "TABLE":
             refs = self.references(text, tree, tokens)
             return Plan("query", text, references=refs) if refs else None
