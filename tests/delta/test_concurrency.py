@@ -182,3 +182,35 @@ def test_partition_overwrite_racing_an_append_to_the_same_partition_fails(lake: 
     assert _rows(lake) == [(1, "x"), (2, "y"), (3, "x")]
     assert lake.table("default", "t").version() == 2
     _no_orphans(lake)
+
+
+def test_connector_and_delta_rs_writers_race_safely(lake: Lake, gate: Any) -> None:
+    """Another engine (delta-rs `write_deltalake`) commits while the connector is mid-write."""
+    import pyarrow as pa
+    from deltalake import write_deltalake
+
+    lake.sql("CREATE TABLE lake.default.t (id INT)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1)")
+    schema = pa.schema([("id", pa.int32())])
+
+    append = Writer(lake, "INSERT INTO lake.default.t SELECT lp_gate('a', 2)")
+    append.start()
+    _wait_started(gate, "a")
+    write_deltalake(lake.path("default", "t"), pa.table({"id": pa.array([3], pa.int32())}, schema=schema),
+                    mode="append")
+    gate("a")
+    append.join()
+    assert append.error is None
+    assert _rows(lake) == [(1,), (2,), (3,)]
+
+    overwrite = Writer(lake, "INSERT OVERWRITE lake.default.t SELECT lp_gate('ow', 100)")
+    overwrite.start()
+    _wait_started(gate, "ow")
+    write_deltalake(lake.path("default", "t"), pa.table({"id": pa.array([4], pa.int32())}, schema=schema),
+                    mode="append")
+    gate("ow")
+    overwrite.join()
+    assert isinstance(overwrite.error, DeltaConflictError)
+    assert _rows(lake) == [(1,), (2,), (3,), (4,)]
+    assert lake.rows("SELECT * FROM lake.default.t") == [(1,), (2,), (3,), (4,)]
+    _no_orphans(lake)
