@@ -164,8 +164,8 @@ def test_storage_secrets_never_surface(spark: object, tmp_path: Path) -> None:
     secret = "sup3r-s3cret-key-value"
     delta.register("vault", {"warehouse": str(tmp_path), "storage-options": {"AWS_SECRET_ACCESS_KEY": secret}})
     assert secret not in repr(delta._catalogs["vault"])
-    error = DeltaConnectorError(f"object store said: invalid key {secret}")
-    assert secret not in str(error) and "***" in str(error)
+    error = DeltaConnectorError(f"object store said: \x1b[31m↳\x1b[0m invalid key {secret}")
+    assert secret not in str(error) and "***" in str(error) and "\x1b" not in str(error)
     with pytest.raises(DeltaConnectorError) as info:
         delta.register("broken", {"warehouse": "relative/path", "storage-options": {"k": secret}})
     assert secret not in str(info.value)

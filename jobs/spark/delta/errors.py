@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from jobs.spark.redaction import redact
+
+# delta-rs colours its nested error chains for terminals; job logs want plain text.
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class DeltaConnectorError(Exception):
@@ -13,7 +18,7 @@ class DeltaConnectorError(Exception):
     """
 
     def __init__(self, message: str) -> None:
-        super().__init__(redact(message))
+        super().__init__(redact(_ANSI.sub("", message)))
 
     @property
     def message(self) -> str:
