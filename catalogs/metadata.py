@@ -25,6 +25,8 @@ logger = logging.getLogger("lakeport.catalogs.metadata")
 
 # Upper bound for a caller-chosen timeout: a request thread must not be held longer than this.
 MAX_TIMEOUT_SECONDS = 30.0
+# A sub-second deadline would turn a healthy catalog into a 504: asked-for timeouts are raised to this floor.
+MIN_TIMEOUT_SECONDS = 1.0
 # Database and table names from URLs: letters, digits, _, $ and -; no quotes, separators, dots or spaces.
 _OBJECT_NAME = re.compile(r"^[\w$-]{1,128}$")
 
@@ -39,7 +41,7 @@ class ConfigurationUnreadable(exceptions.APIException):
 
 # ---- inputs ------------------------------------------------------------------------------------------------
 def resolve_timeout(raw: str | None) -> float:
-    """Seconds for one call: `settings.LAKEPORT_CONNECT_TIMEOUT`, or `raw` (a positive number) capped at 30."""
+    """Seconds for one call: `settings.LAKEPORT_CONNECT_TIMEOUT`, or `raw` (a positive number) kept within 1–30."""
     if raw is None or raw == "":
         return min(float(settings.LAKEPORT_CONNECT_TIMEOUT), MAX_TIMEOUT_SECONDS)
     try:
@@ -48,7 +50,7 @@ def resolve_timeout(raw: str | None) -> float:
         value = float("nan")
     if not value > 0 or value == float("inf"):
         raise exceptions.ValidationError({"timeout": ["Give a positive number of seconds (at most 30)."]})
-    return min(value, MAX_TIMEOUT_SECONDS)
+    return min(max(value, MIN_TIMEOUT_SECONDS), MAX_TIMEOUT_SECONDS)
 
 
 def check_object_name(value: str, *, what: str) -> str:

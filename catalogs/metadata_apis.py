@@ -27,7 +27,7 @@ from teams.permissions import TeamScopedMixin
 _STATUS_CODES = {404: "not_found", 501: "not_implemented", 502: "bad_gateway", 504: "gateway_timeout"}
 
 TIMEOUT_PARAMETER = OpenApiParameter(
-    "timeout", float, description="Seconds before the call is abandoned (default LAKEPORT_CONNECT_TIMEOUT, max 30)."
+    "timeout", float, description="Seconds before the call is abandoned, 1 to 30 (default LAKEPORT_CONNECT_TIMEOUT)."
 )
 
 ConnectionResultSerializer = inline_serializer(
