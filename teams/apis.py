@@ -101,6 +101,8 @@ class TeamOutputSerializer(serializers.Serializer):
 class TeamListApi(APIView):
     """List the caller's teams; platform admins create teams."""
 
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
+
     class InputSerializer(serializers.Serializer):
         name = serializers.RegexField(TEAM_NAME_RE, max_length=63)
         description = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
@@ -144,6 +146,8 @@ class MemberOutputSerializer(serializers.Serializer):
 
 class MemberListApi(TeamScopedMixin, APIView):
     """Members of a team; team admins add members."""
+
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
@@ -210,6 +214,8 @@ class TokenOutputSerializer(serializers.Serializer):
 
 class TokenListApi(APIView):
     """The caller's API tokens; creating one returns its value once."""
+
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=100)
