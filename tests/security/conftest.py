@@ -1,0 +1,103 @@
+"""Fixtures for the security tests: team acme with a member of every role and a platform admin (real bearer
+tokens), and one object of every kind in acme and in globex — a Delta catalog on a local warehouse (browsable
+with no network), a SQL job and a finished run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from catalogs.models import Catalog
+from catalogs.secrets import seal_configuration
+from catalogs.types.delta_config import DeltaConfig
+from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
+from teams.models import ApiToken, Role, Team
+from teams.services import api_token_create
+from tests.factories import MembershipFactory, TeamFactory, UserFactory
+from tests.support.secrets import register_secret
+
+ROLES = ("viewer", "developer", "admin", "platform_admin")
+STORAGE_SECRET = "AKIA-sec-Secr3t-0f1e2d3c"
+
+
+@dataclass
+class Member:
+    role: str
+    username: str
+    token: str
+    token_id: int
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+@dataclass
+class TeamObjects:
+    team: Team
+    catalog: str
+    database: str
+    table: str
+    job_id: int
+    run_id: int
+    member: str
+
+
+@dataclass
+class World:
+    members: dict[str, Member]
+    own: TeamObjects
+    other: TeamObjects
+
+
+def delta_warehouse(root: Path) -> Path:
+    """`<root>/sales/orders`: a one-commit Delta table."""
+    import pyarrow as pa
+    from deltalake import write_deltalake
+
+    write_deltalake(str(root / "sales" / "orders"), pa.table({"id": pa.array([1, 2], pa.int64()), "day": ["a", "b"]}))
+    return root
+
+
+def team_objects(team: Team, warehouse: Path, member: str) -> TeamObjects:
+    config = DeltaConfig.model_validate({"warehouse": str(warehouse), "storage-options": {
+        "AWS_SECRET_ACCESS_KEY": register_secret(STORAGE_SECRET)}})
+    Catalog.objects.create(team=team, catalog_type="delta", catalog_name="lake", configuration=seal_configuration(config))
+    job = SqlJob.objects.create(team=team, name="daily", sql="SELECT 1 AS one")
+    run = JobRun.objects.create(job=job, team=team, sql=job.sql, status=RunStatus.SUCCEEDED, attempt=1,
+                                started_at=timezone.now(), finished_at=timezone.now(),
+                                result={"columns": [{"name": "one", "type": "int"}], "rows": [[1]], "truncated": False})
+    JobRunLogLine.objects.create(run=run, seq=0, message="Run SUCCEEDED.")
+    JobRun.objects.filter(id=run.id).update(log_lines=1)
+    return TeamObjects(team=team, catalog="lake", database="sales", table="orders", job_id=job.id, run_id=run.id,
+                       member=member)
+
+
+def issue(user: Any) -> tuple[str, int]:
+    issued = api_token_create(user=user, name="security")
+    return register_secret(issued.raw, "api token"), issued.token.id
+
+
+@pytest.fixture
+def world(db: Any, tmp_path: Path) -> World:
+    acme, globex = TeamFactory(name="acme"), TeamFactory(name="globex")
+    members: dict[str, Member] = {}
+    for role in (Role.VIEWER, Role.DEVELOPER, Role.ADMIN):
+        user = UserFactory(username=f"acme-{role}")
+        MembershipFactory(team=acme, user=user, role=role)
+        token, token_id = issue(user)
+        members[str(role)] = Member(role=str(role), username=user.username, token=token, token_id=token_id)
+    root = UserFactory(username="platform-root", is_superuser=True, is_staff=True)
+    token, token_id = issue(root)
+    members["platform_admin"] = Member(role="platform_admin", username=root.username, token=token, token_id=token_id)
+    outsider = UserFactory(username="globex-admin")
+    MembershipFactory(team=globex, user=outsider, role=Role.ADMIN)
+    issue(outsider)
+    own = team_objects(acme, delta_warehouse(tmp_path / "acme-wh"), member="acme-viewer")
+    other = team_objects(globex, delta_warehouse(tmp_path / "globex-wh"), member="globex-admin")
+    assert ApiToken.objects.count() == 5
+    return World(members=members, own=own, other=other)
