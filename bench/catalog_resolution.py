@@ -63,7 +63,8 @@ def main() -> None:
 
     setup_database()
     spark = (SparkSession.builder.master("local[1]").appName("bench-catalog-resolution")
-             .config("spark.jars", JARS).config("spark.ui.enabled", "false").getOrCreate())
+             .config("spark.jars", JARS).config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     store = InMemoryCatalogStore([CatalogEntry(f"cat_{i:02d}", "jdbc", config()) for i in range(n)], team="bench")
     statements = [f"SELECT count(*) AS n, sum(amount) AS total FROM cat_{i:02d}.shop.orders" for i in range(n)]

@@ -255,19 +255,16 @@ class ScriptRunner:
                      "message": str(exc)}], None
         errors: list[dict[str, Any]] = []
         unknown = self.resolver.unknown_catalogs(statements)
-        bad: set[int] = set()
         for stmt in statements:
             syntax = self.resolver.syntax_error(stmt)
             if syntax is not None:
                 line, column, message = syntax
                 errors.append({"statement": stmt.index, "line": line, "column": column,
                                "message": redact(f"Syntax error in statement {stmt.index + 1}: {message}")})
-                bad.add(stmt.index)
         if unknown is not None:
             stmt = statements[unknown.statement or 0]
             line, column = _reference_position(stmt, unknown) or (stmt.line, stmt.column)
             errors.append({"statement": stmt.index, "line": line, "column": column, "message": unknown.message})
-            bad.add(stmt.index)
         if errors:
             return sorted(errors, key=lambda e: e["statement"]), None
         return self._analyse(statements)

@@ -1,16 +1,18 @@
 """jdbc catalogs → Spark's built-in `JDBCTableCatalog`, registered at run time under the catalog's name.
 
-The password must not stay in the session's SQL conf (`spark.conf.getAll`, SQL execution events): the
-catalog is instantiated right after its confs are set, and the password key is removed again — the
-catalog instance keeps its options. A changed catalog is evicted from Spark's CatalogManager cache so the
-next lookup builds a new instance from the new confs.
+The password must never enter the session's SQL conf (`spark.conf.getAll`, SQL execution events, the UI):
+the runtime creates and initializes the catalog instance itself and puts it into the session's
+CatalogManager; the conf only shows the class, URL, user and driver. Spark caches one instance per name, so
+a changed catalog is re-registered by replacing that instance.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -21,7 +23,6 @@ DRIVERS = {
     "mysql": os.environ.get("LAKEPORT_JDBC_MYSQL_DRIVER", "org.mariadb.jdbc.Driver"),
 }
 _URL = re.compile(r"^jdbc:(?P<scheme>postgresql|mysql|mariadb)://(?P<hostport>[^/?]+)/?(?P<db>[^?]*)(?:\?(?P<query>.*))?$")
-_PASSWORD_KEY = "password"
 
 
 class JdbcConfigError(ValueError):
@@ -84,7 +85,7 @@ def catalog_options(config: dict[str, Any], *, connect_timeout: float = 10.0) ->
         "url": url,
         "driver": DRIVERS[kind],
         "user": str(config.get("username", "")),
-        _PASSWORD_KEY: str(config.get("password", "")),
+        "password": str(config.get("password", "")),
     })
     return options
 
@@ -109,64 +110,62 @@ def probe_mysql(host: str, port: int, timeout: float) -> None:
 
 def register(spark: Any, name: str, config: dict[str, Any], *, connect_timeout: float,
              previous_keys: list[str] | None = None) -> list[str]:
-    """Bind `name` to a JDBCTableCatalog in `spark`; returns the conf keys set (without the password)."""
+    """Bind `name` to a JDBCTableCatalog in `spark`; returns the conf keys set (none of them holds the password).
+
+    The catalog is instantiated and initialized here and placed in the session's CatalogManager, so its
+    password never enters the SQL conf. The conf still shows the class, URL, user and driver of every
+    registered catalog. Re-registering replaces the cached instance (Spark would keep the old one otherwise).
+    """
     options = catalog_options(config, connect_timeout=connect_timeout)
     if config.get("type") == "mysql":
         probe_mysql(*host_port(config), timeout=connect_timeout)
-    prefix = f"spark.sql.catalog.{name}"
+    jvm = _jvm_helpers(spark)
+    java_options = jvm.mapper.readValue(json.dumps(options), jvm.map_class)  # one round trip for all options
+    instance = jvm.catalog_class()
+    instance.initialize(name, jvm.options_class(java_options))
+    _catalog_map(spark).put(name, instance)
     conf = spark.conf
     for key in previous_keys or []:
         conf.unset(key)
-    evict(spark, name)
-    conf.set(prefix, JDBC_CATALOG_CLASS)
-    keys = [prefix]
-    try:
-        for key, value in options.items():
-            conf.set(f"{prefix}.{key}", value)
-            if key != _PASSWORD_KEY:
-                keys.append(f"{prefix}.{key}")
-        # instantiate now: the instance keeps the options, so the password can leave the conf right away
-        _instantiate(spark, name)
-    finally:
-        conf.unset(f"{prefix}.{_PASSWORD_KEY}")
-    return keys
-
-
-def _instantiate(spark: Any, name: str) -> None:
-    """Load the catalog plugin in `spark`'s CatalogManager, with `spark` active (plugins read the active conf)."""
-    holder = spark.sparkContext._jvm.org.apache.spark.sql.SparkSession
-    previous = holder.getActiveSession()
-    holder.setActiveSession(spark._jsparkSession)
-    try:
-        spark._jsparkSession.sessionState().catalogManager().catalog(name)
-    finally:
-        if previous.isDefined():
-            holder.setActiveSession(previous.get())
-        else:
-            holder.clearActiveSession()
+    prefix = f"spark.sql.catalog.{name}"
+    visible = {prefix: JDBC_CATALOG_CLASS} | {f"{prefix}.{k}": options[k] for k in ("url", "user", "driver")}
+    for key, value in visible.items():
+        conf.set(key, value)
+    return list(visible)
 
 
 def unregister(spark: Any, name: str, keys: list[str]) -> None:
-    """Remove a binding: its confs and its cached instance."""
+    """Remove a binding: its confs and its instance."""
     for key in keys:
         spark.conf.unset(key)
-    evict(spark, name)
+    _catalog_map(spark).remove(name)
 
 
-def evict(spark: Any, name: str) -> bool:
-    """Drop Spark's cached catalog instance for `name` (CatalogManager caches one per name); True if one was cached."""
+def _jvm_helpers(spark: Any) -> SimpleNamespace:
+    """JVM classes and a JSON mapper, looked up once per SparkContext (each py4j lookup is a round trip)."""
+    sc = spark.sparkContext
+    helpers = getattr(sc, "_lakeport_jdbc_jvm", None)
+    if helpers is None:
+        jvm = sc._jvm
+        helpers = SimpleNamespace(
+            mapper=jvm.com.fasterxml.jackson.databind.ObjectMapper(),
+            map_class=jvm.java.lang.Class.forName("java.util.HashMap"),
+            catalog_class=jvm.org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog,
+            options_class=jvm.org.apache.spark.sql.util.CaseInsensitiveStringMap,
+        )
+        sc._lakeport_jdbc_jvm = helpers
+    return helpers
+
+
+def _catalog_map(spark: Any) -> Any:
+    """The session CatalogManager's private name → instance map (reflection: Spark has no public setter).
+
+    Cached on the session object: the map lives as long as the session state.
+    """
+    cached = getattr(spark, "_lakeport_catalog_map", None)
+    if cached is not None:
+        return cached
     manager = spark._jsparkSession.sessionState().catalogManager()
-    catalogs = _catalog_map(manager)
-    if catalogs is None:
-        return False
-    if catalogs.contains(name):
-        catalogs.remove(name)
-        return True
-    return False
-
-
-def _catalog_map(manager: Any) -> Any:
-    """The CatalogManager's private name → instance map (reflection: Spark offers no per-name reset)."""
     cls = manager.getClass()
     while cls is not None:
         try:
@@ -175,5 +174,7 @@ def _catalog_map(manager: Any) -> Any:
             cls = cls.getSuperclass()
             continue
         field.setAccessible(True)
-        return field.get(manager)
-    return None
+        spark._lakeport_catalog_map = field.get(manager)
+        return spark._lakeport_catalog_map
+    raise JdbcConfigError(f"This Spark version's CatalogManager ({manager.getClass().getName()}) cannot take "
+                          "run-time JDBC catalogs.")
