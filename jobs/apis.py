@@ -74,6 +74,62 @@ def run_out(run: JobRun, *, full: bool = True) -> dict[str, Any]:
     return data
 
 
+# ---- output schemas (OpenAPI only: the bodies are built by job_out/run_out above) ---------------------------
+class JobOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    sql = serializers.CharField()
+    spark_conf = serializers.DictField()
+    default_catalog = serializers.CharField(allow_blank=True)
+    engine = serializers.ChoiceField(choices=Engine.choices)
+    max_retries = serializers.IntegerField()
+    created_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class RunSummaryOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    job = serializers.IntegerField()
+    job_name = serializers.CharField()
+    status = serializers.CharField()
+    progress = serializers.DictField(child=serializers.IntegerField())
+    error = serializers.DictField(allow_null=True)
+    attempt = serializers.IntegerField()
+    engine = serializers.CharField()
+    engine_used = serializers.CharField(allow_blank=True)
+    worker = serializers.CharField(allow_blank=True)
+    submitted_by = serializers.CharField(allow_null=True)
+    cancel_requested = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    spark_app_id = serializers.CharField(allow_null=True)
+    spark_ui_url = serializers.CharField(allow_null=True)
+    catalogs = serializers.ListField(child=serializers.CharField())
+
+
+class RunOutput(RunSummaryOutput):
+    statements = serializers.ListField(child=serializers.DictField())
+    spark_conf = serializers.DictField()
+    default_catalog = serializers.CharField(allow_blank=True)
+    has_result = serializers.BooleanField()
+
+
+class RunLogOutput(serializers.Serializer):
+    offset = serializers.IntegerField()
+    next_offset = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    status = serializers.CharField()
+    lines = serializers.ListField(child=serializers.DictField())
+
+
+class RunResultOutput(serializers.Serializer):
+    columns = serializers.ListField(child=serializers.DictField())
+    rows = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
+    truncated = serializers.BooleanField()
+
+
 # ---- input ----------------------------------------------------------------------------------------------
 class JobInput(serializers.Serializer):
     name = serializers.RegexField(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,199}$", max_length=200, error_messages={
@@ -88,13 +144,15 @@ class JobInput(serializers.Serializer):
 class JobListApi(JobsMixin, APIView):
     """The team's SQL jobs; developers create them."""
 
-    @extend_schema(responses={200: None})
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
+
+    @extend_schema(responses=JobOutput(many=True))
     def get(self, request: Request, team: str) -> Response:
         paginator = StandardPagination()
         page = paginator.paginate_queryset(job_list(team=self.team), request, view=self)
         return paginator.get_paginated_response([job_out(j) for j in page])
 
-    @extend_schema(request=JobInput, responses={201: None})
+    @extend_schema(request=JobInput, responses={201: JobOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(JobInput, request.data)
         job = job_create(team=self.team, user=request.user, **data)
@@ -104,18 +162,18 @@ class JobListApi(JobsMixin, APIView):
 class JobDetailApi(JobsMixin, APIView):
     """Read, change or delete one job."""
 
-    @extend_schema(responses={200: None})
+    @extend_schema(responses=JobOutput)
     def get(self, request: Request, team: str, job_id: int) -> Response:
         return Response(job_out(job_get(team=self.team, job_id=job_id)))
 
-    @extend_schema(request=JobInput, responses={200: None})
+    @extend_schema(request=JobInput, responses=JobOutput)
     def patch(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
         data = validated(JobInput, request.data, partial=True)
         data = {k: v for k, v in data.items() if k in request.data}  # partial: defaults must not overwrite
         return Response(job_out(job_update(job=job, data=data)))
 
-    @extend_schema(request=JobInput, responses={200: None})
+    @extend_schema(request=JobInput, responses=JobOutput)
     def put(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
         return Response(job_out(job_update(job=job, data=validated(JobInput, request.data))))
@@ -129,7 +187,9 @@ class JobDetailApi(JobsMixin, APIView):
 class JobRunsApi(JobsMixin, APIView):
     """Submit a run of a job (`Idempotency-Key` makes a repeated submit return the same run); list its runs."""
 
-    @extend_schema(request=None, responses={201: None},
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
+
+    @extend_schema(request=None, responses={200: RunOutput, 201: RunOutput},
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)])
     def post(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
@@ -140,7 +200,7 @@ class JobRunsApi(JobsMixin, APIView):
         code = status.HTTP_201_CREATED if submission.created else status.HTTP_200_OK
         return Response(run_out(submission.run), status=code)
 
-    @extend_schema(responses={200: None})
+    @extend_schema(responses=RunSummaryOutput(many=True))
     def get(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
         paginator = StandardPagination()
@@ -174,7 +234,9 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int |
 class RunListApi(JobsMixin, APIView):
     """The team's runs, newest first: `?job=ID&status=RUNNING,QUEUED&user=NAME&since=…&until=…`."""
 
-    @extend_schema(responses={200: None})
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
+
+    @extend_schema(responses=RunSummaryOutput(many=True))
     def get(self, request: Request, team: str) -> Response:
         statuses = [s.strip().upper() for s in request.query_params.get("status", "").split(",") if s.strip()]
         qs = run_list(team=self.team, job_id=_int_param(request, "job"), statuses=statuses,
@@ -188,7 +250,7 @@ class RunListApi(JobsMixin, APIView):
 class RunDetailApi(JobsMixin, APIView):
     """One run: status, live progress, per-statement status and timing, error, catalogs used."""
 
-    @extend_schema(responses={200: None})
+    @extend_schema(responses=RunOutput)
     def get(self, request: Request, team: str, run_id: int) -> Response:
         return Response(run_out(run_get(team=self.team, run_id=run_id)))
 
@@ -196,7 +258,7 @@ class RunDetailApi(JobsMixin, APIView):
 class RunLogApi(JobsMixin, APIView):
     """Incremental log: `?offset=N` returns lines from N on and `next_offset`."""
 
-    @extend_schema(responses={200: None})
+    @extend_schema(responses=RunLogOutput)
     def get(self, request: Request, team: str, run_id: int) -> Response:
         run = run_get(team=self.team, run_id=run_id)
         page = run_log_page(run=run, offset=_int_param(request, "offset", 0) or 0,
@@ -208,7 +270,7 @@ class RunLogApi(JobsMixin, APIView):
 class RunResultApi(JobsMixin, APIView):
     """The bounded preview of the run's last query: `{"columns", "rows", "truncated"}`."""
 
-    @extend_schema(responses={200: None})
+    @extend_schema(responses=RunResultOutput)
     def get(self, request: Request, team: str, run_id: int) -> Response:
         run = run_get(team=self.team, run_id=run_id)
         if not run.is_finished:
@@ -221,7 +283,7 @@ class RunResultApi(JobsMixin, APIView):
 class RunCancelApi(JobsMixin, APIView):
     """Cancel a queued or running run; a finished run answers 409."""
 
-    @extend_schema(request=None, responses={202: None})
+    @extend_schema(request=None, responses={202: RunOutput})
     def post(self, request: Request, team: str, run_id: int) -> Response:
         run = run_cancel(run=run_get(team=self.team, run_id=run_id))
         return Response(run_out(run), status=status.HTTP_202_ACCEPTED)
