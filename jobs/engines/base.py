@@ -33,10 +33,10 @@ def last_result(statements: list[Any]) -> dict[str, Any] | None:
     return None
 
 
-def store_dsn() -> tuple[str, dict[str, str]]:
+def store_dsn(db: dict[str, Any] | None = None) -> tuple[str, dict[str, str]]:
     """The catalog-store DSN of Django's database (`postgresql://user@host:port/db`) and the env carrying the
     password (PGPASSWORD), so the password never appears in a DSN, a command line or a log."""
-    db = settings.DATABASES["default"]
+    db = db if db is not None else settings.DATABASES["default"]
     if "postgresql" not in db["ENGINE"]:
         raise RuntimeError("The Spark catalog store reads the catalog table from PostgreSQL; set DATABASE_URL.")
     user = quote(db.get("USER") or "postgres", safe="")

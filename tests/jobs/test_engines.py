@@ -33,12 +33,10 @@ def test_spark_submit_command_is_an_argument_list() -> None:
     assert "--deploy-mode" in spark_submit_command(spec(master="k8s://https://api:6443"))
 
 
-@pytest.mark.django_db
-def test_the_database_password_goes_to_the_environment_never_the_command_line(settings: object) -> None:
-    db = dict(settings.DATABASES["default"])  # type: ignore[attr-defined]
-    db.update(PASSWORD="db-Pa55word!", USER="lakeport", HOST="db.internal", PORT=5433, NAME="lp")
-    with override_settings(DATABASES={"default": db}):
-        dsn, env = store_dsn()
+def test_the_database_password_goes_to_the_environment_never_the_command_line() -> None:
+    db = {"ENGINE": "django.db.backends.postgresql", "PASSWORD": "db-Pa55word!", "USER": "lakeport",
+          "HOST": "db.internal", "PORT": 5433, "NAME": "lp"}
+    dsn, env = store_dsn(db)
     assert dsn == "postgresql://lakeport@db.internal:5433/lp"
     assert env == {"PGPASSWORD": "db-Pa55word!"}
     assert "db-Pa55word!" not in " ".join(spark_submit_command(spec(store=dsn)))
