@@ -63,17 +63,23 @@ def delta_warehouse(root: Path) -> Path:
     return root
 
 
-def team_objects(team: Team, warehouse: Path, member: str) -> TeamObjects:
+@pytest.fixture(scope="session")
+def warehouses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One Delta warehouse per team, written once (the tests only read them)."""
+    return {team: delta_warehouse(tmp_path_factory.mktemp(f"{team}-wh")) for team in ("acme", "globex")}
+
+
+def team_objects(team: Team, warehouse: Path, member: str, catalog: str) -> TeamObjects:
     config = DeltaConfig.model_validate({"warehouse": str(warehouse), "storage-options": {
         "AWS_SECRET_ACCESS_KEY": register_secret(STORAGE_SECRET)}})
-    Catalog.objects.create(team=team, catalog_type="delta", catalog_name="lake", configuration=seal_configuration(config))
+    Catalog.objects.create(team=team, catalog_type="delta", catalog_name=catalog, configuration=seal_configuration(config))
     job = SqlJob.objects.create(team=team, name="daily", sql="SELECT 1 AS one")
     run = JobRun.objects.create(job=job, team=team, sql=job.sql, status=RunStatus.SUCCEEDED, attempt=1,
                                 started_at=timezone.now(), finished_at=timezone.now(),
                                 result={"columns": [{"name": "one", "type": "int"}], "rows": [[1]], "truncated": False})
     JobRunLogLine.objects.create(run=run, seq=0, message="Run SUCCEEDED.")
     JobRun.objects.filter(id=run.id).update(log_lines=1)
-    return TeamObjects(team=team, catalog="lake", database="sales", table="orders", job_id=job.id, run_id=run.id,
+    return TeamObjects(team=team, catalog=catalog, database="sales", table="orders", job_id=job.id, run_id=run.id,
                        member=member)
 
 
@@ -83,7 +89,7 @@ def issue(user: Any) -> tuple[str, int]:
 
 
 @pytest.fixture
-def world(db: Any, tmp_path: Path) -> World:
+def world(db: Any, warehouses: dict[str, Path]) -> World:
     acme, globex = TeamFactory(name="acme"), TeamFactory(name="globex")
     members: dict[str, Member] = {}
     for role in (Role.VIEWER, Role.DEVELOPER, Role.ADMIN):
@@ -97,7 +103,7 @@ def world(db: Any, tmp_path: Path) -> World:
     outsider = UserFactory(username="globex-admin")
     MembershipFactory(team=globex, user=outsider, role=Role.ADMIN)
     issue(outsider)
-    own = team_objects(acme, delta_warehouse(tmp_path / "acme-wh"), member="acme-viewer")
-    other = team_objects(globex, delta_warehouse(tmp_path / "globex-wh"), member="globex-admin")
+    own = team_objects(acme, warehouses["acme"], member="acme-viewer", catalog="lake")
+    other = team_objects(globex, warehouses["globex"], member="globex-admin", catalog="vault")
     assert ApiToken.objects.count() == 5
     return World(members=members, own=own, other=other)
