@@ -183,3 +183,13 @@ def test_isolated_engine_runs_spark_submit_with_no_secret_on_its_command_line(
     done = wait_status(ok["id"], RunStatus.SUCCEEDED, RunStatus.FAILED)
     assert done.status == RunStatus.SUCCEEDED, done.error
     assert done.result == {"columns": [{"name": "n", "type": "bigint"}], "rows": [[3]], "truncated": False}
+
+
+def test_cancel_of_an_isolated_run_kills_its_driver(celery_worker: Worker, developer_client: Any) -> None:
+    run = submit(developer_client, create_job(developer_client, LONG_QUERY, engine="isolated", name="isolated long"))
+    # The driver is up once it reported the statement's start.
+    wait_for(lambda: JobRun.objects.get(id=run["id"]).progress["statements_total"] == 1, what="the driver to start")
+    assert developer_client.post(f"{RUNS}{run['id']}/cancel/").status_code == 202
+    done = wait_status(run["id"], RunStatus.CANCELLED, RunStatus.FAILED, RunStatus.SUCCEEDED)
+    assert done.status == RunStatus.CANCELLED and done.error["message"] == "Cancelled by a user."
+    assert not any(s["status"] == "succeeded" for s in done.statements)
