@@ -43,9 +43,11 @@ ALLOWED_PARAMETERS = {
     },
 }
 
+# host[:port], then only "/", a plain database name and "?params": anything else after the host (MySQL's
+# `address=(host=…)(key=value)` form, `user:pw@`, `;key=value`) is where a driver and this check could disagree.
 _URL_RE = {
-    "postgresql": re.compile(r"^jdbc:postgresql://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(?::(?P<port>\d{1,5}))?/?(?P<rest>[^?]*)(?:\?(?P<query>.*))?$"),
-    "mysql": re.compile(r"^jdbc:(?:mysql|mariadb)://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(?::(?P<port>\d{1,5}))?/?(?P<rest>[^?]*)(?:\?(?P<query>.*))?$"),
+    "postgresql": re.compile(r"^jdbc:postgresql://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(?::(?P<port>\d{1,5}))?(?:/(?P<rest>[A-Za-z0-9_$-]*))?(?:\?(?P<query>.*))?$"),
+    "mysql": re.compile(r"^jdbc:(?:mysql|mariadb)://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(?::(?P<port>\d{1,5}))?(?:/(?P<rest>[A-Za-z0-9_$-]*))?(?:\?(?P<query>.*))?$"),
 }
 _DEFAULT_PORT = {"postgresql": 5432, "mysql": 3306}
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_$-]{0,127}$")
