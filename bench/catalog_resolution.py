@@ -90,18 +90,40 @@ def main() -> None:
             assert rows[0].n == 100
         return time.perf_counter() - start
 
+    def bind_new() -> float:
+        resolver = CatalogResolver(spark.newSession(), store, team="bench")
+        start = time.perf_counter()
+        for i in range(n):  # store lookup + JdbcTableCatalog instance + conf entries
+            resolver.bind(f"cat_{i:02d}")
+        return time.perf_counter() - start
+
+    def bind_again() -> float:
+        resolver = CatalogResolver(spark.newSession(), store, team="bench")
+        for i in range(n):
+            resolver.bind(f"cat_{i:02d}")
+        start = time.perf_counter()
+        for i in range(n):  # what every later statement pays: store lookup + fingerprint check
+            resolver.bind(f"cat_{i:02d}")
+        return time.perf_counter() - start
+
     try:
         interleaved(contender, baseline, rounds=2)  # warm-up: JIT, driver classes, connection paths
         result = interleaved(contender, baseline, rounds=args.rounds)
+        interleaved(bind_new, bind_again, rounds=2)
+        binds = interleaved(bind_new, bind_again, rounds=args.rounds)
     finally:
         spark.stop()
         drop_database()
 
     print_header()
     print_row(f"script of {n} statements on {n} JDBC catalogs", result)
+    print_row(f"bind {n} new catalogs vs {n} already bound", binds)
     added = [(c - b) / n * 1000 for c, b in zip(result.contender, result.baseline, strict=True)]
-    print(f"added per catalog: median {statistics.median(added):.2f} ms, min {min(added):.2f} ms, "
+    print(f"script: added per catalog: median {statistics.median(added):.2f} ms, min {min(added):.2f} ms, "
           f"max {max(added):.2f} ms (budget 10 ms)")
+    per_bind = [c / n * 1000 for c in binds.contender]
+    print(f"registration alone: median {statistics.median(per_bind):.2f} ms per catalog, "
+          f"max {max(per_bind):.2f} ms")
 
 
 if __name__ == "__main__":

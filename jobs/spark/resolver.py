@@ -156,9 +156,10 @@ class CatalogResolver:
         for stmt in statements:
             for name in statement_refs(stmt).required:
                 if name not in checked:
-                    if spark_known is None:
-                        spark_known = self.spark_catalogs()
-                    checked[name] = name in spark_known or self.store.contains(name)
+                    checked[name] = self.store.contains(name)
+                    if not checked[name]:  # the conf dump is a JVM round trip: only for names the store lacks
+                        spark_known = self.spark_catalogs() if spark_known is None else spark_known
+                        checked[name] = name in spark_known
                 if not checked[name]:
                     return UnknownCatalogError(name, self.team, statement=stmt.index)
         return None
