@@ -1,0 +1,40 @@
+"""cancel() from another thread stops the running Spark job and skips the rest of the script."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from jobs.spark.script import ScriptRunner
+from tests.spark.conftest import TEAM, RecordingListener
+
+pytestmark = pytest.mark.spark
+
+
+def test_cancel_stops_the_running_statement_and_skips_the_rest(session: Any, store: Any) -> None:
+    listener = RecordingListener()
+    runner = ScriptRunner(session, store, team=TEAM, listener=listener, job_group="lp-c-cancel-test")
+    box: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: box.setdefault("result", runner.run(
+        "SELECT count(*) FROM pg_sales.shop.orders;\n"
+        "SELECT sum(a.id * b.id) FROM range(0, 2000000000) a CROSS JOIN range(0, 1000) b;\n"
+        "SELECT 1"
+    )))
+    worker.start()
+    tracker = session.sparkContext.statusTracker()
+
+    def long_statement_running() -> bool:
+        started = any(kind == "start" and data[0] == 1 for kind, data in listener.events)
+        return started and bool(tracker.getActiveStageIds())
+
+    while worker.is_alive() and not long_statement_running():
+        time.sleep(0.1)
+    runner.cancel()
+    worker.join()
+    result = box["result"]
+    assert result.cancelled and not result.succeeded
+    assert [s.status for s in result.statements] == ["succeeded", "failed", "skipped"]
+    assert result.statements[1].error == "Cancelled."
