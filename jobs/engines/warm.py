@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 
 from jobs.engines.base import Outcome, last_result
+from jobs.spark.progress import stage_progress
 
 logger = logging.getLogger("lakeport.jobs")
 
@@ -65,30 +66,6 @@ def warm_context_has(conf: dict[str, str]) -> bool:
         return True
     spark_conf = warm_session().sparkContext.getConf()
     return all(spark_conf.get(k) == v for k, v in conf.items())
-
-
-def stage_progress(sc: Any, job_group: str) -> dict[str, int]:
-    """Spark stages and tasks done/total of the jobs in `job_group` (sampled from the status tracker)."""
-    tracker = sc.statusTracker()
-    stages_done = stages_total = tasks_done = tasks_total = 0
-    for job_id in tracker.getJobIdsForGroup(job_group):
-        job = tracker.getJobInfo(job_id)
-        if job is None:
-            continue
-        for stage_id in job.stageIds:
-            stages_total += 1
-            stage = tracker.getStageInfo(stage_id)
-            if stage is None:  # forgotten by the tracker: only finished stages are dropped
-                stages_done += 1
-                continue
-            tasks_total += stage.numTasks
-            tasks_done += stage.numCompletedTasks
-            if stage.numTasks and stage.numCompletedTasks >= stage.numTasks:
-                stages_done += 1
-        if job.status == "SUCCEEDED":
-            stages_done = min(stages_total, stages_done)
-    return {"stages_done": stages_done, "stages_total": stages_total, "tasks_done": tasks_done,
-            "tasks_total": tasks_total}
 
 
 def job_group_for(run_id: int) -> str:

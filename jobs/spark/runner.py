@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -27,6 +28,7 @@ if __package__ in (None, ""):
     if (_root / "jobs" / "spark").is_dir() and str(_root) not in sys.path:
         sys.path.insert(0, str(_root))
 
+from jobs.spark.progress import ProgressSampler  # noqa: E402
 from jobs.spark.redaction import redact  # noqa: E402
 from jobs.spark.store import CatalogStoreError, dsn_has_password, open_store  # noqa: E402
 
@@ -68,11 +70,14 @@ class ConsoleListener:
     def __init__(self, out: IO[str], events: IO[str] | None = None) -> None:
         self.out = out
         self.events = events
+        self._lock = threading.Lock()  # the progress sampler writes events from its own thread
 
     def event(self, name: str, **data: Any) -> None:
         if self.events is not None:
-            self.events.write(json.dumps({"event": name, "ts": time.time(), **data}, default=str) + "\n")
-            self.events.flush()
+            line = json.dumps({"event": name, "ts": time.time(), **data}, default=str) + "\n"
+            with self._lock:
+                self.events.write(line)
+                self.events.flush()
 
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
         self.event("statement_start", index=index, total=total, sql=sql)
@@ -165,10 +170,15 @@ def _run(args: argparse.Namespace, listener: ConsoleListener) -> int:
         print(f"FAILED: {message}", file=sys.stdout, flush=True)
         return EXIT_FAILED
     spark = build_session(args.master, args.app_name, conf)
+    sc = spark.sparkContext
+    # The platform shows the application and its UI while the run is live.
+    listener.event("app", app_id=sc.applicationId, ui_url=sc.uiWebUrl or "")
+    job_group = f"{args.app_name}-{sc.applicationId}"
     try:
         runner = ScriptRunner(spark, store, team=args.team, preview_limit=args.preview_limit, listener=listener,
-                              connect_timeout=args.connect_timeout, delta_mode=args.delta_mode)
-        result = runner.run(script)
+                              connect_timeout=args.connect_timeout, delta_mode=args.delta_mode, job_group=job_group)
+        with ProgressSampler(sc, job_group, lambda counts: listener.event("progress", **counts)):
+            result = runner.run(script)
         listener.event("script_end", succeeded=result.succeeded, error=result.error,
                        catalogs_used=result.catalogs_used, cancelled=result.cancelled)
         if not result.succeeded and result.error and not result.statements:

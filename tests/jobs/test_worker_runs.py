@@ -183,6 +183,9 @@ def test_isolated_engine_runs_spark_submit_with_no_secret_on_its_command_line(
     done = wait_status(ok["id"], RunStatus.SUCCEEDED, RunStatus.FAILED)
     assert done.status == RunStatus.SUCCEEDED, done.error
     assert done.result == {"columns": [{"name": "n", "type": "bigint"}], "rows": [[3]], "truncated": False}
+    # The driver reported its application and the Spark stages/tasks of the run, as the warm engine does.
+    assert done.spark_app_id.startswith(("local-", "app-"))
+    assert done.progress["stages_total"] >= 1 and done.progress["tasks_done"] == done.progress["tasks_total"] >= 1
 
 
 def test_cancel_of_an_isolated_run_kills_its_driver(celery_worker: Worker, developer_client: Any) -> None:
