@@ -188,9 +188,12 @@ def test_all_of_50_queued_runs_finish_after_a_redis_restart(stack: Stack) -> Non
     wait_until(lambda: broker.llen("lakeport") >= 45, what="the 50 messages in the broker")
     assert {stack.run(r)["status"] for r in runs} == {"QUEUED"}
 
+    before = broker.info("server")["run_id"]
     stack.redis.stop()
-    stack.redis.start()  # no persistence: every queued message is gone
-    assert redis.Redis(port=stack.redis.port).llen("lakeport") == 0
+    stack.redis.start()  # a new server process without persistence: every queued message is gone
+    restarted = redis.Redis(port=stack.redis.port)
+    assert restarted.info("server")["run_id"] != before
+    assert restarted.config_get("save") == {"save": ""} and restarted.config_get("appendonly") == {"appendonly": "no"}
 
     for run_id in blockers:
         assert stack.call("POST", f"/runs/{run_id}/cancel/").status == 202

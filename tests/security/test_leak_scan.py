@@ -78,7 +78,7 @@ def test_no_secret_leaked_anywhere_in_the_session(request: pytest.FixtureRequest
     findings = [f for f in SCAN.scan([basetemp, repo / "test-artifacts"]) if f.secret != PLANTED]
 
     assert known_secrets(), "no secret was registered: the scan would prove nothing"
-    assert SCAN.responses and SCAN.logs
+    assert SCAN.responses, "no response was captured: the scan would prove nothing"
     assert not findings, "secret values leaked:\n" + "\n".join(sorted({str(f) for f in findings}))
 
 
