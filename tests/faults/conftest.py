@@ -134,10 +134,11 @@ def start_worker(env: dict[str, str], logdir: Path, name: str, *, beat: bool = T
 
 
 def event_log_conf(directory: Path) -> dict[str, str]:
-    """Worker env that turns Spark event logs on (into `directory`, scanned by the leak scan)."""
+    """Worker env that turns Spark event logs on (into `directory`, scanned by the leak scan; uncompressed, since
+    this Python has no zstd to read Spark's default codec)."""
     directory.mkdir(parents=True, exist_ok=True)
     return {"LAKEPORT_SPARK_STATIC_CONF": WORKER_SPARK["LAKEPORT_SPARK_STATIC_CONF"]
-            + f",spark.eventLog.enabled=true,spark.eventLog.dir=file://{directory}"}
+            + f",spark.eventLog.enabled=true,spark.eventLog.dir=file://{directory},spark.eventLog.compress=false"}
 
 
 # ---- collection: `make test-faults`, not `make test` ----------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,9 +27,20 @@ def test_the_scan_finds_a_planted_secret_in_each_kind_of_output(tmp_path: Path) 
     (tmp_path / "part-0000.parquet").write_bytes(PLANTED.encode())  # data files are not logs: not scanned
     scan.watch_dir(tmp_path)
 
-    where = sorted(f.where for f in scan.scan() if f.secret == PLANTED)
+    findings = scan.scan()
+    where = sorted(f.where for f in findings if f.secret == PLANTED)
 
     assert where == [f"file {events}", f"file {tmp_path / 'worker.log'}", "response 200 GET /api/v1/x/"]
+    assert not [f for f in findings if f.secret != PLANTED]
+
+
+def test_a_compressed_event_log_counts_as_unscanned() -> None:
+    scan = LeakScan()
+    with tempfile.TemporaryDirectory() as tmp:  # outside the session's temp dir, which the final scan reads
+        (Path(tmp) / "eventlog_v2_local-2").mkdir()
+        (Path(tmp) / "eventlog_v2_local-2" / "events_1_local-2.zstd").write_bytes(b"\x28\xb5\x2f\xfd")
+        scan.watch_dir(Path(tmp))
+        assert [f.where.endswith("compressed, so it could not be scanned") for f in scan.scan()] == [True]
 
 
 def test_the_log_capture_sees_what_the_handlers_write(caplog: pytest.LogCaptureFixture) -> None:

@@ -34,6 +34,7 @@ LAST_MARKER = "leak_scan_last"
 MAX_TEXT = 2_000_000  # per captured item; a body larger than this is scanned in its first 2 MB only
 MAX_FILE = 50 * 1024 * 1024
 LOG_NAMES = (".log", ".out", ".err", ".inprogress")
+COMPRESSED = (".zstd", ".lz4", ".snappy", ".lzf", ".gz")  # Spark event log codecs: an unreadable log is no proof
 EVENT_LOG_PREFIXES = ("local-", "app-", "events_", "eventlog_v2_", "spark-")
 DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}
 # Where an API token is shown on purpose: its creation response (once). Nothing else may ever echo one.
@@ -47,7 +48,8 @@ class Finding:
     secret: str
 
     def __str__(self) -> str:
-        return f"{masked(self.secret)} in {self.where} (during {self.test or 'session'})"
+        what = masked(self.secret) if self.secret else "unscanned"
+        return f"{what} in {self.where} (during {self.test or 'session'})"
 
 
 @dataclass
@@ -90,6 +92,9 @@ class LeakScan:
         for test, text in self.logs:
             found.extend(Finding("log record", test, s) for s in leaks_in(text, secrets))
         for path in self.files([*self.dirs, *extra_dirs]):
+            if path.name.endswith(COMPRESSED):
+                found.append(Finding(f"file {path}: compressed, so it could not be scanned", "", ""))
+                continue
             try:
                 with open(path, "rb") as fh:
                     text = fh.read(MAX_FILE).decode("utf-8", errors="replace")
