@@ -86,6 +86,9 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
     expect(page.get_by_label("Base URL")).to_have_attribute("aria-invalid", "true")
     b.shot("catalog-form-error")
     page.get_by_label("Base URL").fill("jdbc:postgresql://127.0.0.1:5432/")
+    # the error answered the old value: editing the field takes it away
+    expect(page.locator("#cfg-base-url-errors")).to_have_count(0)
+    expect(page.get_by_label("Base URL")).not_to_have_attribute("aria-invalid", "true")
     check_connection(b)
     b.shot("catalog-form-jdbc")
     page.get_by_role("button", name="Create catalog").click()

@@ -78,6 +78,14 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
     [secretsSet, replacing],
   );
   const configuration = () => toConfiguration(fields, values, keepSecrets);
+  // an error answers the values that were sent: once the user edits the form it no longer applies (the deps
+  // are the edited values only, so the error itself does not clear it)
+  const { reset: resetSave, isError: saveFailed } = save;
+  const { reset: resetTest, isError: testFailed } = test;
+  useEffect(() => {
+    if (saveFailed) resetSave();
+    if (testFailed) resetTest();
+  }, [values, catalogName, catalogType, description]);
   const err = save.error;
   const errorsFor = (field: string) => [...fieldErrors(err, "configuration", field), ...fieldErrors(test.error, "configuration", field)];
   // errors about the configuration as a whole (e.g. "set metastore-uris or hive-conf-dir")
