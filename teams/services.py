@@ -15,6 +15,7 @@ from config.api.errors import Conflict
 from teams.models import ApiToken, Membership, Role, Team
 from teams.tokens import TOKEN_PREFIX, token_digest
 
+
 def team_create(*, name: str, description: str = "") -> Team:
     """Create a team; a taken name raises Conflict."""
     team = Team(name=name, description=description)
