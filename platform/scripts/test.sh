@@ -7,5 +7,11 @@ bash platform/scripts/ensure-system.sh chromium ${LAKEPORT_TEST_EXTRAS:-}
 bash platform/scripts/ensure-services.sh
 if [ -f frontend/package.json ]; then bash platform/scripts/build-frontend.sh; fi
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"
+# A test run that was killed can leave servers connected to the test database, and --create-db cannot drop a
+# database in use: end those sessions first (only the test database's, never another).
+test_db=${LAKEPORT_TEST_DB:-test_lakeport}
+psql -h 127.0.0.1 -U postgres -d postgres -tAq -c \
+  "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${test_db//\'/}' AND pid <> pg_backend_pid()" \
+  >/dev/null 2>&1 || true
 # --create-db: a test database left by an earlier run never hides a migration problem.
 exec .venv/bin/python -m pytest --create-db "$@"
