@@ -38,3 +38,25 @@ def test_cancel_stops_the_running_statement_and_skips_the_rest(session: Any, sto
     assert result.cancelled and not result.succeeded
     assert [s.status for s in result.statements] == ["succeeded", "failed", "skipped"]
     assert result.statements[1].error == "Cancelled."
+
+
+def test_cancel_before_the_statement_submits_its_job_still_stops_it(session: Any, store: Any) -> None:
+    """A cancel that lands while the statement is still being planned (no Spark job yet) must not let the job
+    that is submitted right after run to its end."""
+
+    class CancelAtStart(RecordingListener):
+        def on_statement_start(self, index: int, total: int, sql: str) -> None:
+            super().on_statement_start(index, total, sql)
+            if index == 1:
+                runner.cancel()  # nothing of this statement runs in Spark yet
+
+    listener = CancelAtStart()
+    runner = ScriptRunner(session, store, team=TEAM, listener=listener, job_group="lp-c-early-cancel")
+    result = runner.run(
+        "SELECT 1;\n"
+        "SELECT sum(a.id * b.id) FROM range(0, 2000000000) a CROSS JOIN range(0, 1000) b;\n"
+        "SELECT 2"
+    )
+    assert result.cancelled and not result.succeeded
+    assert [s.status for s in result.statements] == ["succeeded", "failed", "skipped"]
+    assert result.statements[1].error == "Cancelled."
