@@ -135,6 +135,7 @@ class ScriptRunner:
         self.resolver = CatalogResolver(spark, store, team=team, connect_timeout=connect_timeout,
                                         delta_mode=delta_mode, on_log=self._log)
         self._cancelled = threading.Event()
+        self._in_statement = threading.Event()
 
     # ---- listener plumbing -----------------------------------------------------------------------------
     def _log(self, message: str) -> None:
@@ -151,6 +152,17 @@ class ScriptRunner:
         """Stop the script: cancel the running Spark jobs of this runner's job group; later statements are skipped."""
         self._cancelled.set()
         self.spark.sparkContext.cancelJobGroup(self.job_group)
+        # A statement still being planned submits its job after this call, and cancelJobGroup only reaches jobs
+        # that already exist: keep cancelling until the running statement has ended.
+        threading.Thread(target=self._keep_cancelling, name="lakeport-cancel", daemon=True).start()
+
+    def _keep_cancelling(self) -> None:
+        while self._in_statement.is_set():
+            time.sleep(0.2)
+            try:
+                self.spark.sparkContext.cancelJobGroup(self.job_group)
+            except Exception:  # the context may be stopping; nothing left to cancel then
+                return
 
     def run(self, script: str) -> ScriptResult:
         """Run the script statement by statement; stops at the first failure (the rest are skipped)."""
@@ -190,6 +202,7 @@ class ScriptRunner:
         if self.listener is not None:
             self.listener.on_statement_start(stmt.index, total, stmt.sql)
         started, t0 = time.time(), time.perf_counter()
+        self._in_statement.set()
         try:
             preview = self._preview(self.resolver.execute(stmt))
         except Exception as exc:  # noqa: BLE001 - every failure becomes a failed statement with a clear message
@@ -199,6 +212,8 @@ class ScriptRunner:
                 line, column = _reference_position(stmt, exc) or (line, column)
             return self._end(StatementResult(stmt.index, stmt.sql, FAILED, started, _ms(t0), error=message,
                                              line=line, column=column))
+        finally:
+            self._in_statement.clear()
         return self._end(StatementResult(stmt.index, stmt.sql, SUCCEEDED, started, _ms(t0), preview.columns,
                                          preview.rows, preview.truncated, line=stmt.line, column=stmt.column))
 
