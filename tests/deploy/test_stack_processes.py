@@ -26,6 +26,7 @@ from teams.models import Role
 from teams.services import api_token_create
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
 from tests.support.net import free_port, wait_for_port
+from tests.support.processes import stop_process_group
 from tests.support.worker import REPO, worker_env
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spark]
@@ -50,13 +51,7 @@ class Stack:
 
     def stop(self) -> None:
         for _, proc in reversed(self.procs):
-            if proc.poll() is None:
-                os.killpg(proc.pid, 15)
-        for _, proc in self.procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, 9)
+            stop_process_group(proc)
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ DJANGO_ALLOW_ASYNC_UNSAFE lets the test body keep using the ORM for setup (it ne
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -20,6 +19,7 @@ import pytest
 import redis
 from django.conf import settings
 
+from tests.support.processes import stop_process_group
 from tests.support.worker import REPO, worker_env
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -190,12 +190,4 @@ def celery_worker(transactional_db: Any, tmp_path: Path) -> Iterator[WorkerProce
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     yield WorkerProcess(process=proc, log_path=log_path)
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)  # the worker and its Spark JVM
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        except ProcessLookupError:
-            pass
+    stop_process_group(proc)  # the worker and its Spark JVM

@@ -16,6 +16,7 @@ import pytest
 
 from tests.support.leakscan import SCAN
 from tests.support.postgres import PrivatePostgres, start_private_postgres
+from tests.support.processes import stop_process_group
 from tests.support.secrets import register_secret
 from tests.support.servers import REPO, PrivateRedis, manage, server_env, start_private_redis
 
@@ -98,16 +99,7 @@ class Worker:
 
     def stop(self) -> None:
         for proc in (self.worker, self.beat):
-            if proc is None or proc.poll() is not None:
-                continue
-            try:
-                os.killpg(proc.pid, signal.SIGTERM)
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-            except ProcessLookupError:
-                pass
+            stop_process_group(proc)
 
 
 def start_worker(env: dict[str, str], logdir: Path, name: str, *, beat: bool = True, concurrency: int = 2,

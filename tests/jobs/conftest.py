@@ -22,6 +22,7 @@ from catalogs.secrets import seal_configuration
 from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import JobRun, SqlJob
 from teams.models import Team
+from tests.support.processes import stop_process_group
 from tests.support.worker import REPO, worker_env
 
 PG_PASSWORD = "pg-Secret-9f3a1c"  # trust auth ignores it; it must still never show up anywhere
@@ -105,15 +106,7 @@ class Worker:
 
     def stop(self) -> None:
         for proc in (self.worker, self.beat):
-            if proc is not None and proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                    proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
-                except ProcessLookupError:
-                    pass
+            stop_process_group(proc)
 
 
 def start_worker_and_beat(logdir: Path, *, hostname: str = "jobs-test@%h", beat: bool = True,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.net import free_port, wait_for_port
+from tests.support.processes import stop_process_group
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -104,13 +105,7 @@ class LiveServer:
     log: Path
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        stop_process_group(self.process)
 
 
 def start_gunicorn(env: dict[str, str], log: Path, *, workers: int = 2, threads: int = 4) -> LiveServer:
