@@ -21,11 +21,11 @@ class WorkerHeartbeat(models.Model):
 
 
 class Engine(models.TextChoices):
-    """Where a run executes: the platform default, a warm shared SparkContext, or a `spark-submit` per run."""
+    """Where a run executes: the platform default, the team's long-lived engine, or an engine of its own."""
 
     DEFAULT = "default", "Platform default"
-    WARM = "warm", "Warm engine (shared SparkContext, new session per run)"
-    ISOLATED = "isolated", "Isolated engine (spark-submit per run)"
+    WARM = "warm", "Team engine (long-lived driver of the team, new session per run)"
+    ISOLATED = "isolated", "Isolated engine (a driver of the run's own)"
 
 
 class SqlJob(models.Model):

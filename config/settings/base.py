@@ -144,7 +144,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_RESULT_BACKEND = None
+# Only editor calls (validate, preview) keep a result: the web process polls it; runs write PostgreSQL.
+CELERY_RESULT_BACKEND = env(
+    "CELERY_RESULT_BACKEND",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else f"file://{DATA_DIR / 'results'}",
+)
+CELERY_RESULT_EXPIRES = 600
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = "lakeport"
 # A worker writes a heartbeat row this often; /healthz calls a worker alive if one is younger than 3 beats.
@@ -160,9 +165,28 @@ SPARK_JDBC_JARS = env.list(
 )
 
 # JOBS
-# Engine for jobs that say "default": warm (shared SparkContext per worker, newSession per run) or isolated
-# (spark-submit per run); spark://, k8s:// and yarn masters always use the isolated engine.
+# Engine for jobs that say "default": warm (the team's long-lived engine, a new session per run) or isolated
+# (an engine of the run's own, stopped when it ends). Either way user SQL runs only in engine processes.
 LAKEPORT_JOB_ENGINE = env("LAKEPORT_JOB_ENGINE", default="warm")
+
+# ENGINES
+# Engines (one Spark driver process per team) a worker process keeps; a run waits QUEUED when all are busy.
+LAKEPORT_ENGINES_PER_WORKER = env.int("LAKEPORT_ENGINES_PER_WORKER", default=4)
+# An engine with no run for this long is stopped (its memory goes back to the machine).
+LAKEPORT_ENGINE_IDLE_SECONDS = env.int("LAKEPORT_ENGINE_IDLE_SECONDS", default=600)
+# How long a run that found every engine busy waits before it asks again.
+LAKEPORT_ENGINE_WAIT_SECONDS = env.float("LAKEPORT_ENGINE_WAIT_SECONDS", default=2.0)
+# The OS user engines run as when the worker runs as root (created by platform/scripts/ensure-system.sh);
+# empty runs them as the worker's own user.
+LAKEPORT_ENGINE_USER = env("LAKEPORT_ENGINE_USER", default="lakeport-engine")
+# Per-team scratch directories (working directory, temp files, Spark local dirs): outside var/, which holds keys.
+LAKEPORT_ENGINE_SCRATCH_DIR = env(
+    "LAKEPORT_ENGINE_SCRATCH_DIR", default=str(Path(__import__("tempfile").gettempdir()) / "lakeport-engines")
+)
+# The address engines bind their driver and Spark UI to; loopback keeps the UI away from the network.
+LAKEPORT_ENGINE_BIND_ADDRESS = env("LAKEPORT_ENGINE_BIND_ADDRESS", default="127.0.0.1")
+# The longest an editor call (validate, preview) waits for a worker's engine, first engine start included.
+LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = env.float("LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS", default=120.0)
 # A RUNNING run whose process stopped heartbeating is failed ("worker lost") or re-queued within this bound.
 LAKEPORT_REAPER_INTERVAL_SECONDS = env.int("LAKEPORT_REAPER_INTERVAL_SECONDS", default=120)
 # QUEUED runs not picked up after this long are re-enqueued from PostgreSQL (a broker restart loses messages).
@@ -177,7 +201,7 @@ LAKEPORT_SPARK_CONF_ALLOWLIST = env.list(
         "spark.sql.caseSensitive", "spark.sql.legacy.timeParserPolicy", "spark.sql.maxPlanStringLength",
     ],
 )
-# Static conf of the warm SparkContext and of isolated drivers, e.g. "spark.driver.memory=2g,spark.ui.enabled=false".
+# Static conf of every engine (the guard's own switches always win), e.g. "spark.driver.memory=2g,spark.ui.enabled=false".
 LAKEPORT_SPARK_STATIC_CONF = env.dict("LAKEPORT_SPARK_STATIC_CONF", default={})
 # Largest script a job may hold, and rows kept from the last query of a run.
 LAKEPORT_MAX_SCRIPT_BYTES = env.int("LAKEPORT_MAX_SCRIPT_BYTES", default=1024 * 1024)

@@ -15,3 +15,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast use
 LAKEPORT_SECRET_KEYS = env.list(
     "LAKEPORT_SECRET_KEYS", default=["o1cQ3W2-OM0oTzqY1xs8nLzZ3a1ayTz0H5m2G0cOqdk="]
 )
+CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL)
+# The suite runs as root with 0700 pytest temp dirs engines could not enter: engines run as the test's user,
+# except in tests/security/test_engine_isolation.py, whose workers set LAKEPORT_ENGINE_USER=lakeport-engine.
+LAKEPORT_ENGINE_USER = env("LAKEPORT_ENGINE_USER", default="")

@@ -1,24 +1,19 @@
-"""Engines that execute a run's script: warm (shared SparkContext, new session per run) and isolated
-(`spark-submit` per run). `engine_for()` picks one per run; see docs/jobs.md ("Engines") for the rules."""
+"""Where a run executes: always in an engine process of its team, never in the worker or the web process.
+
+`warm` runs share the team's long-lived engine (one per team and static conf, a new SparkSession per run);
+`isolated` runs get an engine of their own, stopped when the run ends. See docs/engines.md.
+"""
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
 from django.conf import settings
 
+from jobs.engines.process import EngineKey
 from jobs.models import Engine
-
-logger = logging.getLogger("lakeport.jobs")
-
-CLUSTER_MASTER_PREFIXES = ("spark://", "k8s://", "yarn")
 
 
 def default_engine() -> str:
-    """The platform default (LAKEPORT_JOB_ENGINE); cluster masters always mean isolated."""
-    if settings.SPARK_MASTER.startswith(CLUSTER_MASTER_PREFIXES):
-        return Engine.ISOLATED
+    """The platform default (LAKEPORT_JOB_ENGINE)."""
     return Engine.ISOLATED if settings.LAKEPORT_JOB_ENGINE == Engine.ISOLATED else Engine.WARM
 
 
@@ -26,24 +21,21 @@ def static_conf_for(*, script: str, team: str) -> dict[str, str]:
     """Static Spark conf the script's catalogs need before the session starts ({} for JDBC/Delta only)."""
     from jobs.engines.store import DjangoCatalogStore
     from jobs.spark.resolver import static_conf
+    from jobs.spark.sqltext import SqlTextError
 
-    return dict(static_conf(script, DjangoCatalogStore(team), team))
+    try:
+        return dict(static_conf(script, DjangoCatalogStore(team), team))
+    except SqlTextError:
+        return {}  # the engine reports the script's syntax error with its position
 
 
-def engine_for(*, run: Any, script: str) -> Any:
-    """The engine for one run.
+def engine_key(*, team: str, script: str, engine: str = Engine.DEFAULT, run_id: int | None = None) -> EngineKey:
+    """The engine a script of `team` runs on: the team's shared one for its static conf, or a dedicated one.
 
-    `warm` unless the job or the platform asks for `isolated` or the master is a cluster; a script whose
-    static conf (a Hive catalog) differs from the warm context's goes to an isolated driver started with that
-    conf — one SparkContext per process, so the warm context cannot change it.
+    A script whose static conf (a Hive catalog's metastore) differs from the plain engine's gets an engine keyed
+    by that conf: one SparkContext per process, so a running engine cannot change it.
     """
-    from jobs.engines.isolated import IsolatedEngine
-    from jobs.engines.warm import WarmEngine, warm_context_has
-
-    wanted = run.engine if run.engine != Engine.DEFAULT else default_engine()
-    if settings.SPARK_MASTER.startswith(CLUSTER_MASTER_PREFIXES):
-        wanted = Engine.ISOLATED
-    static = static_conf_for(script=script, team=run.team.name)
-    if wanted == Engine.WARM and warm_context_has(static):
-        return WarmEngine()
-    return IsolatedEngine(static_conf=static)
+    wanted = engine if engine != Engine.DEFAULT else default_engine()
+    static = tuple(sorted(static_conf_for(script=script, team=team).items()))
+    dedicated = f"run{run_id}" if wanted == Engine.ISOLATED and run_id is not None else ""
+    return EngineKey(team=team, static_conf=static, dedicated=dedicated)

@@ -1,44 +1,77 @@
-"""Executing one run inside a Celery worker: claim, pick an engine, run the script, store the outcome."""
+"""Executing one run inside a Celery worker: take an engine slot, claim, run the script in the team's engine."""
 
 from __future__ import annotations
 
 import logging
+from typing import Any, Literal
 
-from django.db import close_old_connections
+from django.conf import settings
+from django.db import close_old_connections, transaction
 
-from jobs.engines.base import Outcome
-from jobs.models import JobRun, RunStatus
-from jobs.services.runs import run_claim, run_finish, run_log, run_update
+from jobs.engines import engine_key
+from jobs.engines.base import Outcome, last_result
+from jobs.engines.pool import engine_pool
+from jobs.engines.process import EngineError, EngineKey, EngineProcess
+from jobs.engines.recorder import RunRecorder, statement_entry
+from jobs.models import Engine, JobRun, RunStatus
+from jobs.services.runs import run_claim, run_finish, run_log, run_requeue, run_update
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
 
+Deferred = Literal["deferred"]
 
-def run_execute(*, run_id: int, worker: str) -> RunStatus | None:
-    """Claim run `run_id` for `worker` and execute it to a final state.
 
-    Idempotent: a run that is not QUEUED (already claimed by another delivery, cancelled, finished, deleted) is
-    skipped. Returns the final status, or None when nothing ran or the run was taken away meanwhile.
+def run_execute(*, run_id: int, worker: str) -> RunStatus | Deferred | None:
+    """Claim run `run_id` for `worker` and execute it in its team's engine to a final state.
+
+    Idempotent: a run that is not QUEUED (claimed by another delivery, cancelled, finished, deleted) is skipped.
+    When every engine slot of this worker is busy the run stays QUEUED and "deferred" is returned (the task
+    sends itself again later). Returns the final status, or None when nothing ran or the run was taken away.
     """
-    from jobs.engines import engine_for
-    from jobs.engines.recorder import RunRecorder
-
     close_old_connections()
-    run = run_claim(run_id=run_id, worker=worker)
-    if run is None:
+    queued = JobRun.objects.select_related("team").filter(id=run_id, status=RunStatus.QUEUED).first()
+    if queued is None:
+        logger.info("run.claim_skipped", extra={"run_id": run_id, "worker": worker})  # a duplicate delivery
         return None
+    try:
+        key: EngineKey | None = engine_key(team=queued.team.name, script=queued.sql, engine=queued.engine,
+                                           run_id=queued.id)
+        key_error = None
+    except SparkRuntimeError as exc:  # e.g. two Hive catalogs in one script: fail the run with the reason
+        key, key_error = None, exc
+    if key is None:
+        run = run_claim(run_id=run_id, worker=worker)
+        if run is None:
+            return None
+        assert key_error is not None
+        return _fail(run, {"statement": key_error.statement, "line": None, "column": None,
+                           "message": redact(key_error.message)})
+    with engine_pool().lease(key) as engine:
+        if engine is None:
+            logger.info("run.waiting_for_engine", extra={"run_id": run_id, "team": queued.team.name})
+            return "deferred"
+        run = run_claim(run_id=run_id, worker=worker)
+        if run is None:
+            return None
+        return _execute_claimed(run, engine)
+
+
+def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
     recorder = RunRecorder(run)
     recorder.start()
     try:
-        script = script_for(run)
-        engine = engine_for(run=run, script=script)
-        run_update(run=run, engine_used=engine.name)
-        run_log(run_id=run.id, messages=[f"Engine: {engine.name}."])
-        outcome = engine.execute(run=run, recorder=recorder, script=script)
-    except SparkRuntimeError as exc:  # e.g. two Hive catalogs in one script, an unbindable catalog
+        name = Engine.ISOLATED if engine.key.dedicated else Engine.WARM
+        run_update(run=run, engine_used=name)
+        if not engine.started.is_set():
+            run_log(run_id=run.id, messages=[f"Starting the {'isolated' if engine.key.dedicated else 'team'} engine."])
+        engine_pool().start(engine)
+        run_log(run_id=run.id, messages=[f"Engine: {name} (team engine pid {engine.pid})."])
+        outcome = execute_on_engine(engine, run=run, recorder=recorder)
+    except EngineError as exc:
         outcome = Outcome(succeeded=False, statements=recorder.statement_list(), error={
-            "statement": exc.statement, "line": None, "column": None, "message": redact(exc.message)})
+            "statement": None, "line": None, "column": None, "message": redact(str(exc))[:2000]})
     except Exception as exc:  # anything the runtime did not turn into a statement error
         logger.exception("run.engine_error", extra={"run_id": run.id})
         outcome = Outcome(succeeded=False, statements=recorder.statement_list(), error={
@@ -46,19 +79,56 @@ def run_execute(*, run_id: int, worker: str) -> RunStatus | None:
             "message": redact(f"{type(exc).__name__}: {exc}".splitlines()[0])[:2000]})
     finally:
         recorder.stop()
-    statements = outcome.statements and [_stored(s) for s in outcome.statements] or recorder.statement_list()
+    if outcome.engine_lost and run.attempt <= run.max_retries and not recorder.cancel_seen:
+        message = outcome.error["message"] if outcome.error else "The team engine stopped."
+        if run_requeue(run=run, reason=message):
+            return RunStatus.QUEUED
+    statements = outcome.statements and [statement_entry(s) for s in outcome.statements] or recorder.statement_list()
     progress = dict(recorder.progress)
     progress["statements_done"] = sum(1 for s in statements if s.get("status") == "succeeded")
     return run_finish(run=run, succeeded=outcome.succeeded, error=outcome.error, statements=statements,
                       catalogs_used=outcome.catalogs_used, result=outcome.result, progress=progress)
 
 
-def script_for(run: JobRun) -> str:
-    """The script as submitted (engines apply the job's default catalog themselves)."""
-    return run.sql
+def execute_on_engine(engine: EngineProcess, *, run: JobRun, recorder: RunRecorder) -> Outcome:
+    """Send the run's script to `engine` and wait for its result, relaying events to `recorder`."""
+    statements: dict[int, dict[str, Any]] = {}
+
+    def on_event(event: dict[str, Any]) -> None:
+        dispatch_event(event, recorder, statements)
+
+    pending = engine.request({
+        "mode": "run", "script": run.sql, "spark_conf": run.spark_conf or {},
+        "default_catalog": run.default_catalog or None, "preview_limit": settings.LAKEPORT_RESULT_PREVIEW_ROWS,
+    }, on_event=on_event)
+    recorder.on_cancel(lambda: engine.cancel(pending.id))
+    pending.done.wait()
+    end = pending.result
+    ordered = list(end.get("statements") or []) or [statements[i] for i in sorted(statements)]
+    return Outcome(succeeded=bool(end.get("succeeded")), error=end.get("error"), statements=ordered,
+                   catalogs_used=list(end.get("catalogs_used") or []), result=last_result(ordered),
+                   engine=Engine.ISOLATED if engine.key.dedicated else Engine.WARM,
+                   cancelled=bool(end.get("cancelled")), engine_lost=bool(end.get("engine_lost")))
 
 
-def _stored(statement: dict) -> dict:
-    from jobs.engines.recorder import statement_entry
+def dispatch_event(event: dict[str, Any], recorder: RunRecorder, statements: dict[int, dict[str, Any]]) -> None:
+    """Relay one engine event to the run's recorder (statement rows, log, application, progress)."""
+    kind = event.get("event")
+    if kind == "statement_start":
+        recorder.on_statement_start(int(event.get("index", 0)), int(event.get("total", 0)), str(event.get("sql", "")))
+    elif kind == "statement_end":
+        statements[int(event.get("index", 0))] = event
+        recorder.on_statement_end(event)
+    elif kind == "log":
+        recorder.on_log(str(event.get("message", "")))
+    elif kind == "app":
+        recorder.set_app(app_id=str(event.get("app_id", "")), ui_url=str(event.get("ui_url") or ""))
+    elif kind == "progress":
+        recorder.set_progress(**{k: int(v) for k, v in event.items() if k in (
+            "stages_done", "stages_total", "tasks_done", "tasks_total")})
 
-    return statement_entry(statement)
+
+def _fail(run: JobRun, error: dict[str, Any]) -> RunStatus | None:
+    with transaction.atomic():
+        return run_finish(run=run, succeeded=False, error=error, statements=[], catalogs_used=[], result=None,
+                          progress=dict(run.progress or {}))

@@ -1,18 +1,21 @@
-"""The SQL editor's calls on the warm engine of this process: validate (executes nothing) and preview (one query).
+"""The SQL editor's calls: validate (executes nothing) and preview (one query), run in the team's engine.
 
-Each call gets a new session of the warm SparkContext, so its catalogs, SQL conf and temp views vanish with it.
+The web process never hosts Spark: it sends the call to a worker (Celery task `jobs.sql_interactive`), which
+runs it in the team's engine (the same one the team's runs use) in a new session, so its catalogs, SQL conf
+and temp views vanish with it, and polls the result backend for the answer.
 """
 
 from __future__ import annotations
 
-import re
-import uuid
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from celery import current_app, states
 from django.conf import settings
 from rest_framework import exceptions
 
+from config.api.errors import ServiceUnavailable
 from jobs.spark.redaction import redact
 from teams.models import Team
 
@@ -20,11 +23,7 @@ from teams.models import Team
 READ_KEYWORDS = {"select", "with", "values", "table", "from", "show", "describe", "desc", "explain", "("}
 PLAN_CHECKED = {"with", "from", "("}
 SETUP_KEYWORDS = {"use", "set"}
-WRITE_NODE_RE = re.compile(
-    r"^[\s:+\-|]*'?(InsertInto\w*|\w*Command|CreateTable\w*|ReplaceTable\w*|DropTable\w*|AppendData|"
-    r"OverwriteByExpression|OverwritePartitionsDynamic|MergeIntoTable|UpdateTable|DeleteFromTable|\w*Write\w*)\b",
-    re.MULTILINE,
-)
+POLL_SECONDS = 0.005
 
 
 @dataclass
@@ -53,12 +52,63 @@ def _size_error(sql: str) -> str | None:
     return f"The SQL script is {size} bytes; the limit is {limit} bytes." if size > limit else None
 
 
-def _runner(team: Team, **kwargs: Any) -> Any:
-    from jobs.engines.store import DjangoCatalogStore
-    from jobs.engines.warm import new_run_session
-    from jobs.spark.script import ScriptRunner
+def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None) -> dict[str, Any]:
+    """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers)."""
+    result = current_app.send_task("jobs.sql_interactive", queue="lakeport", kwargs={
+        "team_id": team.id, "mode": mode, "sql": sql, "limit": limit, "check_writes": check_writes})
+    backend = current_app.backend
+    deadline = time.monotonic() + settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
+    try:
+        while True:
+            meta = backend.get_task_meta(result.id)
+            if meta.get("status") == states.SUCCESS:
+                answer = meta.get("result") or {}
+                break
+            if meta.get("status") in states.PROPAGATE_STATES:
+                raise ServiceUnavailable("The team's engine could not answer; try again.")
+            if time.monotonic() > deadline:
+                raise ServiceUnavailable("No worker answered in time; the team's engine may be starting or busy. "
+                                         "Try again in a moment.")
+            time.sleep(POLL_SECONDS if time.monotonic() + 1 < deadline else 0.1)
+    finally:
+        backend.forget(result.id)
+    if answer.get("busy"):
+        raise ServiceUnavailable("Every engine of the workers is busy; try again in a moment.")
+    return answer
 
-    return ScriptRunner(new_run_session(spark_conf={}), DjangoCatalogStore(team.name), team=team.name, **kwargs)
+
+def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
+                        check_writes: str | None = None) -> dict[str, Any]:
+    """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data)."""
+    from jobs.engines import engine_key
+    from jobs.engines.pool import engine_pool
+    from jobs.engines.process import EngineError
+    from jobs.spark.errors import SparkRuntimeError
+
+    team = Team.objects.get(id=team_id)
+    fail = {"statement": None, "line": None, "column": None}
+    try:
+        key = engine_key(team=team.name, script=sql)
+    except SparkRuntimeError as exc:
+        return {"succeeded": False, "errors": [{**fail, "statement": exc.statement, "message": redact(exc.message)}],
+                "error": {**fail, "statement": exc.statement, "message": redact(exc.message)}}
+    pool = engine_pool()
+    with pool.lease(key) as engine:
+        if engine is None:
+            return {"busy": True}
+        try:
+            pool.start(engine)
+        except EngineError as exc:
+            return {"succeeded": False, "error": {**fail, "message": redact(str(exc))}}
+        pending = engine.request({"mode": mode, "script": sql, "preview_limit": limit, "check_writes": check_writes})
+        if not pending.done.wait(settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS):
+            engine.cancel(pending.id)
+            engine.forget(pending.id)
+            return {"succeeded": False, "error": {**fail, "message": "The query did not finish in time."}}
+        answer = dict(pending.result)
+    answer.pop("op", None)
+    answer.pop("id", None)
+    return answer
 
 
 def sql_validate(*, team: Team, sql: str) -> ValidationReport:
@@ -70,7 +120,10 @@ def sql_validate(*, team: Team, sql: str) -> ValidationReport:
     problem = _size_error(sql)
     if problem:
         return ValidationReport(errors=[_error(problem, statement=None, line=1, column=1)])
-    errors, schema = _runner(team).validate(sql)
+    answer = _ask_engine(team=team, mode="validate", sql=sql)
+    if answer.get("error") and not answer.get("errors"):
+        return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))])
+    errors, schema = answer.get("errors") or [], answer.get("schema")
     return ValidationReport(errors=[{**e, "message": redact(str(e.get("message", "")))} for e in errors],
                             schema=list(schema or []))
 
@@ -97,18 +150,21 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
                           f"{st.line} is '{_first_keyword(st.sql).upper()}'. Submit a job to run a script.")
     last = statements[-1]
     keyword = _first_keyword(last.sql)
-    if keyword not in READ_KEYWORDS or (keyword in PLAN_CHECKED and _plan_writes(last.sql)):
-        raise _refuse(f"Preview only runs queries that read; statement {last.index + 1} at line {last.line} "
-                      f"('{keyword.upper()}') would write or change state. Submit a job to run it.")
-    runner = _runner(team, preview_limit=limit, job_group=f"lakeport-preview-{uuid.uuid4().hex[:12]}")
-    result = runner.run(sql)
-    if not result.succeeded:
-        error = result.error or {}
+    writes = f"Preview only runs queries that read; statement {last.index + 1} at line {last.line} " \
+             f"('{keyword.upper()}') would write or change state. Submit a job to run it."
+    if keyword not in READ_KEYWORDS:
+        raise _refuse(writes)
+    answer = _ask_engine(team=team, mode="preview", sql=sql, limit=limit,
+                         check_writes=last.sql if keyword in PLAN_CHECKED else None)
+    if answer.get("writes"):
+        raise _refuse(writes)
+    if not answer.get("succeeded"):
+        error = answer.get("error") or {}
         where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
                  if error.get("statement") is not None else "")
         raise _refuse(where + str(error.get("message") or "The query failed."))
-    final = result.statements[-1]
-    return {"columns": final.columns or [], "rows": final.rows or [], "truncated": bool(final.truncated)}
+    return {"columns": answer.get("columns") or [], "rows": answer.get("rows") or [],
+            "truncated": bool(answer.get("truncated"))}
 
 
 def _refuse(message: str) -> exceptions.ValidationError:
@@ -123,14 +179,3 @@ def _first_keyword(sql: str) -> str:
         if token.kind not in (SPACE, COMMENT):
             return token.lower
     return ""
-
-
-def _plan_writes(sql: str) -> bool:
-    """True if Spark's parsed (unresolved) plan of `sql` contains a write or command node."""
-    from jobs.engines.warm import warm_session
-
-    try:
-        plan = warm_session()._jsparkSession.sessionState().sqlParser().parsePlan(sql)
-    except Exception:
-        return False  # a syntax error: the run reports it with its position
-    return bool(WRITE_NODE_RE.search(plan.toString()))

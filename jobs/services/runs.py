@@ -122,6 +122,17 @@ def run_claim(*, run_id: int, worker: str) -> JobRun | None:
     return run
 
 
+def run_requeue(*, run: JobRun, reason: str) -> bool:
+    """Put this attempt's run back in the queue (its engine died; the job allows another attempt)."""
+    if not JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(
+        status=RunStatus.QUEUED, worker="", heartbeat_at=None
+    ):
+        return False
+    run_log(run_id=run.id, messages=[redact(reason), "Re-queued (retry setting of the job)."])
+    transaction.on_commit(lambda: run_enqueue(run_id=run.id))
+    return True
+
+
 def run_update(*, run: JobRun, **fields: Any) -> bool:
     """Write fields of a run this process owns (RUNNING, same attempt); False if it was taken away (reaped)."""
     return bool(JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(**fields))

@@ -19,3 +19,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# Engines (the processes that run a team's SQL) run as this unprivileged user when the platform runs as root.
+if [ "$(id -u)" = 0 ] && ! id lakeport-engine >/dev/null 2>&1; then
+  echo "[setup] creating the engine user lakeport-engine"
+  useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin lakeport-engine
+fi

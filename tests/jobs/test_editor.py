@@ -1,4 +1,4 @@
-"""The editor's validate and preview endpoints on the warm engine (in-process, on the suite's SparkSession)."""
+"""The editor's validate and preview endpoints: answered by the team's engine in a real worker (never in-process)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ from catalogs.models import Catalog
 from tests.jobs.conftest import PG_PASSWORD
 from tests.jobs.test_jobs_api import error_of
 
-pytestmark = [pytest.mark.django_db, pytest.mark.spark]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 VALIDATE = "/api/v1/teams/acme/sql/validate/"
 PREVIEW = "/api/v1/teams/acme/sql/preview/"
 
 
 @pytest.fixture(autouse=True)
-def _warm(spark: Any) -> None:
-    """The warm engine of this process is the suite's shared SparkSession (one SparkContext per process)."""
+def _worker(celery_worker: Any) -> None:
+    """Editor calls go to a worker, which runs them in the team's engine."""
 
 
 def order_count(pg_source: Any) -> int:

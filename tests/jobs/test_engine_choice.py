@@ -1,5 +1,5 @@
-"""Engine choice with real static conf: a Hive catalog the warm context already serves stays warm; a Hive catalog
-on another metastore goes to an isolated driver started with that conf (one SparkContext per process)."""
+"""Engine choice with real static conf: runs of a team share its engine; a Hive catalog on a metastore gets an
+engine keyed by that conf (one SparkContext per process); a job may ask for an engine of its own."""
 
 from __future__ import annotations
 
@@ -11,20 +11,14 @@ import pytest
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
 from catalogs.types.hive_config import HiveConfig
-from jobs.engines import engine_for
-from jobs.engines.isolated import IsolatedEngine
-from jobs.engines.warm import WarmEngine
+from jobs.engines import engine_key
+from jobs.engines.process import EngineKey
 from jobs.models import SqlJob
 from jobs.services.runs import run_submit
 from jobs.spark.errors import CatalogBindingError
 from teams.models import Team
 
-pytestmark = [pytest.mark.django_db, pytest.mark.spark]
-
-
-@pytest.fixture(autouse=True)
-def _warm(spark: Any) -> None:
-    """This process's warm context is the suite's session: Hive support on the suite's metastore."""
+pytestmark = [pytest.mark.django_db]
 
 
 def hive(team: Team, name: str, uri: str) -> Catalog:
@@ -33,34 +27,33 @@ def hive(team: Team, name: str, uri: str) -> Catalog:
                                   configuration=seal_configuration(config))
 
 
-def engine(make_job: Callable[..., SqlJob], sql: str, **fields: Any) -> Any:
+def key_for(make_job: Callable[..., SqlJob], sql: str, **fields: Any) -> EngineKey:
     run = run_submit(job=make_job(sql, **fields), user=None, enqueue=False).run
-    return engine_for(run=run, script=run.sql)
+    return engine_key(team=run.team.name, script=run.sql, engine=run.engine, run_id=run.id)
 
 
-def test_hive_on_the_warm_contexts_metastore_stays_warm(make_job: Callable[..., SqlJob], team: Team,
-                                                         hive_metastore: Any) -> None:
-    hive(team, "lake", hive_metastore.uri)
-    assert isinstance(engine(make_job, "SELECT * FROM lake.default.t"), WarmEngine)
-    assert isinstance(engine(make_job, "SELECT 1"), WarmEngine)
+def test_plain_scripts_of_a_team_share_one_engine(make_job: Callable[..., SqlJob], team: Team) -> None:
+    first, second = key_for(make_job, "SELECT 1"), key_for(make_job, "SELECT 2")
+    assert first == second == EngineKey(team=team.name)
 
 
-def test_hive_on_another_metastore_goes_isolated_with_its_static_conf(make_job: Callable[..., SqlJob],
-                                                                      team: Team) -> None:
+def test_hive_gets_an_engine_keyed_by_its_static_conf(make_job: Callable[..., SqlJob], team: Team) -> None:
     hive(team, "other_lake", "thrift://127.0.0.1:1")
-    chosen = engine(make_job, "USE CATALOG other_lake;\nSHOW TABLES")
-    assert isinstance(chosen, IsolatedEngine)
-    assert chosen.static_conf["spark.sql.catalogImplementation"] == "hive"
-    assert chosen.static_conf["spark.hadoop.hive.metastore.uris"] == "thrift://127.0.0.1:1"
+    chosen = key_for(make_job, "USE CATALOG other_lake;\nSHOW TABLES")
+    conf = dict(chosen.static_conf)
+    assert conf["spark.sql.catalogImplementation"] == "hive"
+    assert conf["spark.hadoop.hive.metastore.uris"] == "thrift://127.0.0.1:1"
+    assert chosen != key_for(make_job, "SELECT 1")
+    assert chosen.team == team.name and not chosen.dedicated
 
 
-def test_a_job_may_ask_for_the_isolated_engine(make_job: Callable[..., SqlJob]) -> None:
-    assert isinstance(engine(make_job, "SELECT 1", engine="isolated"), IsolatedEngine)
+def test_a_job_may_ask_for_an_engine_of_its_own(make_job: Callable[..., SqlJob]) -> None:
+    one, two = key_for(make_job, "SELECT 1", engine="isolated"), key_for(make_job, "SELECT 1", engine="isolated")
+    assert one.dedicated and two.dedicated and one != two
 
 
-def test_two_hive_catalogs_in_one_script_is_a_clear_error(make_job: Callable[..., SqlJob], team: Team,
-                                                          hive_metastore: Any) -> None:
-    hive(team, "lake_a", hive_metastore.uri)
+def test_two_hive_catalogs_in_one_script_is_a_clear_error(make_job: Callable[..., SqlJob], team: Team) -> None:
+    hive(team, "lake_a", "thrift://127.0.0.1:2")
     hive(team, "lake_b", "thrift://127.0.0.1:1")
     with pytest.raises(CatalogBindingError, match="one Hive catalog"):
-        engine(make_job, "SELECT * FROM lake_a.default.t;\nSELECT * FROM lake_b.default.t")
+        key_for(make_job, "SELECT * FROM lake_a.default.t;\nSELECT * FROM lake_b.default.t")

@@ -1,63 +1,71 @@
-"""Engine plumbing that needs no Spark: the spark-submit command, engine choice, the event tail."""
+"""Engine launch rules that need no Spark: the scrubbed environment, the static conf, the pool's bookkeeping."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from django.test import override_settings
 
 from jobs.engines import default_engine
-from jobs.engines.base import store_dsn
-from jobs.engines.isolated import EventTail, SubmitSpec, spark_submit_command
+from jobs.engines.pool import EnginePool
+from jobs.engines.process import EngineKey, engine_env, engine_launch, engine_static_conf
+
+PLATFORM_ENV = {
+    "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAVA_HOME": "/usr/lib/jvm/java-17",
+    "LAKEPORT_SECRET_KEYS": "fernet-key-1", "DJANGO_SECRET_KEY": "django-secret", "DATABASE_URL": "postgres://u:pw@db/x",
+    "CELERY_BROKER_URL": "redis://:pw@redis/0", "PGPASSWORD": "pw", "AWS_SECRET_ACCESS_KEY": "aws",
+    "AWS_ACCESS_KEY_ID": "AKIA", "GOOGLE_APPLICATION_CREDENTIALS": "/keys/gcp.json", "AZURE_STORAGE_KEY": "az",
+}
 
 
-def spec(**kw: object) -> SubmitSpec:
-    base = dict(master="spark://10.0.0.5:7077", app_name="lakeport-run-7", store="postgresql://lakeport@db:5432/lp",
-                team="acme", script_file="/tmp/x/script.sql", events_file="/tmp/x/events.jsonl", preview_limit=1000,
-                jars=["/usr/share/java/postgresql.jar"], conf={"spark.sql.shuffle.partitions": "8"},
-                spark_submit="/opt/spark/bin/spark-submit", runner="/srv/jobs/spark/runner.py")
-    base.update(kw)
-    return SubmitSpec(**base)  # type: ignore[arg-type]
+def test_the_engine_environment_is_an_allow_list() -> None:
+    env = engine_env(environ=PLATFORM_ENV, scratch=Path("/tmp/e/acme"), python="/venv/bin/python")
+    for secret in ("fernet-key-1", "django-secret", "pw", "aws", "AKIA", "/keys/gcp.json", "az"):
+        assert all(secret not in v for v in env.values()), secret
+    assert env["PATH"] == "/usr/bin:/bin" and env["JAVA_HOME"] == "/usr/lib/jvm/java-17"
+    assert env["HOME"] == "/tmp/e/acme" and env["TMPDIR"] == "/tmp/e/acme/tmp"
+    assert env["SPARK_LOCAL_IP"] == "127.0.0.1"
 
 
-def test_spark_submit_command_is_an_argument_list() -> None:
-    assert spark_submit_command(spec()) == [
-        "/opt/spark/bin/spark-submit", "--master", "spark://10.0.0.5:7077", "--name", "lakeport-run-7",
-        "--jars", "/usr/share/java/postgresql.jar", "--conf", "spark.sql.shuffle.partitions=8",
-        "/srv/jobs/spark/runner.py", "--store", "postgresql://lakeport@db:5432/lp", "--team", "acme",
-        "--events", "/tmp/x/events.jsonl", "--preview-limit", "1000", "--app-name", "lakeport-run-7",
-        "/tmp/x/script.sql",
-    ]
-    assert "--deploy-mode" in spark_submit_command(spec(master="k8s://https://api:6443"))
+def test_the_guard_switches_win_over_operator_and_catalog_conf(tmp_path: Path) -> None:
+    hostile = {"spark.sql.restrictedMode.enabled": "false", "spark.sql.runSQLOnFiles": "true",
+               "spark.ui.killEnabled": "true"}
+    key = EngineKey(team="acme", static_conf=tuple(hostile.items()))
+    with override_settings(LAKEPORT_SPARK_STATIC_CONF=hostile):
+        conf = engine_static_conf(key=key, scratch=tmp_path, python="/venv/bin/python")
+    assert conf["spark.sql.restrictedMode.enabled"] == "true"
+    assert conf["spark.sql.runSQLOnFiles"] == "false"
+    assert conf["spark.ui.killEnabled"] == "false"
+    assert conf["spark.local.dir"] == str(tmp_path / "spark-local")
 
 
-def test_the_database_password_goes_to_the_environment_never_the_command_line() -> None:
-    db = {"ENGINE": "django.db.backends.postgresql", "PASSWORD": "db-Pa55word!", "USER": "lakeport",
-          "HOST": "db.internal", "PORT": 5433, "NAME": "lp"}
-    dsn, env = store_dsn(db)
-    assert dsn == "postgresql://lakeport@db.internal:5433/lp"
-    assert env == {"PGPASSWORD": "db-Pa55word!"}
-    assert "db-Pa55word!" not in " ".join(spark_submit_command(spec(store=dsn)))
+def test_the_launch_has_no_secret_on_its_command_line_or_in_its_init() -> None:
+    with override_settings(LAKEPORT_SECRET_KEYS=["fernet-key-1"]):
+        launch = engine_launch(EngineKey(team="acme"), environ=PLATFORM_ENV)
+    text = " ".join(launch.command) + repr(launch.init) + repr(launch.env)
+    for secret in ("fernet-key-1", "django-secret", "postgres://", "redis://"):
+        assert secret not in text
+    assert launch.cwd.endswith("/acme") and launch.init["team"] == "acme"
 
 
-@pytest.mark.parametrize(
-    ("master", "configured", "expected"),
-    [("local[*]", "warm", "warm"), ("local[2]", "isolated", "isolated"), ("spark://m:7077", "warm", "isolated"),
-     ("k8s://https://k:6443", "warm", "isolated"), ("yarn", "warm", "isolated")],
-)
-def test_cluster_masters_always_use_the_isolated_engine(master: str, configured: str, expected: str) -> None:
-    with override_settings(SPARK_MASTER=master, LAKEPORT_JOB_ENGINE=configured):
+@pytest.mark.parametrize(("configured", "expected"), [("warm", "warm"), ("isolated", "isolated"), ("", "warm")])
+def test_default_engine_setting(configured: str, expected: str) -> None:
+    with override_settings(LAKEPORT_JOB_ENGINE=configured):
         assert default_engine() == expected
 
 
-def test_event_tail_reads_only_complete_lines(tmp_path: Path) -> None:
-    path = tmp_path / "events.jsonl"
-    path.write_text(json.dumps({"event": "log", "message": "a"}) + "\n" + '{"event": "statement_st')
-    tail = EventTail(path)
-    assert tail.read() == [{"event": "log", "message": "a"}]
-    with open(path, "a") as fh:
-        fh.write('art", "index": 0, "total": 1}\n')
-    assert tail.read() == [{"event": "statement_start", "index": 0, "total": 1}]
-    assert tail.read() == []
+def test_a_full_pool_evicts_the_least_recently_used_idle_engine_and_refuses_when_all_are_busy() -> None:
+    pool = EnginePool(capacity=2, idle_seconds=600)
+    pool._ensure_janitor = lambda: None  # type: ignore[method-assign]  # no thread for bookkeeping alone
+    stopped: list[str] = []
+    a, b, c = EngineKey(team="a"), EngineKey(team="b"), EngineKey(team="c")
+    with pool.lease(a) as ea, pool.lease(b) as eb:
+        assert ea is not None and eb is not None
+        for e in (ea, eb):
+            e.stop = lambda e=e: stopped.append(e.key.team)  # type: ignore[method-assign]
+        with pool.lease(c) as ec:
+            assert ec is None  # both busy: the caller's run stays QUEUED
+    with pool.lease(c) as ec:
+        assert ec is not None and stopped == ["a"]  # a was used least recently
+    assert {e.key.team for e in pool.engines()} == {"b", "c"}

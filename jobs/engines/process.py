@@ -1,0 +1,391 @@
+"""One engine process seen from the worker: how it is launched, and the requests it is serving.
+
+The launch is built by pure functions (`engine_env`, `engine_static_conf`, `engine_command`) so the rules are
+unit-tested: the environment comes from an allow-list (no Fernet keys, Django secret, database or broker URL,
+cloud credentials), the working directory is the team's scratch directory, and where the worker runs as root the
+process runs as the unprivileged engine user. The channel (jobs/spark/channel.py) is a socket pair whose engine
+end is the only descriptor the process inherits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import logging
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from jobs.engines.store import DjangoCatalogStore
+from jobs.spark.channel import Channel, ChannelClosed, channel_pair
+from jobs.spark.redaction import redact
+
+logger = logging.getLogger("lakeport.jobs")
+
+REPO = Path(__file__).resolve().parents[2]
+START_TIMEOUT_SECONDS = 180.0
+STOP_GRACE_SECONDS = 10.0
+# Variables an engine may inherit from the worker: locale, time zone, Java and Spark locations. Nothing else.
+ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME", "SPARK_HOME", "LAKEPORT_DELTA_MODE",
+                 "LAKEPORT_JDBC_MYSQL_DRIVER")
+
+EventHandler = Callable[[dict[str, Any]], None]
+
+
+class EngineError(RuntimeError):
+    """The engine could not start, or stopped while serving a request."""
+
+
+@dataclass(frozen=True)
+class EngineKey:
+    """What makes two runs share an engine: the team and the static conf; `dedicated` gives a run its own."""
+
+    team: str
+    static_conf: tuple[tuple[str, str], ...] = ()
+    dedicated: str = ""
+
+    @property
+    def label(self) -> str:
+        """A short name for logs and the Spark application name (no configuration values in it)."""
+        digest = hashlib.sha256(repr(self.static_conf).encode()).hexdigest()[:8] if self.static_conf else "base"
+        return f"{self.team}-{digest}" + (f"-{self.dedicated}" if self.dedicated else "")
+
+
+@dataclass(frozen=True)
+class EngineLaunch:
+    """Everything an engine is started with (no secret in here by construction)."""
+
+    command: list[str]
+    env: dict[str, str]
+    cwd: str
+    user: str | None
+    init: dict[str, Any] = field(default_factory=dict)
+
+
+def scratch_dir(team: str) -> Path:
+    """The team's private working directory (temp files, Spark local dirs); outside the platform's `var/`."""
+    return Path(settings.LAKEPORT_ENGINE_SCRATCH_DIR) / team
+
+
+def engine_user() -> str | None:
+    """The OS user engines run as: the configured one when this process is root, else None (same user)."""
+    name = settings.LAKEPORT_ENGINE_USER
+    if not name or os.geteuid() != 0:
+        return None
+    return name
+
+
+def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str) -> dict[str, str]:
+    """The engine's environment: the allow-listed variables of `environ` plus its own paths (pure)."""
+    env = {k: environ[k] for k in ENV_ALLOWLIST if k in environ}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.update({
+        "HOME": str(scratch),
+        "TMPDIR": str(scratch / "tmp"),
+        "PYTHONPATH": str(REPO),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYSPARK_PYTHON": python,
+        # The Spark UI and the driver bind to loopback: nothing outside the machine reaches them.
+        "SPARK_LOCAL_IP": settings.LAKEPORT_ENGINE_BIND_ADDRESS,
+    })
+    return env
+
+
+def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[str, str]:
+    """Static conf of an engine: platform defaults, the operator's, the run's static needs, then the guard's."""
+    try:
+        from jobs.spark.guard import ENGINE_STATIC_CONF
+    except ImportError:  # TEMPORARY until the guard module lands
+        ENGINE_STATIC_CONF = {"spark.sql.restrictedMode.enabled": "true", "spark.sql.runSQLOnFiles": "false"}
+
+    conf = {
+        "spark.app.name": f"lakeport-{key.label}",
+        # FAIR so a team's short run is not stuck behind its long one in the same engine.
+        "spark.scheduler.mode": "FAIR",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.ui.killEnabled": "false",
+        "spark.pyspark.python": python,
+        "spark.local.dir": str(scratch / "spark-local"),
+        "spark.driver.extraJavaOptions": f"-Djava.io.tmpdir={scratch / 'tmp'}",
+    }
+    jars = [j for j in settings.SPARK_JDBC_JARS if os.path.exists(j)]
+    if jars:
+        conf["spark.jars"] = ",".join(jars)
+    conf.update({str(k): str(v) for k, v in settings.LAKEPORT_SPARK_STATIC_CONF.items()})
+    conf.update(dict(key.static_conf))
+    conf.update(ENGINE_STATIC_CONF)  # last: an operator's or a catalog's conf cannot switch the guard off
+    conf["spark.ui.killEnabled"] = "false"
+    return conf
+
+
+def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None) -> EngineLaunch:
+    """How to start the engine for `key` (pure apart from reading settings)."""
+    python = os.environ.get("PYSPARK_PYTHON") or sys.executable
+    scratch = scratch_dir(key.team)
+    env = engine_env(environ=os.environ if environ is None else environ, scratch=scratch, python=python)
+    static = engine_static_conf(key=key, scratch=scratch, python=python)
+    if not settings.SPARK_MASTER.startswith("local"):
+        static["spark.submit.pyFiles"] = py_files_zip()  # executors on a cluster import jobs.spark from it
+    init = {
+        "op": "init", "team": key.team, "master": settings.SPARK_MASTER, "app_name": f"lakeport-{key.label}",
+        "static_conf": static, "connect_timeout": settings.LAKEPORT_CONNECT_TIMEOUT,
+        "delta_mode": environ.get("LAKEPORT_DELTA_MODE") if environ else os.environ.get("LAKEPORT_DELTA_MODE"),
+        "policy": {"conf_allowlist": list(settings.LAKEPORT_SPARK_CONF_ALLOWLIST)},
+    }
+    return EngineLaunch(command=[python, "-m", "jobs.spark.engine", "--channel-fd", "{fd}"], env=env,
+                        cwd=str(scratch), user=engine_user(), init=init)
+
+
+_py_files_lock = threading.Lock()
+
+
+def py_files_zip() -> str:
+    """jobs/spark zipped once per worker for executors on a cluster, where engines can read it."""
+    from jobs.spark.runner import build_py_files
+
+    dest = Path(settings.LAKEPORT_ENGINE_SCRATCH_DIR) / "lakeport_spark.zip"
+    with _py_files_lock:
+        if not dest.exists():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            build_py_files(dest)
+            dest.chmod(0o644)
+        return str(dest)
+
+
+def prepare_scratch(path: Path, user: str | None) -> None:
+    """Create the team's scratch directory, owned by the engine user and closed to everyone else."""
+    for sub in ("", "tmp", "spark-local"):
+        (path / sub).mkdir(parents=True, exist_ok=True)
+    if user is not None:
+        pw = pwd.getpwnam(user)
+        path.parent.chmod(0o711)  # engines may pass through the scratch root, not list it
+        for sub in ("", "tmp", "spark-local"):
+            os.chown(path / sub, pw.pw_uid, pw.pw_gid)
+    for sub in ("", "tmp", "spark-local"):
+        (path / sub).chmod(0o700)
+
+
+class PendingRequest:
+    """One request sent to an engine: its events go to `on_event`, its result ends the wait."""
+
+    def __init__(self, request_id: str, on_event: EventHandler | None) -> None:
+        self.id = request_id
+        self.on_event = on_event
+        self.done = threading.Event()
+        self.result: dict[str, Any] = {}
+
+    def finish(self, result: dict[str, Any]) -> None:
+        if not self.done.is_set():
+            self.result = result
+            self.done.set()
+
+
+class EngineProcess:
+    """A started engine: the process, its channel, the requests in flight and when it was last used."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, key: EngineKey) -> None:
+        self.key = key
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.channel: Channel | None = None
+        self.app_id = ""
+        self.ui_url = ""
+        self.leases = 0
+        self.last_used = time.monotonic()
+        self.started = threading.Event()
+        self.start_lock = threading.Lock()  # concurrent first runs of a team wait for one start
+        self.start_error: str | None = None
+        self._pending: dict[str, PendingRequest] = {}
+        self._lock = threading.Lock()
+        self._ready = threading.Event()
+        self._ready_message: dict[str, Any] = {}
+        self._store = DjangoCatalogStore(key.team)
+
+    # ---- lifecycle ---------------------------------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None and self.start_error is None
+
+    @property
+    def busy(self) -> bool:
+        with self._lock:
+            return bool(self._pending) or self.leases > 0
+
+    def start(self) -> None:
+        """Launch the process and wait until its SparkSession is up; EngineError when it cannot start."""
+        launch = engine_launch(self.key)
+        prepare_scratch(Path(launch.cwd), launch.user)
+        ours, theirs = channel_pair()
+        command = [part.replace("{fd}", str(theirs.fileno())) for part in launch.command]
+        try:
+            self.proc = subprocess.Popen(
+                command, cwd=launch.cwd,
+                env=launch.env, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE, start_new_session=True, user=launch.user, group=_group_of(launch.user),
+                extra_groups=[] if launch.user else None, umask=0o077,
+            )
+        finally:
+            theirs.close()
+        self.channel = ours
+        threading.Thread(target=self._read, name=f"lakeport-engine-{self.key.label}", daemon=True).start()
+        threading.Thread(target=self._drain_stderr, name=f"lakeport-engine-err-{self.key.label}", daemon=True).start()
+        with contextlib.suppress(ChannelClosed):
+            ours.send(launch.init)
+        if not self._ready.wait(START_TIMEOUT_SECONDS) or not self._ready_message.get("ok"):
+            reason = self._ready_message.get("error") or self._exit_reason() or "it did not start in time"
+            self.start_error = redact(str(reason))
+            self.stop()
+            raise EngineError(f"The engine of team {self.key.team} could not start: {self.start_error}")
+        self.app_id = str(self._ready_message.get("app_id", ""))
+        self.ui_url = str(self._ready_message.get("ui_url", ""))
+        self.started.set()
+        logger.info("engine.started", extra={"engine": self.key.label, "pid": self.pid, "app_id": self.app_id})
+
+    def stop(self) -> None:
+        """Ask the engine to shut down; kill its process group if it has not exited after a grace period."""
+        if self.channel is not None:
+            with contextlib.suppress(ChannelClosed):
+                self.channel.send({"op": "shutdown"})
+        proc = self.proc
+        if proc is None:
+            return
+        try:
+            proc.wait(timeout=STOP_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the JVM child, should it have outlived the engine
+        if self.channel is not None:
+            self.channel.close()
+        logger.info("engine.stopped", extra={"engine": self.key.label, "pid": proc.pid})
+
+    def _exit_reason(self) -> str:
+        if self.proc is None or self.proc.poll() is None:
+            return ""
+        return f"the process exited with code {self.proc.returncode}"
+
+    # ---- requests ----------------------------------------------------------------------------------------
+    def request(self, payload: dict[str, Any], *, on_event: EventHandler | None = None) -> PendingRequest:
+        """Send a run/validate/preview request; wait on the returned PendingRequest's `done`."""
+        request_id = f"r{next(self._ids)}-{os.getpid()}"
+        pending = PendingRequest(request_id, on_event)
+        with self._lock:
+            self._pending[request_id] = pending
+        if not self.alive or self.channel is None:
+            self._fail(pending)
+            return pending
+        try:
+            self.channel.send({**payload, "op": "run", "id": request_id})
+        except ChannelClosed:
+            self._fail(pending)
+        return pending
+
+    def cancel(self, request_id: str) -> None:
+        """Cancel a request's running statement; later statements are skipped."""
+        if self.channel is not None:
+            with contextlib.suppress(ChannelClosed):
+                self.channel.send({"op": "cancel", "id": request_id})
+
+    def forget(self, request_id: str) -> None:
+        with self._lock:
+            self._pending.pop(request_id, None)
+
+    def _fail(self, pending: PendingRequest) -> None:
+        reason = self._exit_reason() or "the channel closed"
+        pending.finish({"succeeded": False, "engine_lost": True, "error": {
+            "statement": None, "line": None, "column": None,
+            "message": f"The team engine stopped while running this request ({reason})."}})
+        self.forget(pending.id)
+
+    # ---- the reader thread -------------------------------------------------------------------------------
+    def _read(self) -> None:
+        assert self.channel is not None
+        for message in self.channel.messages():
+            op = message.get("op")
+            if op == "ready":
+                self._ready_message = message
+                self._ready.set()
+            elif op == "event":
+                pending = self._pending.get(str(message.get("id")))
+                if pending is not None and pending.on_event is not None:
+                    try:
+                        pending.on_event(message.get("event") or {})
+                    except Exception:  # a recorder failure must not stop the channel
+                        logger.exception("engine.event_failed", extra={"engine": self.key.label})
+            elif op == "result":
+                with self._lock:
+                    pending = self._pending.pop(str(message.get("id")), None)
+                if pending is not None:
+                    pending.finish(message)
+            elif op in ("catalog", "catalogs", "contains"):
+                self._answer(message)
+        # The channel closed: the engine is gone. Every request it held fails (or is retried by its caller).
+        if self.proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)
+        self._ready.set()
+        with self._lock:
+            pending_list = list(self._pending.values())
+        for pending in pending_list:
+            self._fail(pending)
+        if self.started.is_set():
+            logger.warning("engine.exited", extra={"engine": self.key.label, "pid": self.pid,
+                                                   "reason": self._exit_reason()})
+
+    def _answer(self, message: dict[str, Any]) -> None:
+        """Answer a catalog question, only ever from this engine's team (another team's name is unknown)."""
+        op, name = message.get("op"), str(message.get("name", ""))
+        reply: dict[str, Any] = {"op": "answer", "ask": message.get("ask")}
+        try:
+            close_old_connections()
+            if op == "catalog":
+                entry = self._store.get_catalog(name)
+                reply["entry"] = None if entry is None else {
+                    "name": entry.name, "type": entry.type, "configuration": entry.configuration,
+                    "version": entry.version, "fingerprint": entry.fingerprint}
+            elif op == "catalogs":
+                reply["names"] = self._store.list_catalogs()
+            else:
+                reply["found"] = self._store.contains(name)
+        except Exception as exc:  # the platform database may be down: the engine reports a store error
+            reply["error"] = f"The catalog store is unavailable ({type(exc).__name__})."
+        if self.channel is not None:
+            with contextlib.suppress(ChannelClosed):
+                self.channel.send(reply)
+
+    def _drain_stderr(self) -> None:
+        # Spark's driver chatter: keep warnings and errors in the worker log (redacted), drop the rest.
+        assert self.proc is not None and self.proc.stderr is not None
+        for raw in self.proc.stderr:
+            line = raw.decode("utf-8", "replace").rstrip()
+            if " ERROR " in line or "Traceback" in line or "Error:" in line:
+                logger.warning("engine.stderr", extra={"engine": self.key.label, "line": redact(line)[:500]})
+
+
+def _group_of(user: str | None) -> int | None:
+    return pwd.getpwnam(user).pw_gid if user else None
+
+
+def remove_scratch(team: str) -> None:
+    """Delete a team's scratch directory (after its last engine stopped)."""
+    shutil.rmtree(scratch_dir(team), ignore_errors=True)

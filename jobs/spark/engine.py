@@ -1,0 +1,302 @@
+"""A team engine: one long-lived Spark driver process that runs one team's SQL and holds no platform secret.
+
+    python -m jobs.spark.engine --channel-fd 3
+
+Started by a worker (jobs/engines/pool.py) with a scrubbed environment, a per-team scratch directory as its
+working directory and, where the platform runs as root, an unprivileged user. It talks to the platform only
+through the channel on `--channel-fd` (jobs/spark/channel.py): the platform sends `init` (team, master, static
+conf, guard policy), then `run` requests (mode run | validate | preview) and `cancel`s; the engine answers with
+`event`s and one `result` per request, and asks for catalogs by name (`catalog`, `catalogs`, `contains`), which
+the platform answers only for this engine's team. Every request gets `spark.newSession()`: its own SQL conf,
+current catalog and temp views. The engine exits when the channel closes, so it never outlives its worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import re
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    _root = Path(__file__).resolve().parents[2]
+    if str(_root) not in sys.path:
+        sys.path.insert(0, str(_root))
+
+import contextlib
+
+from jobs.spark.channel import Channel, ChannelClosed  # noqa: E402
+from jobs.spark.redaction import redact  # noqa: E402
+from jobs.spark.store import CatalogEntry, CatalogStoreError  # noqa: E402
+
+ASK_TIMEOUT_SECONDS = 60.0
+# First keywords whose statement may still wrap a write (WITH … INSERT, FROM … INSERT): the parsed plan decides.
+PLAN_CHECKED = {"with", "from", "("}
+WRITE_NODE_RE = re.compile(
+    r"^[\s:+\-|]*'?(InsertInto\w*|\w*Command|CreateTable\w*|ReplaceTable\w*|DropTable\w*|AppendData|"
+    r"OverwriteByExpression|OverwritePartitionsDynamic|MergeIntoTable|UpdateTable|DeleteFromTable|\w*Write\w*)\b",
+    re.MULTILINE,
+)
+
+
+class PlatformAsker:
+    """Questions from the engine to the platform over the channel, answered by the channel's reader thread."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._waiting: dict[int, tuple[threading.Event, dict[str, Any]]] = {}
+        self.closed = False
+
+    def ask(self, op: str, **data: Any) -> dict[str, Any]:
+        """Send a question and wait for its answer; CatalogStoreError when the platform does not answer."""
+        ask_id = next(self._ids)
+        done, box = threading.Event(), {}
+        with self._lock:
+            self._waiting[ask_id] = (done, box)
+        try:
+            self.channel.send({"op": op, "ask": ask_id, **data})
+            if not done.wait(ASK_TIMEOUT_SECONDS) or self.closed:
+                raise CatalogStoreError("The platform did not answer the catalog lookup.")
+        except ChannelClosed:
+            raise CatalogStoreError("The platform closed the engine channel.") from None
+        finally:
+            with self._lock:
+                self._waiting.pop(ask_id, None)
+        if box.get("error"):
+            raise CatalogStoreError(str(box["error"]))
+        return box
+
+    def answer(self, message: dict[str, Any]) -> None:
+        """Deliver an `answer` message to the thread waiting for it."""
+        with self._lock:
+            waiting = self._waiting.get(int(message.get("ask", 0)))
+        if waiting is not None:
+            waiting[1].update(message)
+            waiting[0].set()
+
+    def close(self) -> None:
+        """Wake every waiting thread: no answer will come."""
+        self.closed = True
+        with self._lock:
+            for done, _ in self._waiting.values():
+                done.set()
+
+
+class ChannelCatalogStore:
+    """The team's catalogs, asked of the platform one name at a time (it decrypts secrets on its side)."""
+
+    def __init__(self, team: str, asker: PlatformAsker) -> None:
+        self.team = team
+        self.asker = asker
+
+    def get_catalog(self, name: str) -> CatalogEntry | None:
+        """The team's catalog `name` or None; another team's catalog is None too (the platform says so)."""
+        entry = self.asker.ask("catalog", name=name).get("entry")
+        if not entry:
+            return None
+        return CatalogEntry(name=entry["name"], type=entry["type"], configuration=entry["configuration"],
+                            version=int(entry.get("version", 1)), fingerprint=str(entry.get("fingerprint", "")))
+
+    def list_catalogs(self) -> list[str]:
+        """Sorted names of the team's catalogs."""
+        return list(self.asker.ask("catalogs").get("names") or [])
+
+    def contains(self, name: str) -> bool:
+        """True if the team has a catalog called `name`."""
+        return bool(self.asker.ask("contains", name=name).get("found"))
+
+
+class ChannelListener:
+    """ScriptListener that forwards a request's statement events to the platform."""
+
+    def __init__(self, channel: Channel, request_id: str) -> None:
+        self.channel = channel
+        self.request_id = request_id
+
+    def event(self, name: str, **data: Any) -> None:
+        """Send one event of this request (lost silently when the platform is gone: the engine then exits)."""
+        with contextlib.suppress(ChannelClosed):
+            self.channel.send({"op": "event", "id": self.request_id, "event": {"event": name, "ts": time.time(),
+                                                                                 **data}})
+
+    def on_statement_start(self, index: int, total: int, sql: str) -> None:
+        self.event("statement_start", index=index, total=total, sql=redact(sql))
+
+    def on_statement_end(self, result: Any) -> None:
+        self.event("statement_end", **result.as_dict())
+
+    def on_log(self, message: str) -> None:
+        self.event("log", message=redact(message))
+
+
+class EngineHost:
+    """Serves run requests on one SparkContext for one team."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self.asker = PlatformAsker(channel)
+        self.spark: Any = None
+        self.team = ""
+        self.settings: dict[str, Any] = {}
+        self._runners: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    # ---- lifecycle ---------------------------------------------------------------------------------------
+    def serve(self) -> None:
+        """Read messages until the channel closes or the platform says shutdown."""
+        try:
+            for message in self.channel.messages():
+                op = message.get("op")
+                if op == "answer":
+                    self.asker.answer(message)
+                elif op == "init":
+                    self._init(message)
+                elif op == "run":
+                    threading.Thread(target=self._run_request, args=(message,), daemon=True,
+                                     name=f"lakeport-request-{message.get('id')}").start()
+                elif op == "cancel":
+                    self._cancel(str(message.get("id")))
+                elif op == "shutdown":
+                    break
+        finally:
+            self.asker.close()
+            if self.spark is not None:
+                with contextlib.suppress(Exception):  # the JVM may already be gone; the process exits either way
+                    self.spark.stop()
+
+    def _init(self, message: dict[str, Any]) -> None:
+        from pyspark.sql import SparkSession
+
+        self.team = str(message["team"])
+        self.settings = message
+        builder = SparkSession.builder.master(str(message.get("master") or "local[*]"))
+        builder = builder.appName(str(message.get("app_name") or f"lakeport-engine-{self.team}"))
+        static = {str(k): str(v) for k, v in (message.get("static_conf") or {}).items()}
+        for key, value in static.items():
+            builder = builder.config(key, value)
+        if static.get("spark.sql.catalogImplementation") == "hive":
+            builder = builder.enableHiveSupport()
+        try:
+            self.spark = builder.getOrCreate()
+        except Exception as exc:  # a bad static conf: the platform fails the run with this message
+            self.channel.send({"op": "ready", "ok": False, "error": redact(str(exc).splitlines()[0][:500])})
+            return
+        sc = self.spark.sparkContext
+        self.channel.send({"op": "ready", "ok": True, "pid": os.getpid(), "app_id": sc.applicationId,
+                           "ui_url": sc.uiWebUrl or ""})
+
+    # ---- requests ----------------------------------------------------------------------------------------
+    def _runner(self, request_id: str, message: dict[str, Any], listener: Any) -> Any:
+        from jobs.spark.script import ScriptRunner
+
+        session = self.spark.newSession()
+        for key, value in (message.get("spark_conf") or {}).items():
+            session.conf.set(str(key), str(value))
+        kwargs: dict[str, Any] = {
+            "team": self.team, "preview_limit": int(message.get("preview_limit", 1000)), "listener": listener,
+            "job_group": f"lakeport-{request_id}", "connect_timeout": float(self.settings.get("connect_timeout", 10)),
+            "delta_mode": self.settings.get("delta_mode"),
+        }
+        policy = _guard_policy(self.settings.get("policy"))
+        if policy is not None:
+            kwargs["policy"] = policy
+        return ScriptRunner(session, ChannelCatalogStore(self.team, self.asker), **kwargs)
+
+    def _run_request(self, message: dict[str, Any]) -> None:
+        request_id = str(message.get("id"))
+        mode = message.get("mode", "run")
+        listener = ChannelListener(self.channel, request_id) if mode == "run" else None
+        try:
+            runner = self._runner(request_id, message, listener)
+            with self._lock:
+                self._runners[request_id] = runner
+            if mode == "validate":
+                errors, schema = runner.validate(str(message.get("script", "")))
+                reply: dict[str, Any] = {"errors": errors, "schema": schema}
+            elif mode == "preview":
+                reply = self._preview(runner, message)
+            else:
+                reply = self._run_script(runner, message, listener)
+        except Exception as exc:  # anything the runtime did not turn into a statement error
+            reply = {"succeeded": False, "error": {"statement": None, "line": None, "column": None,
+                                                   "message": redact(f"{type(exc).__name__}: {exc}".splitlines()[0])[:2000]}}
+        finally:
+            with self._lock:
+                self._runners.pop(request_id, None)
+        with contextlib.suppress(ChannelClosed):
+            self.channel.send({"op": "result", "id": request_id, **reply})
+
+    def _run_script(self, runner: Any, message: dict[str, Any], listener: Any) -> dict[str, Any]:
+        from jobs.spark.progress import ProgressSampler
+        from jobs.spark.script import split_statements
+
+        sc = runner.spark.sparkContext
+        listener.event("app", app_id=sc.applicationId, ui_url=sc.uiWebUrl or "")
+        default_catalog = message.get("default_catalog")
+        if default_catalog:
+            runner.resolver.execute(split_statements(f"USE CATALOG `{default_catalog}`")[0])
+        with ProgressSampler(sc, runner.job_group, lambda counts: listener.event("progress", **counts)):
+            result = runner.run(str(message.get("script", "")))
+        return {"succeeded": result.succeeded, "error": result.error, "catalogs_used": list(result.catalogs_used),
+                "cancelled": result.cancelled, "statements": [s.as_dict() for s in result.statements]}
+
+    def _preview(self, runner: Any, message: dict[str, Any]) -> dict[str, Any]:
+        script = str(message.get("script", ""))
+        last = message.get("check_writes")
+        if last and plan_writes(self.spark, str(last)):
+            return {"succeeded": False, "writes": True}
+        result = runner.run(script)
+        if not result.succeeded:
+            return {"succeeded": False, "error": result.error}
+        final = result.statements[-1]
+        return {"succeeded": True, "columns": final.columns or [], "rows": final.rows or [],
+                "truncated": bool(final.truncated)}
+
+    def _cancel(self, request_id: str) -> None:
+        with self._lock:
+            runner = self._runners.get(request_id)
+        if runner is not None:
+            runner.cancel()
+
+
+def plan_writes(spark: Any, sql: str) -> bool:
+    """True if Spark's parsed (unresolved) plan of `sql` contains a write or command node."""
+    try:
+        plan = spark._jsparkSession.sessionState().sqlParser().parsePlan(sql)
+    except Exception:
+        return False  # a syntax error: the run reports it with its position
+    return bool(WRITE_NODE_RE.search(plan.toString()))
+
+
+def _guard_policy(data: dict[str, Any] | None) -> Any:
+    """The guard policy the platform sent (None: the runtime's default, which is never 'off')."""
+    if not data:
+        return None
+    try:
+        from jobs.spark.guard import GuardPolicy
+    except ImportError:  # the guard ships with this runtime; tolerate its absence only while it lands
+        return None
+    return GuardPolicy(conf_allowlist=tuple(str(k) for k in data.get("conf_allowlist") or ()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Engine entry point: serve the channel on the inherited descriptor until it closes."""
+    parser = argparse.ArgumentParser(prog="engine.py", description="A Lakeport team engine (started by a worker).")
+    parser.add_argument("--channel-fd", type=int, required=True)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    sock = socket.socket(fileno=args.channel_fd)
+    sock.set_inheritable(False)  # the JVM and Python workers this process starts must not hold the channel
+    EngineHost(Channel(sock)).serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
