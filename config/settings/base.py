@@ -179,6 +179,9 @@ LAKEPORT_ENGINE_WAIT_SECONDS = env.float("LAKEPORT_ENGINE_WAIT_SECONDS", default
 # The OS user engines run as when the worker runs as root (created by platform/scripts/ensure-system.sh);
 # empty runs them as the worker's own user.
 LAKEPORT_ENGINE_USER = env("LAKEPORT_ENGINE_USER", default="lakeport-engine")
+# The interpreter engines run with; empty picks the worker's own, or the system Python of the same version with
+# the virtualenv's packages when the engine user cannot reach the worker's (pyenv under /root).
+LAKEPORT_ENGINE_PYTHON = env("LAKEPORT_ENGINE_PYTHON", default="")
 # Per-team scratch directories (working directory, temp files, Spark local dirs): outside var/, which holds keys.
 LAKEPORT_ENGINE_SCRATCH_DIR = env(
     "LAKEPORT_ENGINE_SCRATCH_DIR", default=str(Path(__import__("tempfile").gettempdir()) / "lakeport-engines")

@@ -17,6 +17,8 @@ import os
 import pwd
 import shutil
 import signal
+import site
+import stat
 import subprocess
 import sys
 import threading
@@ -88,14 +90,45 @@ def engine_user() -> str | None:
     return name
 
 
-def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str) -> dict[str, str]:
+def reachable_by_others(path: str) -> bool:
+    """True if a user who is neither owner nor group can execute `path` (every parent directory traversable)."""
+    real = Path(os.path.realpath(path))
+    for part in [*reversed(real.parents), real]:
+        try:
+            if not os.stat(part).st_mode & stat.S_IXOTH:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def engine_python(user: str | None) -> tuple[str, list[str]]:
+    """The interpreter engines run with, and extra import paths it needs.
+
+    The worker's own interpreter when the engine user can execute it; otherwise (a Python installed under a
+    private home, as pyenv under /root) the system Python of the same version with the virtualenv's
+    site-packages on its path, so the engine user never needs access to the worker's home.
+    """
+    own = os.environ.get("PYSPARK_PYTHON") or sys.executable
+    if settings.LAKEPORT_ENGINE_PYTHON:
+        return settings.LAKEPORT_ENGINE_PYTHON, list(site.getsitepackages())
+    if user is None or reachable_by_others(own):
+        return own, []
+    system = f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+    if os.path.exists(system) and reachable_by_others(system):
+        return system, list(site.getsitepackages())
+    return own, []
+
+
+def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str,
+               python_path: list[str] | None = None) -> dict[str, str]:
     """The engine's environment: the allow-listed variables of `environ` plus its own paths (pure)."""
     env = {k: environ[k] for k in ENV_ALLOWLIST if k in environ}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.update({
         "HOME": str(scratch),
         "TMPDIR": str(scratch / "tmp"),
-        "PYTHONPATH": str(REPO),
+        "PYTHONPATH": os.pathsep.join([str(REPO), *(python_path or [])]),
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYSPARK_PYTHON": python,
         # The Spark UI and the driver bind to loopback: nothing outside the machine reaches them.
@@ -133,9 +166,11 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[st
 
 def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None) -> EngineLaunch:
     """How to start the engine for `key` (pure apart from reading settings)."""
-    python = os.environ.get("PYSPARK_PYTHON") or sys.executable
+    user = engine_user()
+    python, python_path = engine_python(user)
     scratch = scratch_dir(key.team)
-    env = engine_env(environ=os.environ if environ is None else environ, scratch=scratch, python=python)
+    env = engine_env(environ=os.environ if environ is None else environ, scratch=scratch, python=python,
+                     python_path=python_path)
     static = engine_static_conf(key=key, scratch=scratch, python=python)
     if not settings.SPARK_MASTER.startswith("local"):
         static["spark.submit.pyFiles"] = py_files_zip()  # executors on a cluster import jobs.spark from it
@@ -146,7 +181,7 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None) -
         "policy": {"conf_allowlist": list(settings.LAKEPORT_SPARK_CONF_ALLOWLIST)},
     }
     return EngineLaunch(command=[python, "-m", "jobs.spark.engine", "--channel-fd", "{fd}"], env=env,
-                        cwd=str(scratch), user=engine_user(), init=init)
+                        cwd=str(scratch), user=user, init=init)
 
 
 _py_files_lock = threading.Lock()

@@ -1,0 +1,230 @@
+"""Engine isolation, attacked through the public API as developers of two teams would (issue 12).
+
+A real Celery worker running as root starts the engines as the unprivileged `lakeport-engine` user; runs and
+editor calls of team acme and team globex go through the API. Checked from the outside: the engine's
+/proc/<pid>/environ holds no platform secret, it runs as the engine user in its team's scratch directory, the two
+teams never share a driver process, catalogs reach an engine only for its own team, a SIGKILLed engine fails only
+its own team's run and the next run gets a fresh engine, the web process never starts a JVM, and the Spark UI is
+on loopback with its kill links off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import re
+import signal
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from catalogs.models import Catalog
+from catalogs.secrets import seal_configuration
+from catalogs.types.jdbc_config import JdbcConfig
+from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
+from teams.models import Role, Team
+from tests.jobs.conftest import PG_PASSWORD, Worker, flush_broker, start_worker_and_beat, wait_for, wait_status
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+ENGINE_USER = "lakeport-engine"
+# Values the worker holds and an engine must never see (the worker's env carries them all).
+PLATFORM_SECRETS = {"DJANGO_SECRET_KEY": "isolation-test-django-secret", "AWS_SECRET_ACCESS_KEY": "aws-Secr3t-platform"}
+LONG_QUERY = "SELECT count(*) FROM range(0, 40000000000)"
+
+
+@pytest.fixture(scope="module")
+def engine_worker(django_db_setup: Any, django_db_blocker: Any,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    """A worker as root whose engines run as the engine user, with the Spark UI on (to attack it)."""
+    if os.geteuid() != 0:
+        pytest.fail("this suite runs as root (as `make run` does here): the engine user is what it proves")
+    pwd.getpwnam(ENGINE_USER)  # created by platform/scripts/ensure-system.sh
+    flush_broker()
+    w = start_worker_and_beat(tmp_path_factory.mktemp("isolation-worker"), hostname="isolation@%h", env={
+        "LAKEPORT_ENGINE_USER": ENGINE_USER, "LAKEPORT_SPARK_STATIC_CONF": "spark.driver.memory=1g,"
+        "spark.sql.shuffle.partitions=2", **PLATFORM_SECRETS}, concurrency=3)
+    yield w
+    w.stop()
+
+
+def client_of(team: Team, client_for: Any) -> APIClient:
+    return client_for(Role.DEVELOPER, in_team=team)
+
+
+def submit(client: APIClient, team: str, sql: str, **fields: Any) -> int:
+    job = client.post(f"/api/v1/teams/{team}/jobs/", {"name": f"j{os.urandom(3).hex()}", "sql": sql, **fields},
+                      format="json")
+    assert job.status_code == 201, job.json()
+    run = client.post(f"/api/v1/teams/{team}/jobs/{job.json()['id']}/runs/")
+    assert run.status_code in (200, 201), run.json()
+    return int(run.json()["id"])
+
+
+def engine_pid(run_id: int) -> int:
+    """The engine pid a run reported in its log ("Engine: warm (team engine pid N).")."""
+    def find() -> int | None:
+        match = re.search(r"engine pid (\d+)", _log(run_id))
+        return int(match.group(1)) if match else None
+    return int(wait_for(find, what=f"run {run_id} to report its engine"))
+
+
+def _log(run_id: int) -> str:
+    from jobs.models import JobRunLogLine
+
+    return " ".join(JobRunLogLine.objects.filter(run_id=run_id).values_list("message", flat=True))
+
+
+def environ_of(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(item.decode(errors="replace").split("=", 1) for item in raw if b"=" in item)
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid` (the engine's JVM among them)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def uid_of(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^Uid:\s+(\d+)", status, re.MULTILINE).group(1))  # type: ignore[union-attr]
+
+
+@pytest.fixture
+def globex(db: Any) -> Team:
+    from tests.factories import TeamFactory
+
+    return TeamFactory(name="globex")
+
+
+@pytest.fixture
+def acme_pg(team: Team, pg_source: Any) -> Catalog:
+    """Team acme's JDBC catalog `pg` over a fresh PostgreSQL database with public.orders (2 rows)."""
+    with psycopg.connect(pg_source.dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE public.orders (id int primary key, amount int)")
+        conn.execute("INSERT INTO public.orders VALUES (1, 10), (2, 20)")
+    config = JdbcConfig.model_validate({
+        "type": "postgresql", "base-url": "jdbc:postgresql://127.0.0.1:5432/", "default-database": pg_source.name,
+        "username": "postgres", "password": PG_PASSWORD})
+    return Catalog.objects.create(team=team, catalog_type="jdbc", catalog_name="pg",
+                                  configuration=seal_configuration(config))
+
+
+def test_engines_hold_no_platform_secret_run_unprivileged_and_one_per_team(
+    engine_worker: Worker, team: Team, globex: Team, client_for: Any, acme_pg: Catalog
+) -> None:
+    acme, other = client_of(team, client_for), client_of(globex, client_for)
+    run_a = submit(acme, "acme", "SELECT sum(amount) AS total FROM pg.public.orders")
+    run_b = submit(other, "globex", "SELECT 1 AS one")
+    done_a, done_b = wait_status(run_a, *TERMINAL_STATUSES), wait_status(run_b, *TERMINAL_STATUSES)
+    assert done_a.status == RunStatus.SUCCEEDED, done_a.error
+    assert done_b.status == RunStatus.SUCCEEDED, done_b.error
+    assert acme.get(f"/api/v1/teams/acme/runs/{run_a}/result/").json()["rows"] == [[30]]
+
+    pid_a, pid_b = engine_pid(run_a), engine_pid(run_b)
+    assert pid_a != pid_b  # two teams never share a driver
+    assert done_a.spark_app_id != done_b.spark_app_id
+    engine_uid = pwd.getpwnam(ENGINE_USER).pw_uid
+    secrets = [*PLATFORM_SECRETS.values(), *settings.LAKEPORT_SECRET_KEYS, PG_PASSWORD]
+    for pid in (pid_a, pid_b):
+        processes = [pid, *descendants(pid)]  # the Python engine and its JVM
+        assert any("java" in Path(f"/proc/{p}/cmdline").read_text(errors="replace") for p in processes)
+        for p in processes:
+            env = environ_of(p)
+            assert uid_of(p) == engine_uid
+            for name in ("LAKEPORT_SECRET_KEYS", "DJANGO_SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL",
+                         "PGPASSWORD", "AWS_SECRET_ACCESS_KEY"):
+                assert name not in env
+            blob = "\n".join(env.values())
+            assert not [s for s in secrets if s in blob]
+        assert Path(os.readlink(f"/proc/{pid}/cwd")).name in ("acme", "globex")
+
+    # The same team's next run reuses its engine: no new driver, a new session.
+    again = submit(acme, "acme", "SELECT 2")
+    assert wait_status(again, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+    assert engine_pid(again) == pid_a
+
+
+def test_a_team_engine_cannot_reach_another_teams_catalog(
+    engine_worker: Worker, team: Team, globex: Team, client_for: Any, acme_pg: Catalog
+) -> None:
+    other = client_of(globex, client_for)
+    run = submit(other, "globex", "SELECT * FROM pg.public.orders")
+    done = wait_status(run, *TERMINAL_STATUSES)
+    assert done.status == RunStatus.FAILED
+    assert "Unknown catalog 'pg'" in done.error["message"]
+    preview = other.post("/api/v1/teams/globex/sql/preview/", {"sql": "SELECT * FROM pg.public.orders"},
+                         format="json")
+    assert preview.status_code == 400 and "Unknown catalog 'pg'" in preview.json()["error"]["message"]
+
+
+def test_sigkill_of_one_teams_engine_fails_only_its_run_and_the_next_run_gets_a_fresh_engine(
+    engine_worker: Worker, team: Team, globex: Team, client_for: Any
+) -> None:
+    acme, other = client_of(team, client_for), client_of(globex, client_for)
+    victim = submit(acme, "acme", LONG_QUERY)
+    bystander = submit(other, "globex", "SELECT count(*) FROM range(0, 3000000)")
+    wait_for(lambda: JobRun.objects.get(id=victim).status == RunStatus.RUNNING and "engine pid" in _log(victim),
+             what="the victim run to be running")
+    pid = engine_pid(victim)
+    os.kill(pid, signal.SIGKILL)
+
+    lost = wait_status(victim, *TERMINAL_STATUSES)
+    assert lost.status == RunStatus.FAILED
+    assert "engine stopped" in lost.error["message"] and "Traceback" not in lost.error["message"]
+    assert wait_status(bystander, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+
+    after = submit(acme, "acme", "SELECT 3")
+    assert wait_status(after, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+    assert engine_pid(after) != pid
+
+
+def test_editor_calls_never_start_spark_in_the_web_process(
+    engine_worker: Worker, team: Team, client_for: Any
+) -> None:
+    client = client_of(team, client_for)
+    before = {p for p in descendants(os.getpid()) if _is_java(p)}
+    assert client.post("/api/v1/teams/acme/sql/validate/", {"sql": "SELECT 1 AS x"}, format="json").json()["valid"]
+    preview = client.post("/api/v1/teams/acme/sql/preview/", {"sql": "SELECT 41 + 1 AS x"}, format="json")
+    assert preview.status_code == 200 and preview.json()["rows"] == [[42]]
+    assert {p for p in descendants(os.getpid()) if _is_java(p)} == before  # answered by the worker's engine
+
+
+def _is_java(pid: int) -> bool:
+    try:
+        return "java" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace").split("\0")[0]
+    except OSError:
+        return False
+
+
+def test_the_spark_ui_is_on_loopback_with_kill_links_off(engine_worker: Worker, team: Team, client_for: Any) -> None:
+    client = client_of(team, client_for)
+    run = submit(client, "acme", "SELECT 1")
+    assert wait_status(run, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+    ui = client.get(f"/api/v1/teams/acme/runs/{run}/").json().get("spark_ui_url") or ""
+    assert re.match(r"^http://(127\.0\.0\.1|localhost):\d+$", ui), ui
+    app = JobRun.objects.get(id=run).spark_app_id
+    with urllib.request.urlopen(f"{ui}/api/v1/applications/{app}/environment", timeout=30) as response:
+        spark_props = dict(json.load(response)["sparkProperties"])
+    assert spark_props["spark.ui.killEnabled"] == "false"
+    assert spark_props["spark.sql.restrictedMode.enabled"] == "true"
