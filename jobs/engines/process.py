@@ -213,6 +213,26 @@ def prepare_scratch(path: Path, user: str | None) -> None:
         (path / sub).chmod(0o700)
 
 
+def prepare_team_data(team: str, user: str | None) -> None:
+    """Create the team's default data roots under the platform's data dir, owned by the engine user.
+
+    The data dir itself stays closed (keys, database); the engine user may only pass through it to its roots.
+    """
+    data_dir = Path(settings.DATA_DIR).resolve()
+    for template in getattr(settings, "LAKEPORT_TEAM_DATA_ROOTS", []):
+        root = Path(str(template).replace("{team}", team)).resolve()
+        if data_dir not in root.parents:
+            continue  # an operator's root elsewhere: provisioned by the operator
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if user is not None:
+            pw = pwd.getpwnam(user)
+            for parent in root.parents:
+                if parent == data_dir.parent:
+                    break
+                parent.chmod(parent.stat().st_mode | stat.S_IXOTH)  # traverse, never list
+            os.chown(root, pw.pw_uid, pw.pw_gid)
+
+
 class PendingRequest:
     """One request sent to an engine: its events go to `on_event`, its result ends the wait."""
 
@@ -268,6 +288,7 @@ class EngineProcess:
         """Launch the process and wait until its SparkSession is up; EngineError when it cannot start."""
         launch = engine_launch(self.key)
         prepare_scratch(Path(launch.cwd), launch.user)
+        prepare_team_data(self.key.team, launch.user)
         ours, theirs = channel_pair()
         command = [part.replace("{fd}", str(theirs.fileno())) for part in launch.command]
         try:

@@ -190,6 +190,8 @@ class EngineHost:
             self.channel.send({"op": "ready", "ok": False, "error": redact(str(exc).splitlines()[0][:500])})
             return
         sc = self.spark.sparkContext
+        for path in filter(None, static.get("spark.submit.pyFiles", "").split(",")):
+            sc.addPyFile(path)  # executors on a cluster import jobs.spark from it (no spark-submit did it)
         self.channel.send({"op": "ready", "ok": True, "pid": os.getpid(), "app_id": sc.applicationId,
                            "ui_url": sc.uiWebUrl or ""})
 

@@ -8,7 +8,11 @@ bash platform/scripts/ensure-system.sh
 if [ -f frontend/package.json ]; then bash platform/scripts/build-frontend.sh; fi
 export DJANGO_SETTINGS_MODULE=${DJANGO_SETTINGS_MODULE:-config.settings.local}
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"
+# var/ holds the keys and the database: closed to the engine user (which may only pass through to var/teams/).
+umask 077
 mkdir -p var/broker/processed
+chmod 711 var
+find var -maxdepth 1 -mindepth 1 ! -name teams -exec chmod go-rwx {} +
 # A local key for catalog secrets, made once and kept in var/ (production takes it from the environment).
 if [ -z "${LAKEPORT_SECRET_KEYS:-}" ]; then
   [ -f var/secret-keys ] || .venv/bin/python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())" > var/secret-keys
@@ -22,7 +26,7 @@ fi
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT
-# A threads pool shares the worker's one warm SparkContext between its concurrent runs (new session each).
+# The worker starts one engine process per team (as lakeport-engine when run as root); runs share it.
 .venv/bin/celery -A config worker --loglevel=INFO --pool=threads --concurrency=${CELERY_CONCURRENCY:-2} --hostname "worker@%h" &
 pids+=($!)
 # Beat schedules the run reaper (lost workers, lost broker messages).

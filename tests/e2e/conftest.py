@@ -178,7 +178,7 @@ class WorkerProcess:
 
 @pytest.fixture
 def celery_worker(transactional_db: Any, tmp_path: Path) -> Iterator[WorkerProcess]:
-    """A real Celery worker (threads pool, one warm local[1] SparkContext) on this session's Redis db."""
+    """A real Celery worker (threads pool; team engines as child processes) on this session's Redis db."""
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
     log_path = tmp_path / "worker.log"
     env = worker_env({
@@ -190,4 +190,4 @@ def celery_worker(transactional_db: Any, tmp_path: Path) -> Iterator[WorkerProce
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     yield WorkerProcess(process=proc, log_path=log_path)
-    stop_process_group(proc)  # the worker and its Spark JVM
+    stop_process_group(proc)  # the worker (its engines exit when their channel closes)

@@ -177,7 +177,7 @@ def test_jdbc_server_stopping_mid_job_fails_the_run_naming_the_catalog(stack: St
 def test_all_of_50_queued_runs_finish_after_a_redis_restart(stack: Stack) -> None:
     stack.live_worker()
     quick = stack.job("quick", "SELECT 1 AS one")
-    assert stack.wait(stack.submit(quick), *FINAL)["status"] == "SUCCEEDED"  # the warm engine is up
+    assert stack.wait(stack.submit(quick), *FINAL)["status"] == "SUCCEEDED"  # the team engine is up
     # Two long runs occupy both worker slots, so the 50 stay in the broker's queue.
     blocker_job = stack.job("blocker", LONG_QUERY)
     blockers = [stack.submit(blocker_job) for _ in range(2)]

@@ -1,4 +1,4 @@
-"""Runs end to end: REST submit → Redis → a real Celery worker → warm Spark engine → PostgreSQL over JDBC."""
+"""Runs end to end: REST submit → Redis → a real Celery worker → the team's engine process → PostgreSQL over JDBC."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def test_cancel_stops_a_long_running_query_with_live_progress(celery_worker: Wor
     done = wait_status(run["id"], RunStatus.CANCELLED, RunStatus.FAILED, RunStatus.SUCCEEDED)
     assert done.status == RunStatus.CANCELLED
     assert developer_client.post(f"{RUNS}{run['id']}/cancel/").status_code == 409
-    # The warm engine is still usable afterwards.
+    # The team engine is still usable afterwards.
     after = submit(developer_client, create_job(developer_client, "SELECT 41 + 1 AS answer", name="after cancel"))
     assert wait_status(after["id"], RunStatus.SUCCEEDED, RunStatus.FAILED).result["rows"] == [[42]]
 
@@ -162,7 +162,7 @@ def test_warm_runs_do_not_share_temp_views_or_conf(celery_worker: Worker, develo
     assert done.status == RunStatus.SUCCEEDED and done.result["rows"][0][1] == "true"
 
 
-def test_isolated_engine_runs_spark_submit_with_no_secret_on_its_command_line(
+def test_isolated_engine_runs_in_a_driver_of_its_own_with_user_positions(
     celery_worker: Worker, developer_client: Any, pg_catalog: Catalog
 ) -> None:
     job = create_job(developer_client, "SELECT customer FROM public.orders ORDER BY id;\nSELECT bad_col FROM public.orders",
