@@ -168,6 +168,8 @@ def spark(hive_metastore: Any) -> Iterator[Any]:
     session's Hive Metastore (static confs: a Python process has one SparkContext, so it is set up once)."""
     from pyspark.sql import SparkSession
 
+    from jobs.spark.guard import ENGINE_STATIC_CONF
+
     session = (
         SparkSession.builder.master("local[2]")
         .appName("lakeport-tests")
@@ -178,6 +180,7 @@ def spark(hive_metastore: Any) -> Iterator[Any]:
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "2g")
+        .config(map=ENGINE_STATIC_CONF)  # the SQL guard's static conf: the suite runs as engines do
         .enableHiveSupport()
         .getOrCreate()
     )

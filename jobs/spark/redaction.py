@@ -36,6 +36,14 @@ def register_secret(value: str | None) -> None:
         _pattern = re.compile("|".join(re.escape(s) for s in ordered))
 
 
+def redact_secrets(text: str) -> str:
+    """Return `text` with registered secrets masked (data: credential-shaped text is left as it is)."""
+    pattern = _pattern
+    if not text or pattern is None:
+        return text
+    return pattern.sub(MASK, text)
+
+
 def redact(text: str) -> str:
     """Return `text` with registered secrets and credential-shaped fragments masked."""
     if not text:

@@ -20,6 +20,7 @@ from jobs.spark.bindings import delta as delta_binding
 from jobs.spark.bindings import hive as hive_binding
 from jobs.spark.bindings import jdbc as jdbc_binding
 from jobs.spark.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
+from jobs.spark.guard import GuardScope, SqlGuard
 from jobs.spark.redaction import redact
 from jobs.spark.sqltext import (
     NameChain,
@@ -121,12 +122,15 @@ class CatalogResolver:
     """Binds a team's catalogs into one Spark session on demand and runs statements that use them.
 
     `connect_timeout` bounds JDBC connection set-up (seconds). `delta_mode` is "embedded" (default) or
-    "jvm" (LAKEPORT_DELTA_MODE). `on_log` receives redacted progress messages.
+    "jvm" (LAKEPORT_DELTA_MODE). `on_log` receives redacted progress messages. `guard` checks every statement
+    after its catalogs are bound and before it runs (the SQL guard; None only for the resolver's own tests).
     """
 
     def __init__(self, spark: Any, store: CatalogStore, *, team: str, connect_timeout: float = 10.0,
-                 delta_mode: str | None = None, on_log: Callable[[str], None] | None = None) -> None:
+                 delta_mode: str | None = None, on_log: Callable[[str], None] | None = None,
+                 guard: SqlGuard | None = None) -> None:
         self.spark = spark
+        self.guard = guard
         self.store = store
         self.team = team
         self.connect_timeout = connect_timeout
@@ -286,12 +290,39 @@ class CatalogResolver:
                 replacements[head.start] = _quote(binding.spark_name)
         return rewrite(stmt.sql, replacements, stmt.tokens), list(bindings.values())
 
+    def guard_scope(self, temp_views: frozenset[str] = frozenset()) -> GuardScope:
+        """The team's catalogs bound in this session and the current catalog, as the SQL guard needs them."""
+        bindings = list(self._state.bindings.values())
+        jsession = self.spark._jsparkSession
+        current = self.binding(self.current_catalog)
+        return GuardScope(
+            catalogs=frozenset(b.spark_name for b in bindings if b.spark_name and b.spark_name.lower() != SESSION_CATALOG),
+            embedded=frozenset(b.name for b in bindings if b.type == "delta" and b.spark_name is None),
+            session_catalog_bound=any((b.spark_name or "").lower() == SESSION_CATALOG for b in bindings),
+            current_catalog=lambda: str(jsession.sessionState().catalogManager().currentCatalog().name()),
+            current_is_embedded=current is not None and current.type == "delta" and current.spark_name is None,
+            is_temp_view=lambda name: bool(jsession.sessionState().catalog().getTempView(name).isDefined()),
+            temp_views=temp_views,
+            bind=self._bind_for_guard,
+        )
+
+    def _bind_for_guard(self, name: str) -> bool:
+        """Bind the team's catalog `name` if the store has it; True when Spark then knows it by that name."""
+        binding = self.bind(name, required=False)
+        return binding is not None and binding.spark_name == name
+
+    def check(self, sql: str, stmt: Statement, *, temp_views: frozenset[str] = frozenset()) -> None:
+        """Apply the SQL guard to a prepared statement (raises GuardRefusal); nothing without a guard."""
+        if self.guard is not None:
+            self.guard.check(sql, stmt, self.guard_scope(temp_views))
+
     def execute(self, stmt: Statement) -> Any:
-        """Run one statement (binding its catalogs first); returns Spark's DataFrame or None."""
+        """Run one statement (binding its catalogs first, then the guard); returns Spark's DataFrame or None."""
         refs = statement_refs(stmt)
         sql, bindings = self.prepare(stmt)
         if refs.use is not None:
             return self._use_catalog(refs.use.catalog.lower(), bindings)
+        self.check(sql, stmt)
         if refs.namespace is not None and self._track_use(refs.namespace, bindings) == "delta":
             return None  # USE of a database in an embedded Delta catalog: ours to track, Spark has no such catalog
         delta = self._state.delta

@@ -19,7 +19,8 @@ from decimal import Decimal
 from typing import Any, Protocol
 
 from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.redaction import redact
+from jobs.spark.guard import GuardPolicy, GuardRefusal, SqlGuard
+from jobs.spark.redaction import redact, redact_secrets
 from jobs.spark.resolver import CatalogResolver, statement_refs
 from jobs.spark.sqltext import SqlTextError, Statement, created_names, is_query, name_chains, split_statements
 from jobs.spark.store import CatalogStore
@@ -120,20 +121,24 @@ class ScriptRunner:
     """Runs scripts on one Spark session with catalogs from `store`, resolved lazily per statement.
 
     `preview_limit` bounds the rows kept per statement; `job_group` is the Spark job group used for
-    cancellation (generated if not given).
+    cancellation (generated if not given). `policy` is the SQL guard's policy (None: the default one); the
+    guard is always on, in `run()` and in `validate()`.
     """
 
     def __init__(self, spark: Any, store: CatalogStore, *, team: str, preview_limit: int = 1000,
                  listener: ScriptListener | None = None, job_group: str | None = None,
-                 connect_timeout: float = 10.0, delta_mode: str | None = None) -> None:
+                 connect_timeout: float = 10.0, delta_mode: str | None = None,
+                 policy: GuardPolicy | None = None) -> None:
         self.spark = spark
+        self.policy = policy or GuardPolicy()
+        self.guard = SqlGuard(spark, self.policy)
         self.store = store
         self.team = team
         self.preview_limit = max(0, preview_limit)
         self.listener = listener
         self.job_group = job_group or f"lakeport-{uuid.uuid4().hex[:12]}"
         self.resolver = CatalogResolver(spark, store, team=team, connect_timeout=connect_timeout,
-                                        delta_mode=delta_mode, on_log=self._log)
+                                        delta_mode=delta_mode, on_log=self._log, guard=self.guard)
         self._cancelled = threading.Event()
         self._in_statement = threading.Event()
 
@@ -200,21 +205,23 @@ class ScriptRunner:
 
     def _run_statement(self, stmt: Statement, total: int) -> StatementResult:
         if self.listener is not None:
-            self.listener.on_statement_start(stmt.index, total, stmt.sql)
+            self.listener.on_statement_start(stmt.index, total, redact(stmt.sql))
         started, t0 = time.time(), time.perf_counter()
         self._in_statement.set()
         try:
             preview = self._preview(self.resolver.execute(stmt))
         except Exception as exc:  # noqa: BLE001 - every failure becomes a failed statement with a clear message
+            # Spark's own refusal (restricted mode at analysis) reads like the guard's
+            exc = SqlGuard.refusal_for_error(exc, stmt) or exc
             message = "Cancelled." if self._cancelled.is_set() else self.resolver.describe_failure(exc, stmt)
             line, column = stmt.line, stmt.column
             if isinstance(exc, SparkRuntimeError):
                 line, column = _reference_position(stmt, exc) or (line, column)
-            return self._end(StatementResult(stmt.index, stmt.sql, FAILED, started, _ms(t0), error=message,
-                                             line=line, column=column))
+            return self._end(StatementResult(stmt.index, redact(stmt.sql), FAILED, started, _ms(t0),
+                                             error=redact(message), line=line, column=column))
         finally:
             self._in_statement.clear()
-        return self._end(StatementResult(stmt.index, stmt.sql, SUCCEEDED, started, _ms(t0), preview.columns,
+        return self._end(StatementResult(stmt.index, redact(stmt.sql), SUCCEEDED, started, _ms(t0), preview.columns,
                                          preview.rows, preview.truncated, line=stmt.line, column=stmt.column))
 
     def _preview(self, df: Any) -> _Preview:
@@ -223,33 +230,47 @@ class ScriptRunner:
         columns = [{"name": f.name, "type": f.dataType.simpleString()} for f in df.schema.fields]
         fetched = df.limit(self.preview_limit + 1).collect()
         truncated = len(fetched) > self.preview_limit
-        rows = [[json_value(v) for v in row] for row in fetched[: self.preview_limit]]
+        # a value the user typed may be a catalog secret (SELECT '<password>'): results are masked like logs
+        rows = [[_redacted(json_value(v)) for v in row] for row in fetched[: self.preview_limit]]
         return _Preview(columns, rows, truncated)
 
     @staticmethod
     def _skipped(stmt: Statement) -> StatementResult:
-        return StatementResult(stmt.index, stmt.sql, SKIPPED, time.time(), 0, line=stmt.line, column=stmt.column)
+        return StatementResult(stmt.index, redact(stmt.sql), SKIPPED, time.time(), 0, line=stmt.line, column=stmt.column)
 
     # ---- checks before anything runs ---------------------------------------------------------------------
     def _static_error(self, statements: list[Statement]) -> dict[str, Any] | None:
         """The first syntax error or unknown catalog, by statement order; None when the script may start."""
         unknown = self.resolver.unknown_catalogs(statements)
         for stmt in statements:
-            if unknown is not None and unknown.statement == stmt.index:
-                line, column = _reference_position(stmt, unknown) or (stmt.line, stmt.column)
-                return {"statement": stmt.index, "line": line, "column": column, "message": unknown.message}
             syntax = self.resolver.syntax_error(stmt)
             if syntax is not None:
                 line, column, message = syntax
                 message = f"Syntax error in statement {stmt.index + 1} of {len(statements)}: {message}"
                 return {"statement": stmt.index, "line": line, "column": column, "message": redact(message)}
+            refusal = self._refusal(stmt)  # the rule a statement breaks says more than the catalog it names
+            if refusal is not None:
+                return refusal
+            if unknown is not None and unknown.statement == stmt.index:
+                line, column = _reference_position(stmt, unknown) or (stmt.line, stmt.column)
+                return {"statement": stmt.index, "line": line, "column": column, "message": unknown.message}
+        return None
+
+    def _refusal(self, stmt: Statement) -> dict[str, Any] | None:
+        """The guard's rules that need no catalog (checked for the whole script before anything runs)."""
+        if statement_refs(stmt).use is not None:
+            return None  # USE CATALOG is ours: the resolver binds the catalog or names it unknown
+        try:
+            self.guard.check(stmt.sql, stmt)
+        except GuardRefusal as refusal:
+            return {"statement": stmt.index, "line": stmt.line, "column": stmt.column, "message": redact(refusal.message)}
         return None
 
     def _fail_before_start(self, statements: list[Statement], error: dict[str, Any]) -> ScriptResult:
         results: list[StatementResult] = []
         for stmt in statements:
             if stmt.index == error["statement"]:
-                result = StatementResult(stmt.index, stmt.sql, FAILED, time.time(), 0, error=error["message"],
+                result = StatementResult(stmt.index, redact(stmt.sql), FAILED, time.time(), 0, error=error["message"],
                                          line=error["line"], column=error["column"])
             else:
                 result = self._skipped(stmt)
@@ -276,7 +297,9 @@ class ScriptRunner:
                 line, column, message = syntax
                 errors.append({"statement": stmt.index, "line": line, "column": column,
                                "message": redact(f"Syntax error in statement {stmt.index + 1}: {message}")})
-        if unknown is not None:
+            elif (refusal := self._refusal(stmt)) is not None:
+                errors.append(refusal)
+        if unknown is not None and not any(e["statement"] == unknown.statement for e in errors):
             stmt = statements[unknown.statement or 0]
             line, column = _reference_position(stmt, unknown) or (stmt.line, stmt.column)
             errors.append({"statement": stmt.index, "line": line, "column": column, "message": unknown.message})
@@ -287,7 +310,7 @@ class ScriptRunner:
     def _analyse(self, statements: list[Statement]) -> tuple[list[dict[str, Any]], list[dict[str, str]] | None]:
         child = self.spark.newSession()
         resolver = CatalogResolver(child, self.store, team=self.team, connect_timeout=self.resolver.connect_timeout,
-                                   delta_mode=self.resolver.delta_mode)
+                                   delta_mode=self.resolver.delta_mode, guard=SqlGuard(child, self.policy))
         errors: list[dict[str, Any]] = []
         schema: list[dict[str, str]] | None = None
         created: set[str] = set()
@@ -298,6 +321,7 @@ class ScriptRunner:
                     resolver.execute(stmt)  # changes only the child session's current catalog/database
                 elif is_query(stmt.tokens):
                     sql, bindings = resolver.prepare(stmt)
+                    resolver.check(sql, stmt, temp_views=frozenset(created))
                     current = resolver.binding(resolver.current_catalog)
                     if any(b.type == "delta" and b.spark_name is None for b in [*bindings, *([current] if current else [])]):
                         schema = None  # tables of the embedded Delta connector exist only while a statement runs
@@ -305,15 +329,34 @@ class ScriptRunner:
                     df = child.sql(sql)
                     schema = [{"name": f.name, "type": f.dataType.simpleString()} for f in df.schema.fields]
                 else:
-                    resolver.prepare(stmt)  # binding checks (unknown catalog, Hive metastore, Delta mode)
+                    sql, _ = resolver.prepare(stmt)  # binding checks (unknown catalog, Hive metastore, Delta mode)
+                    if refs.use is None:
+                        resolver.check(sql, stmt, temp_views=frozenset(created))
                     created |= created_names(stmt.tokens)
+            except GuardRefusal as refusal:
+                schema = None
+                errors.append({"statement": stmt.index, "line": stmt.line, "column": stmt.column,
+                               "message": redact(refusal.message)})
             except Exception as exc:  # noqa: BLE001 - reported as a validation error
                 schema = None
-                if is_query(stmt.tokens) and _uses_created(stmt, created):
+                refusal = SqlGuard.refusal_for_error(exc, stmt)
+                exc = refusal or exc
+                if refusal is None and is_query(stmt.tokens) and _uses_created(stmt, created):
                     continue  # the table is made by an earlier statement of this script: fine at run time
                 errors.append({"statement": stmt.index, "line": stmt.line, "column": stmt.column,
                                "message": resolver.describe_failure(exc, stmt)})
         return errors, schema
+
+
+def _redacted(value: Any) -> Any:
+    """A JSON-ready value with registered secrets masked in its strings."""
+    if isinstance(value, str):
+        return redact_secrets(value)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
 
 
 def _uses_created(stmt: Statement, created: set[str]) -> bool:

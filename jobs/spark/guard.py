@@ -1,0 +1,417 @@
+"""The SQL guard: a team's SQL reaches only the tables of the catalogs bound for that team.
+
+Every statement passes `SqlGuard.check()` before it runs (and in validate). The decision is made on Spark's own
+parsed plan: the statement is parsed once, the plan is serialised with `toJSON()` (one JVM round trip, nested
+plans of subqueries, CTEs, views and EXPLAIN included), and every node is checked by class name against the
+rules below. Names of relations are checked against the catalogs the resolver bound for the team. What Spark
+ships is switched on first, as static conf of every engine (`ENGINE_STATIC_CONF`): restricted mode (reflect,
+java_method, try_reflect and TRANSFORM … USING are refused at analysis) and no SQL on files.
+
+Imports no Django: the engines and `spark-submit` drivers use it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobs.spark.errors import SparkRuntimeError
+from jobs.spark.sqltext import PUNCT, QUOTED, STRING, WORD, Statement, significant, tokenize
+
+# Static conf every engine starts with; a session cannot change static conf, so a script cannot undo it.
+ENGINE_STATIC_CONF: dict[str, str] = {
+    "spark.sql.restrictedMode.enabled": "true",  # reflect/java_method/try_reflect and TRANSFORM refused at analysis
+    "spark.sql.runSQLOnFiles": "false",  # `format`.`path` names are not data sources (default of every session)
+    "spark.ui.killEnabled": "false",  # nobody kills another run's stages from the UI
+    "spark.sql.avro.schemaUrlAllowedSchemes": "lakeport-none",  # no avroSchemaUrl may be opened
+    "spark.sql.legacy.hive.thriftServer.allowSettingSystemProperties": "false",
+    "spark.sql.artifact.copyFromLocalToFs.allowDestLocal": "false",
+}
+
+# A copy of config/settings/base.py LAKEPORT_SPARK_CONF_ALLOWLIST's default (this module imports no Django).
+DEFAULT_CONF_ALLOWLIST: tuple[str, ...] = (
+    "spark.sql.shuffle.partitions", "spark.sql.session.timeZone", "spark.sql.ansi.enabled",
+    "spark.sql.adaptive.enabled", "spark.sql.adaptive.coalescePartitions.enabled",
+    "spark.sql.autoBroadcastJoinThreshold", "spark.sql.files.maxPartitionBytes",
+    "spark.sql.caseSensitive", "spark.sql.legacy.timeParserPolicy", "spark.sql.maxPlanStringLength",
+)
+# Conf a script may never set, whatever an operator allows.
+NEVER_SET_PREFIXES: tuple[str, ...] = ("spark.sql.catalog.", "spark.sql.runSQLOnFiles", "spark.sql.restrictedMode",
+                                       "spark.hadoop.", "spark.sql.extensions", "spark.sql.warehouse.dir")
+
+SESSION_CATALOG = "spark_catalog"
+GLOBAL_TEMP_DATABASE = "global_temp"
+
+# Rule name → what the user reads. docs/security.md lists the same names.
+RULES: dict[str, str] = {
+    "path-read": "reading files by path is not allowed; use a catalog",
+    "table-function": "this table-valued function is not allowed; read tables of your catalogs",
+    "inline-source": "tables, views and reads over an inline data source (USING … OPTIONS, WITH (…)) are not "
+                     "allowed; use a catalog",
+    "location": "LOCATION is not allowed; a catalog decides where its tables live",
+    "write-directory": "INSERT OVERWRITE DIRECTORY is not allowed; write into a catalog table",
+    "resource": "ADD/LIST JAR, FILE or ARCHIVE is not allowed",
+    "create-function": "CREATE FUNCTION is not allowed; use built-in functions",
+    "conf": "this Spark conf key may not be set or read from SQL; ask an operator to allow it",
+    "conf-listing": "listing or resetting the whole Spark conf is not allowed; SET or RESET one allowed key",
+    "dynamic-name": "IDENTIFIER() with an expression, and names that hide their parts, are not allowed; name the table",
+    "unbound-catalog": "this catalog is not one of your team's catalogs",
+    "session-catalog": "spark_catalog is not one of your team's catalogs (bind a Hive catalog to use it); "
+                       "name a table of your catalogs",
+    "global-state": "global temporary views are not allowed; use a temporary view",
+    "cache": "CACHE, UNCACHE and CLEAR CACHE are not allowed",
+    "reflection": "reflect, java_method and try_reflect are not allowed",
+    "transform": "TRANSFORM … USING (running a script) is not allowed",
+    "execute-immediate": "EXECUTE IMMEDIATE is not allowed; write the statement itself",
+    "scripting": "SQL scripting blocks (BEGIN … END) are not allowed; write the statements one by one",
+    "load-data": "LOAD DATA is not allowed; INSERT from a catalog table",
+    "repair": "MSCK / REPAIR TABLE is not allowed",
+    "custom-class": "custom SerDe or input/output format classes are not allowed",
+}
+
+# Data source short names a `fmt`.`path` name would read with runSQLOnFiles.
+FILE_FORMATS = frozenset({
+    "text", "csv", "json", "parquet", "orc", "binaryfile", "delta", "avro", "jdbc", "xml", "libsvm", "hive",
+    "image", "noop", "console", "rate", "socket", "kafka", "memory", "python", "state-metadata", "statestore",
+})
+# Providers a catalog's CREATE TABLE … USING may name (managed tables: the catalog chooses the location).
+TABLE_PROVIDERS = frozenset({"parquet", "orc", "delta", "hive", "avro", "csv", "json", "text"})
+REFLECTION_FUNCTIONS = frozenset({"reflect", "java_method", "try_reflect"})
+# Table-valued functions that only compute (no reads); anything else, read_files above all, is refused.
+TABLE_FUNCTIONS = frozenset({
+    "range", "explode", "explode_outer", "inline", "inline_outer", "json_tuple", "posexplode",
+    "posexplode_outer", "stack", "sql_keywords", "variant_explode", "variant_explode_outer", "collations",
+})
+
+# Node class (simple name) → rule, for nodes refused wherever they appear.
+FORBIDDEN_NODES: dict[str, str] = {
+    "InsertIntoDir": "write-directory",
+    "InsertIntoDataSourceDirCommand": "write-directory",
+    "InsertIntoHiveDirCommand": "write-directory",
+    "AddJarsCommand": "resource", "AddFilesCommand": "resource", "AddArchivesCommand": "resource",
+    "ListJarsCommand": "resource", "ListFilesCommand": "resource", "ListArchivesCommand": "resource",
+    "CreateFunctionCommand": "create-function", "CreateFunction": "create-function",
+    "CreateUserDefinedFunction": "create-function", "CreateSQLFunctionCommand": "create-function",
+    "CreateTempViewUsing": "inline-source", "UnresolvedDataSource": "inline-source",
+    "PlanWithUnresolvedIdentifier": "dynamic-name", "ExpressionWithUnresolvedIdentifier": "dynamic-name",
+    "CacheTable": "cache", "CacheTableAsSelect": "cache", "UncacheTable": "cache", "ClearCacheCommand$": "cache",
+    "ClearCacheCommand": "cache",
+    "ScriptTransformation": "transform",
+    "UnresolvedExecuteImmediate": "execute-immediate", "ExecuteImmediateQuery": "execute-immediate",
+    "ExecuteImmediateCommand": "execute-immediate",
+    "CompoundBody": "scripting", "SingleStatement": "scripting", "IfElseStatement": "scripting",
+    "WhileStatement": "scripting", "RepeatStatement": "scripting", "LoopStatement": "scripting",
+    "ForStatement": "scripting", "CaseStatement": "scripting",
+    "LoadData": "load-data", "LoadDataCommand": "load-data",
+    "RefreshResource": "path-read",
+    "RepairTable": "repair", "RepairTableCommand": "repair",
+    "SetTableLocation": "location", "SetNamespaceLocation": "location",
+    "SetTableSerDeProperties": "custom-class",
+}
+# Nodes whose identifiers name relations (the name parts are in the JSON field given).
+RELATION_NODES: dict[str, str] = {
+    "UnresolvedRelation": "multipartIdentifier",
+    "UnresolvedTable": "multipartIdentifier",
+    "UnresolvedTableOrView": "multipartIdentifier",
+    "UnresolvedView": "multipartIdentifier",
+    "UnresolvedIdentifier": "nameParts",
+}
+# Nodes whose identifiers are not relations: session variables live in `system.session`.
+VARIABLE_NODES = frozenset({"CreateVariable", "DropVariable", "SetVariable"})
+TABLE_SPEC_ROOTS = frozenset({"CreateTable", "ReplaceTable", "CreateTableAsSelect", "ReplaceTableAsSelect"})
+PARSE_CACHE_SIZE = 256
+
+
+@dataclass(frozen=True)
+class GuardPolicy:
+    """What an operator decides for every team's SQL: the Spark conf keys a script may SET or RESET."""
+
+    conf_allowlist: tuple[str, ...] = DEFAULT_CONF_ALLOWLIST
+
+    def conf_allowed(self, key: str) -> bool:
+        """True if a script may SET/RESET `key` (never a catalog, Hadoop or guard switch)."""
+        if any(key.lower().startswith(prefix.lower()) for prefix in NEVER_SET_PREFIXES):
+            return False
+        return key in self.conf_allowlist
+
+
+@dataclass
+class GuardScope:
+    """What the resolver knows when a statement runs: the team's bound catalogs and the current catalog.
+
+    `catalogs` are the Spark catalog names of bound JDBC catalogs; `embedded` the embedded Delta catalogs'
+    names (the connector rewrites their tables onto its own snapshot views); `session_catalog_bound` is true when
+    the team bound a Hive catalog (or JVM Delta) as spark_catalog. `current_catalog()` asks Spark (lazily);
+    `temp_views` are names a script made earlier that do not exist yet (validate analyses without running).
+    """
+
+    catalogs: frozenset[str]
+    embedded: frozenset[str]
+    session_catalog_bound: bool
+    current_catalog: Callable[[], str]
+    current_is_embedded: bool = False
+    is_temp_view: Callable[[str], bool] = lambda name: False
+    temp_views: frozenset[str] = field(default_factory=frozenset)
+    # binds a team catalog the statement names where the resolver cannot see it (IDENTIFIER('cat.db.t'))
+    bind: Callable[[str], bool] = lambda name: False
+
+
+class GuardRefusal(SparkRuntimeError):
+    """A statement the guard refuses: the message names the statement, its line and the rule."""
+
+    def __init__(self, rule: str, *, detail: str | None = None, statement: int | None = None,
+                 line: int | None = None) -> None:
+        text = RULES[rule] + (f" ({detail})" if detail else "")
+        where = f"Statement {statement + 1}, line {line}: " if statement is not None and line is not None else ""
+        super().__init__(f"{where}{text} (rule: {rule})", statement=statement)
+        self.rule = rule
+        self.line = line
+
+
+class _Refuse(Exception):
+    """Internal: a rule fired while walking the plan."""
+
+    def __init__(self, rule: str, detail: str | None = None) -> None:
+        super().__init__(rule)
+        self.rule = rule
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    root: str  # simple class name of the root plan node
+    nodes: list[dict[str, Any]]
+
+
+class SqlGuard:
+    """Checks statements on one Spark session against a `GuardPolicy` (parsed plans cached by text)."""
+
+    def __init__(self, spark: Any, policy: GuardPolicy | None = None) -> None:
+        self.spark = spark
+        self.policy = policy or GuardPolicy()
+        self._cache: OrderedDict[str, _Parsed] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # ---- public ---------------------------------------------------------------------------------------
+    def check(self, sql: str, stmt: Statement, scope: GuardScope | None = None) -> None:
+        """Raise GuardRefusal if `sql` (the statement as it will run) breaks a rule.
+
+        Without `scope` only the rules that need no catalog knowledge apply (a whole script is checked that
+        way before its first statement runs); with it, every relation name must lie in a bound catalog.
+        """
+        try:
+            self._check_text(sql)
+            parsed = self._parse(sql)
+            self._check_root(sql, parsed)
+            self._check_nodes(parsed.nodes, scope)
+        except _Refuse as refusal:
+            raise GuardRefusal(refusal.rule, detail=refusal.detail, statement=stmt.index, line=stmt.line) from None
+
+    @staticmethod
+    def refusal_for_error(exc: BaseException, stmt: Statement) -> GuardRefusal | None:
+        """Spark's own refusal (restricted mode at analysis) as the guard's message; None for other errors."""
+        message = str(exc)
+        if "SQL_RESTRICTED_MODE" not in message:
+            return None
+        rule = "transform" if "TRANSFORM" in message else "reflection"
+        return GuardRefusal(rule, statement=stmt.index, line=stmt.line)
+
+    # ---- parsing --------------------------------------------------------------------------------------
+    def _parse(self, sql: str) -> _Parsed:
+        with self._lock:
+            cached = self._cache.get(sql)
+            if cached is not None:
+                self._cache.move_to_end(sql)
+                return cached
+        plan = self.spark._jsparkSession.sessionState().sqlParser().parsePlan(sql)
+        nodes = list(_nodes(json.loads(plan.toJSON())))
+        parsed = _Parsed(_simple(nodes[0]["class"]) if nodes else "", nodes)
+        self._root_details(plan, parsed)
+        with self._lock:
+            self._cache[sql] = parsed
+            while len(self._cache) > PARSE_CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return parsed
+
+    def _root_details(self, plan: Any, parsed: _Parsed) -> None:
+        """Fields toJSON() drops (Scala maps, options), read over py4j for the root commands that have them."""
+        root = parsed.nodes[0] if parsed.nodes else {}
+        if parsed.root == "SetCommand":
+            kv = plan.kv()
+            root["_kv"] = None if kv.isEmpty() else str(kv.get()._1())
+        elif parsed.root == "ResetCommand":
+            config = plan.config()
+            root["_kv"] = None if config.isEmpty() else str(config.get())
+        elif parsed.root in ("CreateNamespace", "SetNamespaceProperties"):
+            root["_location"] = bool(plan.properties().contains("location"))
+        elif parsed.root in TABLE_SPEC_ROOTS:
+            serde = plan.tableSpec().serde()
+            if not serde.isEmpty():
+                info = serde.get()
+                root["_custom_class"] = not (info.serde().isEmpty() and info.formatClasses().isEmpty())
+
+    # ---- rules ----------------------------------------------------------------------------------------
+    def _check_text(self, sql: str) -> None:
+        """Token-level checks for what toJSON() cannot show: `WITH (…)` options and names hiding their parts."""
+        tokens = significant(tokenize(sql))
+        for k, tok in enumerate(tokens):
+            nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+            if tok.kind == WORD and tok.lower == "with" and nxt is not None and nxt.kind == PUNCT and nxt.text == "(":
+                raise _Refuse("inline-source", "options on a table reference")
+            # toJSON() prints name parts joined by ", ": a part that holds ", " itself could pass for two
+            if tok.kind == QUOTED and "," in tok.name:
+                raise _Refuse("dynamic-name", "a name part with ','")
+            if tok.kind == WORD and tok.lower == "identifier" and nxt is not None and nxt.text == "(":
+                arg = tokens[k + 2] if k + 2 < len(tokens) else None
+                if arg is not None and arg.kind == STRING and ("`" in arg.text or "\\" in arg.text or "," in arg.text):
+                    raise _Refuse("dynamic-name", "a quoted or escaped name inside IDENTIFIER()")
+
+    def _check_root(self, sql: str, parsed: _Parsed) -> None:
+        if not parsed.nodes:
+            return
+        root = parsed.nodes[0]
+        if parsed.root in ("SetCommand", "ResetCommand"):
+            key = root.get("_kv")
+            if key is None or key.startswith("-"):
+                raise _Refuse("conf-listing")
+            if not self.policy.conf_allowed(key):
+                raise _Refuse("conf", f"'{key}'")
+        if root.get("_location"):
+            raise _Refuse("location")
+        if root.get("_custom_class"):
+            raise _Refuse("custom-class")
+
+    def _check_nodes(self, nodes: list[dict[str, Any]], scope: GuardScope | None) -> None:
+        ctes = {str(rel["_1"]).lower() for n in nodes if _simple(n["class"]) == "UnresolvedWith"
+                for rel in n.get("cteRelations") or [] if isinstance(rel, dict) and "_1" in rel}
+        variables = any(_simple(n["class"]) in VARIABLE_NODES for n in nodes)
+        for node in nodes:
+            name = _simple(node["class"])
+            rule = FORBIDDEN_NODES.get(name)
+            if rule is not None:
+                raise _Refuse(rule)
+            if node.get("location"):
+                raise _Refuse("location")
+            if name == "UnresolvedTableSpec":
+                self._check_table_spec(node)
+            elif name == "CreateViewCommand" and str((node.get("viewType") or {}).get("object", "")).endswith(
+                    "GlobalTempView$"):
+                raise _Refuse("global-state")
+            elif name == "UnresolvedFunction":
+                parts = _parts(node.get("nameParts"))
+                if parts and parts[-1].lower() in REFLECTION_FUNCTIONS:
+                    raise _Refuse("reflection")
+            elif name == "UnresolvedTableValuedFunction":
+                parts = _parts(node.get("name"))
+                fn = parts[-1].lower() if parts else ""
+                if fn == "read_files":
+                    raise _Refuse("path-read")
+                if fn not in TABLE_FUNCTIONS:
+                    raise _Refuse("table-function", f"'{fn}'")
+            elif name in RELATION_NODES and not (variables and name == "UnresolvedIdentifier"):
+                parts = _parts(node.get(RELATION_NODES[name]))
+                allow_temp = name in ("UnresolvedRelation", "UnresolvedTableOrView", "UnresolvedView") or bool(
+                    node.get("allowTemp"))
+                self._check_name(parts, scope, ctes if name == "UnresolvedRelation" else set(), allow_temp)
+            elif name == "UnresolvedNamespace" and scope is not None:
+                self._check_namespace(_parts(node.get("multipartIdentifier")), scope)
+
+    @staticmethod
+    def _check_table_spec(spec: dict[str, Any]) -> None:
+        provider = spec.get("provider")
+        if provider is not None and str(provider).lower() not in TABLE_PROVIDERS:
+            raise _Refuse("inline-source", f"USING {provider}")
+        if spec.get("external"):
+            raise _Refuse("location")
+
+    def _check_name(self, parts: list[str], scope: GuardScope | None, ctes: set[str], allow_temp: bool) -> None:
+        if not parts:
+            return
+        head = parts[0]
+        if len(parts) == 2 and (head.lower() in FILE_FORMATS or "/" in parts[1] or "." in head):
+            if scope is None or head not in scope.catalogs:
+                raise _Refuse("path-read")  # `format`.`path`, also with a data source class name
+        if len(parts) >= 2 and head.lower() == GLOBAL_TEMP_DATABASE:
+            raise _Refuse("global-state")
+        if scope is None:
+            return
+        if len(parts) >= 2 and (head in scope.catalogs or head.lower() in scope.embedded):
+            return
+        if len(parts) >= 2 and head.lower() == SESSION_CATALOG:
+            if not scope.session_catalog_bound:
+                raise _Refuse("session-catalog")
+            return
+        if len(parts) >= 3:
+            if scope.bind(head):
+                return
+            raise _Refuse("unbound-catalog", f"'{head}'")
+        if len(parts) == 1 and (head.lower() in ctes or (allow_temp and self._temp_view(head, scope))):
+            return
+        self._check_current(scope)
+
+    def _check_namespace(self, parts: list[str], scope: GuardScope) -> None:
+        if not parts:
+            return self._check_current(scope)
+        head = parts[0]
+        if head in scope.catalogs or head.lower() in scope.embedded:
+            return None
+        if head.lower() == SESSION_CATALOG:
+            if not scope.session_catalog_bound:
+                raise _Refuse("session-catalog")
+            return None
+        return self._check_current(scope)
+
+    @staticmethod
+    def _temp_view(name: str, scope: GuardScope) -> bool:
+        return name.lower() in scope.temp_views or scope.is_temp_view(name)
+
+    @staticmethod
+    def _check_current(scope: GuardScope) -> None:
+        """An unqualified name lives in the current catalog: it must be the team's."""
+        if scope.current_is_embedded:
+            return
+        current = scope.current_catalog()
+        if current in scope.catalogs:
+            return
+        if current.lower() == SESSION_CATALOG:
+            if scope.session_catalog_bound:
+                return
+            raise _Refuse("session-catalog")
+        raise _Refuse("unbound-catalog", f"'{current}'")
+
+
+def _simple(class_name: str) -> str:
+    return class_name.rsplit(".", 1)[-1]
+
+
+def _parts(value: Any) -> list[str]:
+    """Name parts from toJSON()'s "[a, b, c]" (a part holding ", " is refused before this runs)."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    text = str(value)
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    return text.split(", ") if text else []
+
+
+def _nodes(value: Any) -> Iterator[dict[str, Any]]:
+    """Every plan and expression node anywhere in toJSON()'s output (children, subqueries, CTEs, nested plans)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if "class" in item:
+                yield item
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+
+
+__all__ = ["ENGINE_STATIC_CONF", "DEFAULT_CONF_ALLOWLIST", "GuardPolicy", "GuardRefusal", "GuardScope", "RULES",
+           "SqlGuard"]
