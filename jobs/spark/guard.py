@@ -332,9 +332,9 @@ class SqlGuard:
         if not parts:
             return
         head = parts[0]
-        if len(parts) == 2 and (head.lower() in FILE_FORMATS or "/" in parts[1] or "." in head):
-            if scope is None or head not in scope.catalogs:
-                raise _Refuse("path-read")  # `format`.`path`, also with a data source class name
+        looks_like_path = head.lower() in FILE_FORMATS or "/" in parts[1 % len(parts)] or "." in head
+        if len(parts) == 2 and looks_like_path and (scope is None or head not in scope.catalogs):
+            raise _Refuse("path-read")  # `format`.`path`, also with a data source class name
         if len(parts) >= 2 and head.lower() == GLOBAL_TEMP_DATABASE:
             raise _Refuse("global-state")
         if scope is None:
