@@ -15,6 +15,7 @@ from django.utils import timezone
 from catalogs.models import Catalog, CatalogChangeAction
 from catalogs.secrets import seal_configuration, stored_plain
 from catalogs.services.audit import actor_label, catalog_change_record, catalog_diff
+from catalogs.services.paths import catalog_paths_check
 from catalogs.services.spec import CatalogSpec, catalog_spec_build
 from catalogs.types import get_catalog_type
 from config.api.errors import Conflict, PreconditionFailed
@@ -67,6 +68,7 @@ def catalog_insert(
     *, team: Team, spec: CatalogSpec, actor: AbstractBaseUser | None, actor_name: str
 ) -> Catalog:
     """Insert a validated catalog and its `create` audit entry (call inside a transaction)."""
+    catalog_paths_check(team=team, spec=spec)
     now = timezone.now()
     catalog = Catalog(
         team=team,
@@ -114,6 +116,7 @@ def catalog_overwrite(
     new = spec.config.to_plain()
     if not catalog_differs(catalog=catalog, spec=spec, stored=old):
         return False
+    catalog_paths_check(team=catalog.team, spec=spec)
     model = get_catalog_type(catalog.catalog_type).config_model
     changes = catalog_diff(model=model, old=old, new=new, old_description=catalog.description,
                            new_description=spec.description)

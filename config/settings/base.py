@@ -210,6 +210,11 @@ LAKEPORT_SPARK_STATIC_CONF = env.dict("LAKEPORT_SPARK_STATIC_CONF", default={})
 LAKEPORT_MAX_SCRIPT_BYTES = env.int("LAKEPORT_MAX_SCRIPT_BYTES", default=1024 * 1024)
 LAKEPORT_RESULT_PREVIEW_ROWS = env.int("LAKEPORT_RESULT_PREVIEW_ROWS", default=1000)
 
+# SQL GUARD
+# Local data directories (Delta warehouses, Hive conf dirs) a team's catalogs may use, as templates with {team}:
+# data paths belong to one team, and no two teams' catalogs may point into each other's.
+LAKEPORT_TEAM_DATA_ROOTS = env.list("LAKEPORT_TEAM_DATA_ROOTS", default=[str(DATA_DIR / "teams" / "{team}")])
+
 # LOGGING
 # Event-style logs; production switches the formatter to JSON. The redaction filter guards every handler.
 LOG_LEVEL = env("LOG_LEVEL", default="INFO")
