@@ -139,10 +139,7 @@ def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str,
 
 def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[str, str]:
     """Static conf of an engine: platform defaults, the operator's, the run's static needs, then the guard's."""
-    try:
-        from jobs.spark.guard import ENGINE_STATIC_CONF
-    except ImportError:  # TEMPORARY until the guard module lands
-        ENGINE_STATIC_CONF = {"spark.sql.restrictedMode.enabled": "true", "spark.sql.runSQLOnFiles": "false"}
+    from jobs.spark.guard import ENGINE_STATIC_CONF
 
     conf = {
         "spark.app.name": f"lakeport-{key.label}",

@@ -280,11 +280,9 @@ def plan_writes(spark: Any, sql: str) -> bool:
 
 def _guard_policy(data: dict[str, Any] | None) -> Any:
     """The guard policy the platform sent (None: the runtime's default, which is never 'off')."""
+    from jobs.spark.guard import GuardPolicy
+
     if not data:
-        return None
-    try:
-        from jobs.spark.guard import GuardPolicy
-    except ImportError:  # the guard ships with this runtime; tolerate its absence only while it lands
         return None
     return GuardPolicy(conf_allowlist=tuple(str(k) for k in data.get("conf_allowlist") or ()))
 
