@@ -66,6 +66,8 @@ def test_a_full_pool_evicts_the_least_recently_used_idle_engine_and_refuses_when
             e.stop = lambda e=e: stopped.append(e.key.team)  # type: ignore[method-assign]
         with pool.lease(c) as ec:
             assert ec is None  # both busy: the caller's run stays QUEUED
+    with pool.lease(b):
+        pass  # b is used again: a is now the least recently used
     with pool.lease(c) as ec:
         assert ec is not None and stopped == ["a"]  # a was used least recently
     assert {e.key.team for e in pool.engines()} == {"b", "c"}
