@@ -68,8 +68,8 @@ def check_team_path(path: Path, team: str) -> None:
     from django.conf import settings
 
     data_dir = Path(os.path.realpath(settings.DATA_DIR))
-    teams_dir = data_dir / "teams"
-    if _within(data_dir, path) or (_within(path, data_dir) and not _within(path, teams_dir)):
+    own_dir = data_dir / "teams" / team  # inside the data dir only the team's own directory is data
+    if _within(data_dir, path) or (_within(path, data_dir) and not _within(path, own_dir)):
         raise ValueError("must not be (or contain) the platform's own data directory.")
     if not any(_within(path, root) for root in team_roots(team)):
         raise ValueError("must be inside one of this team's data directories (ask an operator which).")

@@ -351,7 +351,7 @@ class SqlGuard:
             raise _Refuse("unbound-catalog", f"'{head}'")
         if len(parts) == 1 and (head.lower() in ctes or (allow_temp and self._temp_view(head, scope))):
             return
-        self._check_current(scope)
+        self._check_current(scope, ".".join(parts))
 
     def _check_namespace(self, parts: list[str], scope: GuardScope) -> None:
         if not parts:
@@ -370,8 +370,8 @@ class SqlGuard:
         return name.lower() in scope.temp_views or scope.is_temp_view(name)
 
     @staticmethod
-    def _check_current(scope: GuardScope) -> None:
-        """An unqualified name lives in the current catalog: it must be the team's."""
+    def _check_current(scope: GuardScope, name: str | None = None) -> None:
+        """An unqualified name lives in the current catalog: it must be the team's (`name` goes in the message)."""
         if scope.current_is_embedded:
             return
         current = scope.current_catalog()
@@ -380,7 +380,7 @@ class SqlGuard:
         if current.lower() == SESSION_CATALOG:
             if scope.session_catalog_bound:
                 return
-            raise _Refuse("session-catalog")
+            raise _Refuse("session-catalog", f"'{name}' is not a temporary view of this run" if name else None)
         raise _Refuse("unbound-catalog", f"'{current}'")
 
 

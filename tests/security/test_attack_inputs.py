@@ -311,11 +311,22 @@ def test_the_search_text_is_a_literal_substring_not_sql(viewer_client: APIClient
 
 
 # ---- a Spark SQL identifier walking out of a Delta warehouse ---------------------------------------------------
-@pytest.mark.spark
+@pytest.fixture(scope="module")
+def engine_worker(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A real worker: preview runs in its team engine."""
+    from tests.jobs.conftest import flush_broker, start_worker_and_beat
+
+    flush_broker()
+    worker = start_worker_and_beat(tmp_path_factory.mktemp("attack-worker"), beat=False)
+    yield worker
+    worker.stop()
+
+
+@pytest.mark.django_db(transaction=True)  # the worker's engine reads the catalog rows: they must be committed
 @pytest.mark.parametrize("reference", ["lake.`..`.outside", "lake.`..`.`outside`", "lake.sales.`../../outside`",
                                        "lake.`.`.`../outside`", "lake.`sales/..`.`../outside`"])
 def test_a_delta_identifier_cannot_leave_the_warehouse(
-    spark: Any, admin_client: APIClient, developer_client: APIClient, tmp_path: Path, reference: str
+    engine_worker: Any, admin_client: APIClient, developer_client: APIClient, tmp_path: Path, reference: str
 ) -> None:
     import pyarrow as pa
     from deltalake import write_deltalake

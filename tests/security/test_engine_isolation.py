@@ -82,8 +82,12 @@ def _log(run_id: int) -> str:
     return " ".join(JobRunLogLine.objects.filter(run_id=run_id).values_list("message", flat=True))
 
 
-def environ_of(pid: int) -> dict[str, str]:
-    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+def environ_of(pid: int) -> dict[str, str] | None:
+    """The environment of a live process; None for one that exited meanwhile (Spark's short-lived helpers)."""
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except (ProcessLookupError, FileNotFoundError):
+        return None
     return dict(item.decode(errors="replace").split("=", 1) for item in raw if b"=" in item)
 
 
@@ -148,10 +152,12 @@ def test_engines_hold_no_platform_secret_run_unprivileged_and_one_per_team(
     secrets = [*PLATFORM_SECRETS.values(), *settings.LAKEPORT_SECRET_KEYS, PG_PASSWORD]
     for pid in (pid_a, pid_b):
         processes = [pid, *descendants(pid)]  # the Python engine and its JVM
-        assert any("java" in Path(f"/proc/{p}/cmdline").read_text(errors="replace") for p in processes)
+        assert any(_is_java(p) for p in processes)
         for p in processes:
             env = environ_of(p)
-            assert uid_of(p) == engine_uid
+            if env is None and p != pid:
+                continue
+            assert env is not None and uid_of(p) == engine_uid
             for name in ("LAKEPORT_SECRET_KEYS", "DJANGO_SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL",
                          "PGPASSWORD", "AWS_SECRET_ACCESS_KEY"):
                 assert name not in env
@@ -213,7 +219,7 @@ def test_editor_calls_never_start_spark_in_the_web_process(
 def _is_java(pid: int) -> bool:
     try:
         return "java" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace").split("\0")[0]
-    except OSError:
+    except (OSError, ProcessLookupError):
         return False
 
 
