@@ -1,7 +1,8 @@
 """RunRecorder: the ScriptListener that turns runtime events into run rows, log lines, progress and heartbeats.
 
-Engines call its listener methods from the thread that executes the script; a monitor thread samples Spark
-progress, writes the run heartbeat and watches for a cancel request (or for the run being reaped away).
+The worker relays its engine's events to the listener methods (from the channel's reader thread); a monitor
+thread writes the run heartbeat with the latest progress and watches for a cancel request (or for the run being
+reaped away).
 """
 
 from __future__ import annotations
@@ -62,38 +63,11 @@ class RunRecorder:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._cancel: Callable[[], None] | None = None
-        self._sampler: Callable[[], dict[str, int] | None] | None = None
         self._thread: threading.Thread | None = None
-        # A statement the engine put in front of the user's script (the default catalog's USE), on line 1.
-        self.hidden_statements = 0
-        self.line1_shift = 0
 
     # ---- ScriptListener ---------------------------------------------------------------------------------
-    def hide_prefix(self, prefix: str) -> None:
-        """The engine ran `prefix` (one statement, no newline) before the user's script: report user positions."""
-        self.hidden_statements, self.line1_shift = 1, len(prefix)
-
-    def user_position(self, entry: dict[str, Any]) -> dict[str, Any] | None:
-        """`entry` with statement index and line-1 column as in the user's script; None for a hidden statement."""
-        if not self.hidden_statements:
-            return entry
-        if entry.get("index") is not None and entry["index"] < self.hidden_statements:
-            return None
-        entry = dict(entry)
-        key = "index" if "index" in entry else "statement"
-        if key == "statement" and entry.get(key) is not None and entry[key] < self.hidden_statements:
-            return {**entry, "statement": None, "line": None, "column": None}  # the default catalog itself failed
-        if entry.get(key) is not None:
-            entry[key] -= self.hidden_statements
-        if entry.get("line") == 1 and entry.get("column"):
-            entry["column"] = max(1, entry["column"] - self.line1_shift)
-        return entry
-
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
         """A statement begins: mark it running and count the total."""
-        if index < self.hidden_statements:
-            return
-        index, total = index - self.hidden_statements, total - self.hidden_statements
         with self._lock:
             self.statements[index] = {"index": index, "sql": redact(sql)[:MAX_STATEMENT_TEXT], "status": "running",
                                       "started_at": datetime.now(UTC).isoformat(), "elapsed_ms": None,
@@ -106,9 +80,7 @@ class RunRecorder:
 
     def on_statement_end(self, result: Any) -> None:
         """A statement finished (succeeded, failed or skipped)."""
-        entry = self.user_position(statement_entry(result))
-        if entry is None:
-            return
+        entry = statement_entry(result)
         with self._lock:
             previous = self.statements.get(entry["index"], {})
             if entry["started_at"] is None:
@@ -139,10 +111,6 @@ class RunRecorder:
         if self.cancel_seen or self.lost:
             callback()
 
-    def sample_progress_with(self, sampler: Callable[[], dict[str, int] | None]) -> None:
-        """A function returning Spark stage/task counts for the run, sampled while it runs."""
-        self._sampler = sampler
-
     def set_app(self, *, app_id: str, ui_url: str = "") -> None:
         """The Spark application running the run (and its UI, when there is one)."""
         run_update(run=self.run, spark_app_id=(app_id or "")[:255], spark_ui_url=(ui_url or "")[:500])
@@ -170,13 +138,6 @@ class RunRecorder:
         last_written: dict[str, int] = {}
         try:
             while not self._stop.is_set():
-                if self._sampler is not None:
-                    try:
-                        counts = self._sampler()
-                    except Exception:  # the context may be stopping; progress is best effort
-                        counts = None
-                    if counts:
-                        self.set_progress(**counts)
                 with self._lock:
                     progress = dict(self.progress)
                 now = time.monotonic()

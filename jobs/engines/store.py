@@ -1,7 +1,7 @@
-"""A CatalogStore over the Django ORM, for runs and editor calls executed inside a Django process.
+"""A CatalogStore over the Django ORM: how a worker answers its engines' catalog questions.
 
-Same answers as the runtime's DatabaseCatalogStore (which the isolated driver uses over psycopg), but through
-Django's own connection, so it works on every configured database and needs no password in the environment.
+Same answers as the runtime's DatabaseCatalogStore (for plain `spark-submit` outside the platform), but through
+Django's own connection, so it works on every configured database; engines never open the platform database.
 """
 
 from __future__ import annotations
