@@ -4,7 +4,7 @@
     spark-submit jobs/spark/runner.py --store postgresql://lakeport@db:5432/lakeport --team acme script.sql
 
 Prints each statement's result as a table; `--events FILE` also writes JSON lines
-(`statement_start`, `statement_end`, `log`, `script_end`) for the isolated engine. Exit code 0 when every
+(`statement_start`, `statement_end`, `log`, `script_end`) for a tool that follows the run. Exit code 0 when every
 statement succeeded, 1 when one failed, 2 for bad arguments. Secrets never travel on the command line: the
 database store takes its password from PGPASSWORD / ~/.pgpass / a libpq service, decryption keys from
 LAKEPORT_SECRET_KEYS. Cluster mode: ship the package with `--py-files` (see `build_py_files`).
