@@ -1,4 +1,4 @@
-"""Benchmark: submit-to-first-row of a run on the warm engine vs the isolated engine (`spark-submit` per run).
+"""Benchmark: submit-to-first-row of a run on the warm engine vs the isolated engine (a driver of its own per run).
 
 A scratch PostgreSQL database gets the platform's tables, a team and a JDBC catalog over a second scratch
 database holding a small table. Each round submits the same job twice — once with engine "warm", once with

@@ -126,7 +126,7 @@ class EnginePool:
             self._engines.clear()
         for engine in engines:
             with contextlib.suppress(Exception):
-                engine.stop()
+                engine.stop(quiet=True)
 
     def _ensure_janitor(self) -> None:
         if self._janitor is None:

@@ -44,6 +44,9 @@ STOP_GRACE_SECONDS = 10.0
 ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME", "SPARK_HOME", "LAKEPORT_DELTA_MODE",
                  "LAKEPORT_JDBC_MYSQL_DRIVER")
 
+# Serial GC and a heap that gives memory back: engines idle most of the time (measured in docs/benchmarks/engines.md).
+IDLE_FRIENDLY_JVM_OPTIONS = "-XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
+
 EventHandler = Callable[[dict[str, Any]], None]
 
 
@@ -149,13 +152,17 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[st
         "spark.ui.killEnabled": "false",
         "spark.pyspark.python": python,
         "spark.local.dir": str(scratch / "spark-local"),
-        "spark.driver.extraJavaOptions": f"-Djava.io.tmpdir={scratch / 'tmp'}",
+        "spark.driver.extraJavaOptions": IDLE_FRIENDLY_JVM_OPTIONS,
     }
+    if not settings.SPARK_MASTER.startswith("local"):
+        conf["spark.driver.memory"] = "512m"  # on a cluster the driver only plans; locally it is the executor too
     jars = [j for j in settings.SPARK_JDBC_JARS if os.path.exists(j)]
     if jars:
         conf["spark.jars"] = ",".join(jars)
     conf.update({str(k): str(v) for k, v in settings.LAKEPORT_SPARK_STATIC_CONF.items()})
     conf.update(dict(key.static_conf))
+    # The JVM's temp dir is the team's, whatever JVM options an operator adds.
+    conf["spark.driver.extraJavaOptions"] = f"{conf['spark.driver.extraJavaOptions']} -Djava.io.tmpdir={scratch / 'tmp'}"
     conf.update(ENGINE_STATIC_CONF)  # last: an operator's or a catalog's conf cannot switch the guard off
     conf["spark.ui.killEnabled"] = "false"
     return conf
@@ -260,6 +267,7 @@ class EngineProcess:
         self.last_used = time.monotonic()
         self.started = threading.Event()
         self.start_lock = threading.Lock()  # concurrent first runs of a team wait for one start
+        self._stopping = False  # set by stop(): the exit that follows is expected
         self.start_error: str | None = None
         self._pending: dict[str, PendingRequest] = {}
         self._lock = threading.Lock()
@@ -312,8 +320,12 @@ class EngineProcess:
         self.started.set()
         logger.info("engine.started", extra={"engine": self.key.label, "pid": self.pid, "app_id": self.app_id})
 
-    def stop(self) -> None:
-        """Ask the engine to shut down; kill its process group if it has not exited after a grace period."""
+    def stop(self, *, quiet: bool = False) -> None:
+        """Ask the engine to shut down; kill its process group if it has not exited after a grace period.
+
+        `quiet` logs nothing (at interpreter exit the log streams may already be closed).
+        """
+        self._stopping = True
         if self.channel is not None:
             with contextlib.suppress(ChannelClosed):
                 self.channel.send({"op": "shutdown"})
@@ -330,7 +342,8 @@ class EngineProcess:
             os.killpg(proc.pid, signal.SIGKILL)  # the JVM child, should it have outlived the engine
         if self.channel is not None:
             self.channel.close()
-        logger.info("engine.stopped", extra={"engine": self.key.label, "pid": proc.pid})
+        if not quiet:
+            logger.info("engine.stopped", extra={"engine": self.key.label, "pid": proc.pid})
 
     def _exit_reason(self) -> str:
         if self.proc is None or self.proc.poll() is None:
@@ -401,7 +414,7 @@ class EngineProcess:
             pending_list = list(self._pending.values())
         for pending in pending_list:
             self._fail(pending)
-        if self.started.is_set():
+        if self.started.is_set() and not self._stopping:  # an exit nobody asked for
             logger.warning("engine.exited", extra={"engine": self.key.label, "pid": self.pid,
                                                    "reason": self._exit_reason()})
 

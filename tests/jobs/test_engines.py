@@ -40,6 +40,12 @@ def test_the_guard_switches_win_over_operator_and_catalog_conf(tmp_path: Path) -
     assert conf["spark.local.dir"] == str(tmp_path / "spark-local")
 
 
+def test_an_operators_jvm_options_keep_the_engines_temp_dir(tmp_path: Path) -> None:
+    with override_settings(LAKEPORT_SPARK_STATIC_CONF={"spark.driver.extraJavaOptions": "-XX:+UseG1GC"}):
+        conf = engine_static_conf(key=EngineKey(team="acme"), scratch=tmp_path, python="/venv/bin/python")
+    assert conf["spark.driver.extraJavaOptions"] == f"-XX:+UseG1GC -Djava.io.tmpdir={tmp_path / 'tmp'}"
+
+
 def test_the_launch_has_no_secret_on_its_command_line_or_in_its_init() -> None:
     with override_settings(LAKEPORT_SECRET_KEYS=["fernet-key-1"]):
         launch = engine_launch(EngineKey(team="acme"), environ=PLATFORM_ENV)
