@@ -9,7 +9,6 @@ process, the worker and this benchmark see the same platform.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from _common import REPO
+
+from tests.support.processes import stop_process_group
 
 BROKER = os.environ.get("LAKEPORT_BENCH_REDIS", "redis://127.0.0.1:6379/6")
 
@@ -93,16 +94,7 @@ def start_gunicorn(logdir: Path, *, workers: int = 1, threads: int = 4,
 
 def stop_group(proc: subprocess.Popen | None, timeout: float = 60.0) -> None:
     """SIGTERM the process group `proc` leads (a worker takes its engines with it), then SIGKILL."""
-    if proc is None or proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    except ProcessLookupError:
-        pass
+    stop_process_group(proc, timeout=timeout)
 
 
 def api_token(team: Any, *, username: str = "bench-dev", role: str = "developer") -> str:

@@ -5,17 +5,17 @@ after its TTL."""
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from jobs.models import TERMINAL_STATUSES, JobRun, JobRunLogLine, RunStatus
+from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
 from teams.models import Role, Team
 from tests.factories import TeamFactory
 from tests.jobs.conftest import Worker, flush_broker, start_worker_and_beat, wait_for, wait_status
+from tests.support.engines import alive, engine_pid
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -36,22 +36,6 @@ def one_engine_worker(django_db_setup: Any, django_db_blocker: Any,
 def submit(client: APIClient, team: str, sql: str) -> int:
     job = client.post(f"/api/v1/teams/{team}/jobs/", {"name": f"j{os.urandom(3).hex()}", "sql": sql}, format="json")
     return int(client.post(f"/api/v1/teams/{team}/jobs/{job.json()['id']}/runs/").json()["id"])
-
-
-def engine_pid(run_id: int) -> int:
-    def find() -> int | None:
-        text = " ".join(JobRunLogLine.objects.filter(run_id=run_id).values_list("message", flat=True))
-        match = re.search(r"engine pid (\d+)", text)
-        return int(match.group(1)) if match else None
-    return int(wait_for(find, what=f"run {run_id} to report its engine"))
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def test_a_full_pool_queues_then_evicts_and_idle_engines_stop(one_engine_worker: Worker, team: Team,

@@ -31,6 +31,7 @@ from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
 from teams.models import Role, Team
 from tests.jobs.conftest import PG_PASSWORD, Worker, flush_broker, start_worker_and_beat, wait_for, wait_status
+from tests.support.engines import engine_pid, run_log_text
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -66,20 +67,6 @@ def submit(client: APIClient, team: str, sql: str, **fields: Any) -> int:
     run = client.post(f"/api/v1/teams/{team}/jobs/{job.json()['id']}/runs/")
     assert run.status_code in (200, 201), run.json()
     return int(run.json()["id"])
-
-
-def engine_pid(run_id: int) -> int:
-    """The engine pid a run reported in its log ("Engine: warm (team engine pid N).")."""
-    def find() -> int | None:
-        match = re.search(r"engine pid (\d+)", _log(run_id))
-        return int(match.group(1)) if match else None
-    return int(wait_for(find, what=f"run {run_id} to report its engine"))
-
-
-def _log(run_id: int) -> str:
-    from jobs.models import JobRunLogLine
-
-    return " ".join(JobRunLogLine.objects.filter(run_id=run_id).values_list("message", flat=True))
 
 
 def environ_of(pid: int) -> dict[str, str] | None:
@@ -190,7 +177,7 @@ def test_sigkill_of_one_teams_engine_fails_only_its_run_and_the_next_run_gets_a_
     acme, other = client_of(team, client_for), client_of(globex, client_for)
     victim = submit(acme, "acme", LONG_QUERY)
     bystander = submit(other, "globex", "SELECT count(*) FROM range(0, 3000000)")
-    wait_for(lambda: JobRun.objects.get(id=victim).status == RunStatus.RUNNING and "engine pid" in _log(victim),
+    wait_for(lambda: JobRun.objects.get(id=victim).status == RunStatus.RUNNING and "engine pid" in run_log_text(victim),
              what="the victim run to be running")
     pid = engine_pid(victim)
     os.kill(pid, signal.SIGKILL)
