@@ -10,7 +10,7 @@ export DJANGO_SETTINGS_MODULE=${DJANGO_SETTINGS_MODULE:-config.settings.local}
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"
 # var/ holds the keys and the database: closed to the engine user (which may only pass through to var/teams/).
 umask 077
-mkdir -p var/broker/processed
+mkdir -p var/broker/processed var/results
 chmod 711 var
 find var -maxdepth 1 -mindepth 1 ! -name teams -exec chmod go-rwx {} +
 # A local key for catalog secrets, made once and kept in var/ (production takes it from the environment).
