@@ -160,9 +160,10 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
         raise _refuse(writes)
     if not answer.get("succeeded"):
         error = answer.get("error") or {}
+        message = str(error.get("message") or "The query failed.")
         where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
-                 if error.get("statement") is not None else "")
-        raise _refuse(where + str(error.get("message") or "The query failed."))
+                 if error.get("statement") is not None and not message.startswith("Statement ") else "")
+        raise _refuse(where + message)
     return {"columns": answer.get("columns") or [], "rows": answer.get("rows") or [],
             "truncated": bool(answer.get("truncated"))}
 
