@@ -435,6 +435,8 @@ class EngineProcess:
                 reply["found"] = self._store.contains(name)
         except Exception as exc:  # the platform database may be down: the engine reports a store error
             reply["error"] = f"The catalog store is unavailable ({type(exc).__name__})."
+        finally:
+            close_old_connections()  # like the end of a request: CONN_MAX_AGE decides whether it stays open
         if self.channel is not None:
             with contextlib.suppress(ChannelClosed):
                 self.channel.send(reply)
