@@ -19,7 +19,7 @@ from typing import Any
 
 from _common import REPO
 
-from tests.support.processes import stop_process_group
+from tests.support.processes import descendants, stop_process_group
 
 BROKER = os.environ.get("LAKEPORT_BENCH_REDIS", "redis://127.0.0.1:6379/6")
 
@@ -107,29 +107,6 @@ def api_token(team: Any, *, username: str = "bench-dev", role: str = "developer"
 
 
 # ---- processes and memory --------------------------------------------------------------------------------------
-def children_map() -> dict[int, list[int]]:
-    """ppid → child pids, for every process visible in /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    return children
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid`."""
-    children, out, todo = children_map(), [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
 def cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()

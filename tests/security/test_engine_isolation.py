@@ -32,6 +32,7 @@ from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
 from teams.models import Role, Team
 from tests.jobs.conftest import PG_PASSWORD, Worker, flush_broker, start_worker_and_beat, wait_for, wait_status
 from tests.support.engines import engine_pid, run_log_text
+from tests.support.processes import descendants
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -76,24 +77,6 @@ def environ_of(pid: int) -> dict[str, str] | None:
     except (ProcessLookupError, FileNotFoundError):
         return None
     return dict(item.decode(errors="replace").split("=", 1) for item in raw if b"=" in item)
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid` (the engine's JVM among them)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 def uid_of(pid: int) -> int:

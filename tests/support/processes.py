@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+from pathlib import Path
 
 
 def stop_process_group(proc: subprocess.Popen | None, timeout: float = 30) -> None:
@@ -19,3 +20,21 @@ def stop_process_group(proc: subprocess.Popen | None, timeout: float = 30) -> No
         proc.wait()
     except ProcessLookupError:
         pass
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`, read from /proc (an engine's JVM, Spark's helpers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
