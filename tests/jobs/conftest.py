@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -128,10 +129,19 @@ def start_worker_and_beat(logdir: Path, *, hostname: str = "jobs-test@%h", beat:
     return Worker(worker=worker, beat=beat_proc, logdir=logdir, hostname=hostname)
 
 
+@contextlib.contextmanager
+def running_worker(tmp_path_factory: pytest.TempPathFactory, name: str, **options: Any) -> Iterator[Worker]:
+    """A worker (and beat unless `beat=False`) on an empty broker for a block, stopped after it."""
+    flush_broker()
+    worker = start_worker_and_beat(tmp_path_factory.mktemp(name), **options)
+    try:
+        yield worker
+    finally:
+        worker.stop()
+
+
 @pytest.fixture(scope="module")
 def celery_worker(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
     """One worker + beat shared by the tests of a module (each Spark JVM start costs seconds on 2 cores)."""
-    flush_broker()
-    w = start_worker_and_beat(tmp_path_factory.mktemp("worker"))
-    yield w
-    w.stop()
+    with running_worker(tmp_path_factory, "worker") as worker:
+        yield worker

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
 from teams.models import Role, Team
 from tests.factories import TeamFactory
-from tests.jobs.conftest import Worker, flush_broker, start_worker_and_beat, wait_for, wait_status
+from tests.jobs.conftest import Worker, running_worker, wait_for, wait_status
 from tests.support.engines import alive, engine_pid
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -26,11 +26,10 @@ SLOW = "SELECT count(*) FROM range(0, 4000000000)"
 def one_engine_worker(django_db_setup: Any, django_db_blocker: Any,
                       tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
     """A worker with two task slots but room for one engine, whose engines stop after 4 idle seconds."""
-    flush_broker()
-    worker = start_worker_and_beat(tmp_path_factory.mktemp("pool-worker"), hostname="pool@%h", beat=False, env={
-        "LAKEPORT_ENGINES_PER_WORKER": "1", "LAKEPORT_ENGINE_IDLE_SECONDS": "4", "LAKEPORT_ENGINE_WAIT_SECONDS": "1"})
-    yield worker
-    worker.stop()
+    with running_worker(tmp_path_factory, "pool-worker", hostname="pool@%h", beat=False, env={
+        "LAKEPORT_ENGINES_PER_WORKER": "1", "LAKEPORT_ENGINE_IDLE_SECONDS": "4", "LAKEPORT_ENGINE_WAIT_SECONDS": "1",
+    }) as worker:
+        yield worker
 
 
 def submit(client: APIClient, team: str, sql: str) -> int:

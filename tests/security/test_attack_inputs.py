@@ -314,12 +314,10 @@ def test_the_search_text_is_a_literal_substring_not_sql(viewer_client: APIClient
 @pytest.fixture(scope="module")
 def engine_worker(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A real worker: preview runs in its team engine."""
-    from tests.jobs.conftest import flush_broker, start_worker_and_beat
+    from tests.jobs.conftest import running_worker
 
-    flush_broker()
-    worker = start_worker_and_beat(tmp_path_factory.mktemp("attack-worker"), beat=False)
-    yield worker
-    worker.stop()
+    with running_worker(tmp_path_factory, "attack-worker", beat=False) as worker:
+        yield worker
 
 
 @pytest.mark.django_db(transaction=True)  # the worker's engine reads the catalog rows: they must be committed

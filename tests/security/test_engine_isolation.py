@@ -30,7 +30,7 @@ from catalogs.secrets import seal_configuration
 from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
 from teams.models import Role, Team
-from tests.jobs.conftest import PG_PASSWORD, Worker, flush_broker, start_worker_and_beat, wait_for, wait_status
+from tests.jobs.conftest import PG_PASSWORD, Worker, running_worker, wait_for, wait_status
 from tests.support.engines import engine_pid, run_log_text
 from tests.support.processes import descendants
 
@@ -49,12 +49,10 @@ def engine_worker(django_db_setup: Any, django_db_blocker: Any,
     if os.geteuid() != 0:
         pytest.fail("this suite runs as root (as `make run` does here): the engine user is what it proves")
     pwd.getpwnam(ENGINE_USER)  # created by platform/scripts/ensure-system.sh
-    flush_broker()
-    w = start_worker_and_beat(tmp_path_factory.mktemp("isolation-worker"), hostname="isolation@%h", env={
+    with running_worker(tmp_path_factory, "isolation-worker", hostname="isolation@%h", env={
         "LAKEPORT_ENGINE_USER": ENGINE_USER, "LAKEPORT_SPARK_STATIC_CONF": "spark.driver.memory=1g,"
-        "spark.sql.shuffle.partitions=2", **PLATFORM_SECRETS}, concurrency=3)
-    yield w
-    w.stop()
+        "spark.sql.shuffle.partitions=2", **PLATFORM_SECRETS}, concurrency=3) as worker:
+        yield worker
 
 
 def client_of(team: Team, client_for: Any) -> APIClient:

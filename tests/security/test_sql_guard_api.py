@@ -27,7 +27,7 @@ from catalogs.types.delta_config import DeltaConfig
 from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import TERMINAL_STATUSES, RunStatus
 from teams.models import Team
-from tests.jobs.conftest import PG_PASSWORD, Worker, flush_broker, start_worker_and_beat, wait_status
+from tests.jobs.conftest import PG_PASSWORD, Worker, running_worker, wait_status
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -37,10 +37,8 @@ API = "/api/v1/teams/acme"
 @pytest.fixture(scope="module")
 def guard_worker(django_db_setup: Any, django_db_blocker: Any,
                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
-    flush_broker()
-    worker = start_worker_and_beat(tmp_path_factory.mktemp("guard-worker"), hostname="guard@%h", beat=False)
-    yield worker
-    worker.stop()
+    with running_worker(tmp_path_factory, "guard-worker", hostname="guard@%h", beat=False) as worker:
+        yield worker
 
 
 @dataclass
