@@ -32,6 +32,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from jobs.engines.store import DjangoCatalogStore
+from jobs.models import Engine
 from jobs.spark.channel import Channel, ChannelClosed, channel_pair
 from jobs.spark.redaction import redact
 
@@ -61,6 +62,11 @@ class EngineKey:
     team: str
     static_conf: tuple[tuple[str, str], ...] = ()
     dedicated: str = ""
+
+    @property
+    def kind(self) -> Engine:
+        """The job-facing engine name: `isolated` for a run's own engine, `warm` for the team's shared one."""
+        return Engine.ISOLATED if self.dedicated else Engine.WARM
 
     @property
     def label(self) -> str:

@@ -6,14 +6,14 @@ import logging
 from typing import Any, Literal
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections
 
 from jobs.engines import engine_key
 from jobs.engines.base import Outcome, last_result
 from jobs.engines.pool import engine_pool
-from jobs.engines.process import EngineError, EngineKey, EngineProcess
+from jobs.engines.process import EngineError, EngineProcess
 from jobs.engines.recorder import RunRecorder, statement_entry
-from jobs.models import Engine, JobRun, RunStatus
+from jobs.models import JobRun, RunStatus
 from jobs.services.runs import run_claim, run_finish, run_log, run_requeue, run_update
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.redaction import redact
@@ -36,18 +36,12 @@ def run_execute(*, run_id: int, worker: str) -> RunStatus | Deferred | None:
         logger.info("run.claim_skipped", extra={"run_id": run_id, "worker": worker})  # a duplicate delivery
         return None
     try:
-        key: EngineKey | None = engine_key(team=queued.team.name, script=queued.sql, engine=queued.engine,
-                                           run_id=queued.id)
-        key_error = None
+        key = engine_key(team=queued.team.name, script=queued.sql, engine=queued.engine, run_id=queued.id)
     except SparkRuntimeError as exc:  # e.g. two Hive catalogs in one script: fail the run with the reason
-        key, key_error = None, exc
-    if key is None:
         run = run_claim(run_id=run_id, worker=worker)
         if run is None:
             return None
-        assert key_error is not None
-        return _fail(run, {"statement": key_error.statement, "line": None, "column": None,
-                           "message": redact(key_error.message)})
+        return _fail(run, {"statement": exc.statement, "line": None, "column": None, "message": redact(exc.message)})
     with engine_pool().lease(key) as engine:
         if engine is None:
             logger.info("run.waiting_for_engine", extra={"run_id": run_id, "team": queued.team.name})
@@ -62,12 +56,11 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
     recorder = RunRecorder(run)
     recorder.start()
     try:
-        name = Engine.ISOLATED if engine.key.dedicated else Engine.WARM
-        run_update(run=run, engine_used=name)
+        run_update(run=run, engine_used=engine.key.kind)
         if not engine.started.is_set():
             run_log(run_id=run.id, messages=[f"Starting the {'isolated' if engine.key.dedicated else 'team'} engine."])
         engine_pool().start(engine)
-        run_log(run_id=run.id, messages=[f"Engine: {name} (team engine pid {engine.pid})."])
+        run_log(run_id=run.id, messages=[f"Engine: {engine.key.kind} (team engine pid {engine.pid})."])
         outcome = execute_on_engine(engine, run=run, recorder=recorder)
     except EngineError as exc:
         outcome = Outcome(succeeded=False, statements=recorder.statement_list(), error={
@@ -107,7 +100,7 @@ def execute_on_engine(engine: EngineProcess, *, run: JobRun, recorder: RunRecord
     ordered = list(end.get("statements") or []) or [statements[i] for i in sorted(statements)]
     return Outcome(succeeded=bool(end.get("succeeded")), error=end.get("error"), statements=ordered,
                    catalogs_used=list(end.get("catalogs_used") or []), result=last_result(ordered),
-                   engine=Engine.ISOLATED if engine.key.dedicated else Engine.WARM,
+                   engine=engine.key.kind,
                    cancelled=bool(end.get("cancelled")), engine_lost=bool(end.get("engine_lost")))
 
 
@@ -129,6 +122,5 @@ def dispatch_event(event: dict[str, Any], recorder: RunRecorder, statements: dic
 
 
 def _fail(run: JobRun, error: dict[str, Any]) -> RunStatus | None:
-    with transaction.atomic():
-        return run_finish(run=run, succeeded=False, error=error, statements=[], catalogs_used=[], result=None,
-                          progress=dict(run.progress or {}))
+    return run_finish(run=run, succeeded=False, error=error, statements=[], catalogs_used=[], result=None,
+                      progress=dict(run.progress or {}))

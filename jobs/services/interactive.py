@@ -89,9 +89,9 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
     fail = {"statement": None, "line": None, "column": None}
     try:
         key = engine_key(team=team.name, script=sql)
-    except SparkRuntimeError as exc:
-        return {"succeeded": False, "errors": [{**fail, "statement": exc.statement, "message": redact(exc.message)}],
-                "error": {**fail, "statement": exc.statement, "message": redact(exc.message)}}
+    except SparkRuntimeError as exc:  # validate reads `errors`, preview `error`
+        error = {**fail, "statement": exc.statement, "message": redact(exc.message)}
+        return {"succeeded": False, "errors": [error], "error": error}
     pool = engine_pool()
     with pool.lease(key) as engine:
         if engine is None:
