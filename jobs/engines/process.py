@@ -179,7 +179,8 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None) -
     user = engine_user()
     python, python_path = engine_python(user)
     scratch = scratch_dir(key.team)
-    env = engine_env(environ=os.environ if environ is None else environ, scratch=scratch, python=python,
+    environ = os.environ if environ is None else environ
+    env = engine_env(environ=environ, scratch=scratch, python=python,
                      python_path=python_path)
     static = engine_static_conf(key=key, scratch=scratch, python=python)
     if not settings.SPARK_MASTER.startswith("local"):
@@ -187,7 +188,7 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None) -
     init = {
         "op": "init", "team": key.team, "master": settings.SPARK_MASTER, "app_name": f"lakeport-{key.label}",
         "static_conf": static, "connect_timeout": settings.LAKEPORT_CONNECT_TIMEOUT,
-        "delta_mode": environ.get("LAKEPORT_DELTA_MODE") if environ else os.environ.get("LAKEPORT_DELTA_MODE"),
+        "delta_mode": environ.get("LAKEPORT_DELTA_MODE"),
         "policy": {"conf_allowlist": list(settings.LAKEPORT_SPARK_CONF_ALLOWLIST)},
     }
     return EngineLaunch(command=[python, "-m", "jobs.spark.engine", "--channel-fd", "{fd}"], env=env,
