@@ -24,3 +24,17 @@ if [ "$(id -u)" = 0 ] && ! id lakeport-engine >/dev/null 2>&1; then
   echo "[setup] creating the engine user lakeport-engine"
   useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin lakeport-engine
 fi
+# Engines run the project's code and virtualenv as lakeport-engine: let it pass through (never list) the
+# directories above the project. Homes are left closed (a project there needs LAKEPORT_ENGINE_USER= instead).
+if [ "$(id -u)" = 0 ] && id lakeport-engine >/dev/null 2>&1; then
+  dir=$(pwd -P)
+  while [ "$dir" != "/" ]; do
+    case "$dir" in
+      /root|/home/*) echo "[setup] warning: engines cannot pass through $dir (a home directory); left closed" ;;
+      *) [ -n "$(find "$dir" -maxdepth 0 -perm -o+x)" ] || chmod o+x "$dir" ;;
+    esac
+    dir=$(dirname "$dir")
+  done
+  # A top-level .env holds platform secrets: the platform's own user only.
+  if [ -f .env ]; then chmod 600 .env; fi
+fi
