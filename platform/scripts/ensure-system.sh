@@ -24,10 +24,12 @@ if [ "$(id -u)" = 0 ] && ! id lakeport-engine >/dev/null 2>&1; then
   echo "[setup] creating the engine user lakeport-engine"
   useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin lakeport-engine
 fi
-# Engines run the project's code and virtualenv as lakeport-engine: let it pass through (never list) the
-# directories above the project. Homes are left closed (a project there needs LAKEPORT_ENGINE_USER= instead).
+# Engines run the project's code and virtualenv as lakeport-engine: it may list the project's top level (Python
+# must, to import from it; var/ and .env stay closed) and pass through (never list) the directories above.
+# Homes are left closed (a project there needs LAKEPORT_ENGINE_USER= instead).
 if [ "$(id -u)" = 0 ] && id lakeport-engine >/dev/null 2>&1; then
-  dir=$(pwd -P)
+  chmod o+rx "$(pwd -P)"
+  dir=$(dirname "$(pwd -P)")
   while [ "$dir" != "/" ]; do
     case "$dir" in
       /root|/home/*) echo "[setup] warning: engines cannot pass through $dir (a home directory); left closed" ;;
