@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from jobs.spark.redaction import redact
+from lakeport_kernel.redaction import redact
 
 
 class RedactSecretsFilter(logging.Filter):

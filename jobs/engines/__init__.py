@@ -9,7 +9,10 @@ from __future__ import annotations
 from django.conf import settings
 
 from jobs.engines.process import EngineKey
+from jobs.engines.store import DjangoCatalogStore
 from jobs.models import Engine
+from jobs.spark.resolver import static_conf
+from jobs.spark.sqltext import SqlTextError
 
 
 def default_engine() -> str:
@@ -19,10 +22,6 @@ def default_engine() -> str:
 
 def static_conf_for(*, script: str, team: str) -> dict[str, str]:
     """Static Spark conf the script's catalogs need before the session starts ({} for JDBC/Delta only)."""
-    from jobs.engines.store import DjangoCatalogStore
-    from jobs.spark.resolver import static_conf
-    from jobs.spark.sqltext import SqlTextError
-
     try:
         return dict(static_conf(script, DjangoCatalogStore(team), team))
     except SqlTextError:

@@ -34,7 +34,7 @@ from django.db import close_old_connections
 from jobs.engines.store import DjangoCatalogStore
 from jobs.models import Engine
 from jobs.spark.channel import Channel, ChannelClosed, channel_pair
-from jobs.spark.redaction import redact
+from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
 
@@ -93,7 +93,7 @@ def scratch_dir(team: str) -> Path:
 
 def engine_user() -> str | None:
     """The OS user engines run as: the configured one when this process is root, else None (same user)."""
-    name = settings.LAKEPORT_ENGINE_USER
+    name = str(settings.LAKEPORT_ENGINE_USER or "")
     if not name or os.geteuid() != 0:
         return None
     return name

@@ -23,14 +23,15 @@ class DjangoCatalogStore:
         """The team's catalog called `name`, or None (another team's catalog is None too)."""
         row = (
             Catalog.objects.filter(team__name=self.team, catalog_name=name.lower())
-            .values("catalog_name", "catalog_type", "configuration", "version", "update_time")
+            .values("catalog_name", "catalog_type", "configuration", "version")
             .first()
         )
         if row is None:
             return None
         plain = secret_box().open_config(json.loads(row["configuration"]))
+        # No fingerprint of our own: CatalogEntry's (type, version, configuration) is the one change check.
         return CatalogEntry(name=row["catalog_name"], type=row["catalog_type"], configuration=plain,
-                            version=int(row["version"]), fingerprint=f"{row['version']}|{row['update_time'].isoformat()}")
+                            version=int(row["version"]))
 
     def list_catalogs(self) -> list[str]:
         """Sorted names of the team's catalogs."""

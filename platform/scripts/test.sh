@@ -7,6 +7,9 @@ bash platform/scripts/ensure-system.sh chromium ${LAKEPORT_TEST_EXTRAS:-}
 bash platform/scripts/ensure-services.sh
 if [ -f frontend/package.json ]; then bash platform/scripts/build-frontend.sh; fi
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"
+# The layers (docs/architecture.md) and the kernel's types, before the suite: seconds, and they fail fast.
+.venv/bin/lint-imports
+.venv/bin/mypy
 # A test run that was killed can leave servers connected to the test database, and --create-db cannot drop a
 # database in use: end those sessions first (only the test database's, never another).
 test_db=${LAKEPORT_TEST_DB:-test_lakeport}

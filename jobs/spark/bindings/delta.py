@@ -4,7 +4,13 @@ LAKEPORT_DELTA_MODE=jvm, the JVM `io.delta.sql.DeltaCatalog` as the session cata
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
+
+if TYPE_CHECKING:
+    from jobs.spark.delta import EmbeddedDelta
+    from jobs.spark.store import CatalogEntry
 
 DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
 DELTA_CATALOG = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
@@ -22,7 +28,7 @@ _HADOOP_KEYS = {
 }
 
 
-class DeltaBindingError(RuntimeError):
+class DeltaBindingError(BindingFailure, RuntimeError):
     """A delta catalog cannot be bound (missing jars, conflicting session catalog, missing connector)."""
 
 
@@ -73,3 +79,62 @@ def check_jvm_session(spark: Any, name: str) -> None:
             f"Delta catalog '{name}': the JVM DeltaCatalog only works as spark_catalog, which is static; start the "
             f"session with spark.sql.extensions={DELTA_EXTENSION} and spark.sql.catalog.spark_catalog={DELTA_CATALOG}."
         )
+
+
+SESSION_CATALOG = "spark_catalog"
+
+
+class DeltaBinding(PlainBinding):
+    """delta catalogs: the embedded connector (statements run by it), or in jvm mode the DeltaCatalog."""
+
+    key: ClassVar[str] = "delta"
+    display_name: ClassVar[str] = "Delta"
+
+    def static_conf(self, entry: CatalogEntry, *, delta_mode: str) -> dict[str, str]:
+        """The JVM DeltaCatalog as spark_catalog in jvm mode; nothing for the embedded connector."""
+        return jvm_static_conf(entry.configuration) if delta_mode == "jvm" else {}
+
+    def shares_session_catalog(self, *, delta_mode: str) -> bool:
+        """One JVM DeltaCatalog serves every delta catalog (tables are addressed by path)."""
+        return True
+
+    def bind(self, ctx: BindContext, entry: CatalogEntry, old: Binding | None) -> Binding:
+        """Register with the embedded connector, or check the session's JVM DeltaCatalog."""
+        if ctx.delta_mode == "jvm":
+            if ctx.state.hive is not None:
+                raise DeltaBindingError(
+                    f"Delta catalog '{entry.name}' (JVM mode) and Hive catalog '{ctx.state.hive}' both need spark_catalog."
+                )
+            check_jvm_session(ctx.spark, entry.name)
+            return Binding(entry.name, self.key, entry.fingerprint, entry.version, SESSION_CATALOG, entry.configuration)
+        embedded_delta(ctx).register(entry.name, entry.configuration)
+        return Binding(entry.name, self.key, entry.fingerprint, entry.version, None, entry.configuration,
+                       embedded=True)
+
+    def unbind(self, ctx: BindContext, binding: Binding) -> None:
+        """Nothing to undo: the embedded connector is only reached through a binding, and jvm mode is static."""
+
+    def summary(self, binding: Binding) -> str:
+        """Which connector serves the catalog."""
+        if binding.embedded:
+            return f"delta (embedded connector) at {binding.configuration.get('warehouse')}"
+        return "delta (JVM DeltaCatalog) as spark_catalog"
+
+    def default_database(self, config: dict[str, Any]) -> str | None:
+        """The catalog's `default-database`."""
+        value = config.get("default-database")
+        return str(value) if value else None
+
+
+def embedded_delta(ctx: BindContext) -> EmbeddedDelta:
+    """The session's embedded Delta connector (created on first use)."""
+    if ctx.state.delta is None:
+        try:
+            from jobs.spark.delta import EmbeddedDelta  # pyspark + deltalake: only loaded when a delta catalog binds
+        except ImportError as exc:
+            raise DeltaBindingError(
+                f"The embedded Delta connector is not available ({exc.name or exc}); set "
+                "LAKEPORT_DELTA_MODE=jvm with delta-spark jars instead."
+            ) from None
+        ctx.state.delta = EmbeddedDelta(ctx.spark)
+    return ctx.state.delta

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
+
+if TYPE_CHECKING:
+    from jobs.spark.store import CatalogEntry
 
 SESSION_CATALOG = "spark_catalog"
 BUILTIN_HIVE_VERSION = "2.3.10"
 
 
-class HiveConfigError(ValueError):
+class HiveConfigError(BindingFailure, ValueError):
     """The stored configuration names no metastore this runtime can use."""
 
 
@@ -89,3 +94,39 @@ def check_session(spark: Any, name: str, config: dict[str, Any]) -> str:
         f"Hive catalog '{name}' uses metastore {wanted}, but this Spark session was started with {have}. "
         f"Hive settings are static: start the session with {needed}."
     )
+
+
+class HiveBinding(PlainBinding):
+    """hive catalogs: the session catalog with Hive support; one per Spark session."""
+
+    key: ClassVar[str] = "hive"
+    display_name: ClassVar[str] = "Hive"
+
+    def static_conf(self, entry: CatalogEntry, *, delta_mode: str) -> dict[str, str]:
+        """Hive support and the metastore address (static)."""
+        return static_conf(entry.configuration)
+
+    def bind(self, ctx: BindContext, entry: CatalogEntry, old: Binding | None) -> Binding:
+        """Check that the session already serves the catalog's metastore; one Hive catalog per session."""
+        if ctx.state.hive not in (None, entry.name):
+            raise HiveConfigError(
+                f"Only one Hive catalog per Spark session: '{ctx.state.hive}' is already this session's "
+                f"session catalog, so '{entry.name}' needs a separate session (a separate job)."
+            )
+        spark_name = check_session(ctx.spark, entry.name, entry.configuration)
+        ctx.state.hive = entry.name
+        return Binding(entry.name, self.key, entry.fingerprint, entry.version, spark_name, entry.configuration)
+
+    def unbind(self, ctx: BindContext, binding: Binding) -> None:
+        """Free the session's Hive slot (the static confs stay: they cannot change)."""
+        if ctx.state.hive == binding.name:
+            ctx.state.hive = None
+
+    def summary(self, binding: Binding) -> str:
+        """`hive metastore <uris> as spark_catalog`."""
+        return f"hive metastore {metastore_uris(binding.configuration)} as {binding.spark_name}"
+
+    def default_database(self, config: dict[str, Any]) -> str | None:
+        """The catalog's `default-database`."""
+        value = config.get("default-database")
+        return str(value) if value else None

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import socket
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qsl
+
+from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
+from jobs.spark.jdbc_url import JdbcUrl, JdbcUrlError, parse_jdbc_url
+
+if TYPE_CHECKING:
+    from jobs.spark.store import CatalogEntry
 
 JDBC_CATALOG_CLASS = "org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog"
 DRIVERS = {
@@ -22,45 +27,48 @@ DRIVERS = {
     # MariaDB Connector/J with jdbc:mysql:// + permitMysqlScheme, so that Spark picks its MySQL dialect
     "mysql": os.environ.get("LAKEPORT_JDBC_MYSQL_DRIVER", "org.mariadb.jdbc.Driver"),
 }
-_URL = re.compile(r"^jdbc:(?P<scheme>postgresql|mysql|mariadb)://(?P<hostport>[^/?]+)/?(?P<db>[^?]*)(?:\?(?P<query>.*))?$")
 
 
-class JdbcConfigError(ValueError):
+class JdbcConfigError(BindingFailure, ValueError):
     """The stored configuration is not a usable jdbc configuration."""
 
 
-class JdbcUnreachableError(RuntimeError):
+class JdbcUnreachableError(BindingFailure, RuntimeError):
     """The catalog's server does not answer within the connect timeout."""
 
 
 def jdbc_url(config: dict[str, Any]) -> str:
     """The JDBC URL Spark connects to: base-url with the default database, MySQL as jdbc:mysql + permitMysqlScheme."""
     kind = config.get("type")
-    base = str(config.get("base-url", ""))
-    match = _URL.match(base)
-    if kind not in DRIVERS or match is None:
+    url = _parsed(config)
+    if kind not in DRIVERS or url is None:
         raise JdbcConfigError("jdbc catalog needs type postgresql|mysql and a jdbc:postgresql:// or jdbc:mysql:// base-url.")
-    database = match.group("db") or str(config.get("default-database", ""))
-    query = match.group("query") or ""
+    database = url.database or str(config.get("default-database", ""))
+    query = url.query
     if kind == "mysql":
         params = [p for p in query.split("&") if p]
         if not any(p.split("=")[0].lower() == "permitmysqlscheme" for p in params):
             params.insert(0, "permitMysqlScheme")
         query = "&".join(params)
-        return f"jdbc:mysql://{match.group('hostport')}/{database}" + (f"?{query}" if query else "")
-    return f"jdbc:postgresql://{match.group('hostport')}/{database}" + (f"?{query}" if query else "")
+        return f"jdbc:mysql://{url.host_port}/{database}" + (f"?{query}" if query else "")
+    return f"jdbc:postgresql://{url.host_port}/{database}" + (f"?{query}" if query else "")
+
+
+def _parsed(config: dict[str, Any]) -> JdbcUrl | None:
+    """base-url parsed loosely (a file store's URL was never validated by the API), None if it is no JDBC URL."""
+    try:
+        return parse_jdbc_url(str(config.get("base-url", "")))
+    except JdbcUrlError:
+        return None
 
 
 def host_port(config: dict[str, Any]) -> tuple[str, int]:
     """Host and port of the server (for naming it in errors and probing it)."""
-    match = _URL.match(str(config.get("base-url", "")))
-    if match is None:
+    url = _parsed(config)
+    if url is None:
         return "", 0
-    hp = re.match(r"^(?P<host>\[[^\]]+\]|[^:]+)(?::(?P<port>\d+))?$", match.group("hostport"))
     default = 5432 if config.get("type") == "postgresql" else 3306
-    if hp is None:
-        return match.group("hostport"), default
-    return hp.group("host").strip("[]"), int(hp.group("port") or default)
+    return url.host, url.port if url.explicit_port else default
 
 
 def timeout_options(kind: str, connect_timeout: float) -> dict[str, str]:
@@ -178,3 +186,33 @@ def _catalog_map(spark: Any) -> Any:
         return spark._lakeport_catalog_map
     raise JdbcConfigError(f"This Spark version's CatalogManager ({manager.getClass().getName()}) cannot take "
                           "run-time JDBC catalogs.")
+
+
+class JdbcBinding(PlainBinding):
+    """jdbc catalogs: a JDBCTableCatalog instance under the catalog's own name."""
+
+    key: ClassVar[str] = "jdbc"
+    display_name: ClassVar[str] = "JDBC"
+
+    def bind(self, ctx: BindContext, entry: CatalogEntry, old: Binding | None) -> Binding:
+        """Register (or replace) the catalog's JDBCTableCatalog; an unreachable server is named by host:port."""
+        try:
+            keys = register(ctx.spark, entry.name, entry.configuration, connect_timeout=ctx.connect_timeout,
+                            previous_keys=old.keys if old else None)
+        except JdbcUnreachableError as exc:
+            host, port = host_port(entry.configuration)
+            raise BindingFailure(f"Catalog '{entry.name}' ({host}:{port}) is unreachable: {exc}.") from None
+        return Binding(entry.name, self.key, entry.fingerprint, entry.version, entry.name, entry.configuration, keys)
+
+    def unbind(self, ctx: BindContext, binding: Binding) -> None:
+        """Remove the catalog's confs and instance."""
+        unregister(ctx.spark, binding.name, binding.keys)
+
+    def summary(self, binding: Binding) -> str:
+        """`jdbc <product> at host:port`."""
+        host, port = host_port(binding.configuration)
+        return f"jdbc {binding.configuration.get('type')} at {host}:{port}"
+
+    def endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
+        """The database server."""
+        return host_port(config)

@@ -1,4 +1,4 @@
-"""RunRecorder: the ScriptListener that turns runtime events into run rows, log lines, progress and heartbeats.
+"""RunRecorder: the RunListener that turns engine events into run rows, log lines, progress and heartbeats.
 
 The worker relays its engine's events to the listener methods (from the channel's reader thread); a monitor
 thread writes the run heartbeat with the latest progress and watches for a cancel request (or for the run being
@@ -10,16 +10,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from django.db import close_old_connections, connection
 
+from jobs.engines.base import StatementEvent
 from jobs.models import JobRun, empty_progress
 from jobs.services.runs import run_heartbeat, run_log, run_update
 from jobs.services.timing import run_heartbeat_seconds
-from jobs.spark.redaction import redact
+from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
 
@@ -27,31 +28,27 @@ MAX_STATEMENT_TEXT = 2000
 PROGRESS_SAMPLE_SECONDS = 0.5
 
 
-def _field(obj: Any, name: str, default: Any = None) -> Any:
-    return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
-
-
-def statement_entry(result: Any) -> dict[str, Any]:
-    """A StatementResult (or its JSON event form) as stored in `JobRun.statements`."""
-    started = _field(result, "started_at")
-    rows = _field(result, "rows")
-    error = _field(result, "error")
+def statement_entry(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A statement event (or an entry already stored) as stored in `JobRun.statements`."""
+    started = result.get("started_at")
+    rows = result.get("rows")
+    error = result.get("error")
     return {
-        "index": _field(result, "index"),
-        "sql": redact(str(_field(result, "sql") or ""))[:MAX_STATEMENT_TEXT],
-        "status": _field(result, "status"),
+        "index": result.get("index"),
+        "sql": redact(str(result.get("sql") or ""))[:MAX_STATEMENT_TEXT],
+        "status": result.get("status"),
         "started_at": datetime.fromtimestamp(started, UTC).isoformat() if isinstance(started, (int, float)) else started,
-        "elapsed_ms": _field(result, "elapsed_ms"),
+        "elapsed_ms": result.get("elapsed_ms"),
         "rows": len(rows) if isinstance(rows, list) else None,
-        "truncated": bool(_field(result, "truncated", False)),
-        "line": _field(result, "line"),
-        "column": _field(result, "column"),
+        "truncated": bool(result.get("truncated", False)),
+        "line": result.get("line"),
+        "column": result.get("column"),
         "error": redact(str(error)) if error else None,
     }
 
 
 class RunRecorder:
-    """Records one attempt of one run; implements the runtime's ScriptListener protocol."""
+    """Records one attempt of one run: the worker's RunListener (jobs/engines/base.py)."""
 
     def __init__(self, run: JobRun) -> None:
         self.run = run
@@ -65,7 +62,7 @@ class RunRecorder:
         self._cancel: Callable[[], None] | None = None
         self._thread: threading.Thread | None = None
 
-    # ---- ScriptListener ---------------------------------------------------------------------------------
+    # ---- RunListener ---------------------------------------------------------------------------------
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
         """A statement begins: mark it running and count the total."""
         with self._lock:
@@ -78,7 +75,7 @@ class RunRecorder:
         first = " ".join(sql.split())[:200]
         run_log(run_id=self.run.id, messages=[f"Statement {index + 1}/{total} started: {first}"])
 
-    def on_statement_end(self, result: Any) -> None:
+    def on_statement_end(self, result: StatementEvent) -> None:
         """A statement finished (succeeded, failed or skipped)."""
         entry = statement_entry(result)
         with self._lock:

@@ -14,7 +14,7 @@ from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
-from jobs.spark.redaction import register_secret
+from lakeport_kernel.redaction import register_secret
 
 SECRET_MARKER = "$secret"
 KEYS_ENV = "LAKEPORT_SECRET_KEYS"

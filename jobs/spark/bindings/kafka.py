@@ -1,0 +1,68 @@
+"""kafka catalogs: each topic is a table, read with Spark's Kafka source. That source ships as separate jars
+which the engine does not bundle: an operator adds them (like the Delta JVM mode), and where they are missing a
+STREAM over a kafka catalog is refused by name, listing the jars."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from jobs.spark.bindings.base import Binding
+from jobs.spark.bindings.redis_streams import StreamCatalogBinding
+from jobs.spark.streaming.tables import StreamSourceError, declared_table
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+KAFKA_PROVIDER = "org.apache.spark.sql.kafka010.KafkaSourceProvider"
+KAFKA_JARS = ("org.apache.spark:spark-sql-kafka-0-10_2.13 (same version as Spark)", "org.apache.kafka:kafka-clients",
+              "org.apache.spark:spark-token-provider-kafka-0-10_2.13", "org.apache.commons:commons-pool2")
+
+
+def kafka_available(spark: SparkSession) -> bool:
+    """True when Spark's Kafka source classes are on the driver's classpath."""
+    loader = spark.sparkContext._jvm.Thread.currentThread().getContextClassLoader()  # type: ignore[union-attr]
+    try:
+        loader.loadClass(KAFKA_PROVIDER)
+    except Exception:  # noqa: BLE001 - py4j wraps ClassNotFoundException
+        return False
+    return True
+
+
+class KafkaBinding(StreamCatalogBinding):
+    """kafka catalogs (`bootstrap-servers`; each topic of database `default` is a table, JSON values)."""
+
+    key: ClassVar[str] = "kafka"
+    display_name: ClassVar[str] = "Kafka"
+
+    def summary(self, binding: Binding) -> str:
+        """`kafka at <servers>`."""
+        return f"kafka at {binding.configuration.get('bootstrap-servers')}"
+
+    def _require_jars(self, spark: SparkSession, label: str) -> None:
+        if not kafka_available(spark):
+            raise StreamSourceError(
+                f"Stream table {label}: Kafka needs Spark's Kafka connector jars, which this engine does not have: "
+                f"{', '.join(KAFKA_JARS)}. An operator adds them with spark.jars (see docs/streaming.md)."
+            )
+
+    def stream(self, spark: SparkSession, binding: Binding, database: str, table: str) -> DataFrame:
+        """The topic's JSON values parsed into the declared columns."""
+        from pyspark.sql import functions as F  # noqa: N812 - Spark's own idiom
+
+        label = f"{binding.name}.{database}.{table}"
+        self.check_database(binding, database, table)
+        spec = declared_table(binding.configuration, binding.name, database, table)
+        self._require_jars(spark, label)
+        config: dict[str, Any] = binding.configuration
+        raw = (spark.readStream.format("kafka")
+               .option("kafka.bootstrap.servers", str(config.get("bootstrap-servers", "")))
+               .option("subscribe", table)
+               .option("startingOffsets", str(config.get("start") or "earliest"))
+               .load())
+        parsed = raw.select(F.from_json(F.col("value").cast("string"), spec.ddl(), {"mode": "FAILFAST"}).alias("r"))
+        return parsed.select("r.*")
+
+    def sample(self, spark: SparkSession, binding: Binding, database: str, table: str, limit: int) -> DataFrame:
+        """Not offered for Kafka: refused with the reason."""
+        raise StreamSourceError(f"Stream table {binding.name}.{database}.{table}: sampling a Kafka topic is not "
+                                "supported.")
