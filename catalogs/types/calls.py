@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from catalogs.types.base import ConnectionResult, MetadataError
-from jobs.spark.redaction import MASK, redact
+from lakeport_kernel.redaction import MASK, redact
 
 T = TypeVar("T")
 

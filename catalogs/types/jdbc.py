@@ -17,7 +17,7 @@ import pymysql
 
 from catalogs.types.base import CatalogConfig, Column, ConnectionResult, MetadataError, TableDetail, TableSummary
 from catalogs.types.calls import browse, check_connection
-from catalogs.types.jdbc_config import _URL_RE, JdbcConfig
+from catalogs.types.jdbc_config import JdbcConfig
 
 # ---- PostgreSQL ------------------------------------------------------------------------------------------
 # Schemas that belong to the server, not to users.
@@ -71,9 +71,7 @@ _MY_DESCRIBE = (
 
 def jdbc_parameters(config: JdbcConfig) -> dict[str, str]:
     """JDBC parameters from the base-url query and `properties`, keys lower-cased (properties win)."""
-    match = _URL_RE[config.type].match(config.base_url)
-    query = (match.group("query") if match else None) or ""
-    params = {k.lower(): v for k, v in parse_qsl(query, keep_blank_values=True)}
+    params = {k.lower(): v for k, v in parse_qsl(config.url.query, keep_blank_values=True)}
     params.update({k.lower(): v for k, v in config.properties.items()})
     return params
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from typing import Literal
-from urllib.parse import parse_qsl
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 
 from catalogs.types.base import CatalogConfig, secret_field
+from jobs.spark.jdbc_url import JdbcUrl, JdbcUrlError, parse_jdbc_url
 
 # Parameters known to turn a JDBC connection into file reads, class loading or code execution.
 DANGEROUS_PARAMETERS = {
@@ -43,13 +43,6 @@ ALLOWED_PARAMETERS = {
     },
 }
 
-# host[:port], then only "/", a plain database name and "?params": anything else after the host (MySQL's
-# `address=(host=…)(key=value)` form, `user:pw@`, `;key=value`) is where a driver and this check could disagree.
-_URL_RE = {
-    "postgresql": re.compile(r"^jdbc:postgresql://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(?::(?P<port>\d{1,5}))?(?:/(?P<rest>[A-Za-z0-9_$-]*))?(?:\?(?P<query>.*))?$"),
-    "mysql": re.compile(r"^jdbc:(?:mysql|mariadb)://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(?::(?P<port>\d{1,5}))?(?:/(?P<rest>[A-Za-z0-9_$-]*))?(?:\?(?P<query>.*))?$"),
-}
-_DEFAULT_PORT = {"postgresql": 5432, "mysql": 3306}
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_$-]{0,127}$")
 
 
@@ -88,27 +81,25 @@ class JdbcConfig(CatalogConfig):
 
     @model_validator(mode="after")
     def _url_matches_type(self) -> JdbcConfig:
-        match = _URL_RE[self.type].match(self.base_url)
-        if match is None:
-            scheme = "jdbc:postgresql://" if self.type == "postgresql" else "jdbc:mysql://"
-            raise ValueError(f"base-url must start with {scheme}host[:port]/ for type '{self.type}'.")
-        port = match.group("port")
-        if port and not 0 < int(port) < 65536:
-            raise ValueError("base-url has an invalid port.")
-        query = match.group("query") or ""
-        check_jdbc_parameters(self.type, dict(parse_qsl(query, keep_blank_values=True)) | {
-            p: "" for p in query.split("&") if p and "=" not in p
-        })
+        try:
+            url = parse_jdbc_url(self.base_url, product=self.type, strict=True)
+        except JdbcUrlError as exc:
+            raise ValueError(str(exc)) from None
+        check_jdbc_parameters(self.type, url.parameters())
         check_jdbc_parameters(self.type, self.properties)
         return self
 
     @property
+    def url(self) -> JdbcUrl:
+        """base-url parsed (valid: the model checked it)."""
+        return parse_jdbc_url(self.base_url, product=self.type, strict=True)
+
+    @property
     def host(self) -> str:
         """Host name from base-url (IPv6 brackets removed)."""
-        return _URL_RE[self.type].match(self.base_url).group("host").strip("[]")  # type: ignore[union-attr]
+        return self.url.host
 
     @property
     def port(self) -> int:
         """Port from base-url, or the product's default."""
-        port = _URL_RE[self.type].match(self.base_url).group("port")  # type: ignore[union-attr]
-        return int(port) if port else _DEFAULT_PORT[self.type]
+        return self.url.port

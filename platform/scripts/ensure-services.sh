@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start PostgreSQL, Redis and MariaDB on 127.0.0.1 when they are not already answering (tests need all three).
+# Start PostgreSQL, Redis, NATS JetStream and MariaDB on 127.0.0.1 when they are not already answering (tests need them).
 set -euo pipefail
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
 apt_install() { export DEBIAN_FRONTEND=noninteractive; $SUDO apt-get update -qq; $SUDO apt-get install -y -qq "$@" >/dev/null; }
@@ -26,6 +26,16 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
     --dir /var/lib/redis --logfile /var/log/redis/ci.log
   wait_for Redis "redis-cli -h 127.0.0.1 -p 6379 ping"
+fi
+
+# NATS with JetStream for stream catalogs (tests/streaming); the Debian package, file storage under /var/lib.
+if ! (exec 3<>/dev/tcp/127.0.0.1/4222) 2>/dev/null; then
+  command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ] || apt_install nats-server
+  echo "[services] starting NATS JetStream"
+  $SUDO mkdir -p /var/lib/nats-server /var/log 2>/dev/null || true
+  PATH="$PATH:/usr/sbin" nohup nats-server -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server \
+    -l /var/log/nats-server.log >/dev/null 2>&1 &
+  wait_for NATS "(exec 3<>/dev/tcp/127.0.0.1/4222)"
 fi
 
 if ! mysqladmin -h 127.0.0.1 -P 3306 -uroot ping >/dev/null 2>&1; then

@@ -1,0 +1,179 @@
+"""What the stream catalog types (redis-streams, nats-jetstream, files) share: declared tables in the
+configuration, and a schema inferred from a sample of recent records for the user to confirm.
+
+The shape matches what the Spark side reads (jobs/spark/streaming/tables.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from catalogs.types.base import CatalogConfig, Column, TableDetail
+from jobs.spark.streaming.tables import DEFAULT_DATABASE, SIMPLE_TYPES, normalize_type
+
+_TABLE_KEY = re.compile(r"^[A-Za-z0-9_$-]{1,128}\.[A-Za-z0-9_$-]{1,128}$")
+_EVENT_TIME_NAMES = ("event_time", "ts", "timestamp", "time", "event_ts", "created_at")
+
+
+class StreamColumnSpec(BaseModel):
+    """One declared column: a plain name and a Spark type name."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+    type: str = Field(description=f"One of {', '.join(SIMPLE_TYPES)} or decimal(p,s).")
+
+    @field_validator("type")
+    @classmethod
+    def _type(cls, value: str) -> str:
+        kind = normalize_type(value)
+        if kind is None:
+            raise ValueError(f"use one of {', '.join(SIMPLE_TYPES)} or decimal(p,s).")
+        return kind
+
+
+class StreamTableSpec(BaseModel):
+    """A declared stream table: columns, optional event-time column, optional file format."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    columns: list[StreamColumnSpec] = Field(min_length=1, max_length=500)
+    event_time: str | None = Field(default=None, alias="event-time")
+    format: Literal["json", "csv", "parquet"] | None = None
+
+    @field_validator("event_time")
+    @classmethod
+    def _event_time(cls, value: str | None, info: Any) -> str | None:
+        if value is None:
+            return None
+        columns = {c.name.lower(): c for c in info.data.get("columns") or []}
+        column = columns.get(value.lower())
+        if column is None or column.type not in ("timestamp", "timestamp_ntz"):
+            raise ValueError("must name a declared timestamp column.")
+        return column.name
+
+
+class StreamCatalogConfig(CatalogConfig):
+    """Base of the stream catalog configurations."""
+
+    tables: dict[str, StreamTableSpec] = Field(
+        default_factory=dict, description="Declared tables by '<database>.<table>'."
+    )
+    start: Literal["earliest", "latest"] = Field(default="earliest", description="Where a new query starts.")
+    max_records_per_batch: int | None = Field(default=None, alias="max-records-per-batch", ge=1, le=10_000_000)
+
+    @field_validator("tables")
+    @classmethod
+    def _table_keys(cls, value: dict[str, StreamTableSpec]) -> dict[str, StreamTableSpec]:
+        for key in value:
+            if not _TABLE_KEY.match(key):
+                raise ValueError(f"'{key}' must be '<database>.<table>' (letters, digits, _, $ or -).")
+        return value
+
+    def declared(self, database: str, table: str) -> StreamTableSpec | None:
+        """The declared spec of `database.table`, if any."""
+        return self.tables.get(f"{database}.{table}")
+
+
+# ---- inference ---------------------------------------------------------------------------------------------
+def _value_type(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "bigint"
+    if isinstance(value, float):
+        return "double"
+    if isinstance(value, str):
+        text = value.strip()
+        if re.match(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}", text):
+            try:
+                dt.datetime.fromisoformat(text)
+                return "timestamp"
+            except ValueError:
+                return "string"
+        if re.match(r"^\d{4}-\d{2}-\d{2}$", text):
+            return "date"
+    return "string"
+
+
+def _merge(a: str | None, b: str | None) -> str | None:
+    if a is None or a == b:
+        return b if a is None else a
+    if b is None:
+        return a
+    if {a, b} == {"bigint", "double"}:
+        return "double"
+    return "string"
+
+
+def infer_columns(records: list[dict[str, Any]], *, from_text: bool = False) -> list[Column]:
+    """Columns (first-seen order) fitting every sampled record; `from_text` reads CSV strings as numbers too."""
+    types: dict[str, str | None] = {}
+    for record in records:
+        for key, value in record.items():
+            if from_text and isinstance(value, str):
+                value = _from_text(value)
+            types[key] = _merge(types.get(key), _value_type(value)) if key in types else _value_type(value)
+    return [Column(name=k, type=v or "string") for k, v in types.items() if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k)]
+
+
+def _from_text(value: str) -> Any:
+    for parse in (int, float):
+        try:
+            return parse(value)
+        except ValueError:
+            continue
+    return value if value != "" else None
+
+
+def suggest_event_time(columns: list[Column]) -> str | None:
+    """A timestamp column whose name says it is the event time, else the first timestamp column."""
+    stamps = [c.name for c in columns if c.type == "timestamp"]
+    for name in _EVENT_TIME_NAMES:
+        if name in stamps:
+            return name
+    return stamps[0] if stamps else None
+
+
+def json_records(payloads: list[bytes | str]) -> list[dict[str, Any]]:
+    """The payloads that are JSON objects (others are left out of inference)."""
+    records = []
+    for payload in payloads:
+        try:
+            value = json.loads(payload)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(value, dict):
+            records.append(value)
+    return records
+
+
+def stream_detail(config: StreamCatalogConfig, database: str, table: str, records: list[dict[str, Any]], *,
+                  row_count: int | None, properties: dict[str, str], location: str | None = None,
+                  from_text: bool = False) -> TableDetail:
+    """A stream table's detail: the declared schema, or one inferred from `records` (marked as such)."""
+    spec = config.declared(database, table)
+    if spec is not None:
+        columns = [Column(name=c.name, type=c.type) for c in spec.columns]
+        properties = {**properties, "schema": "declared"}
+        if spec.event_time:
+            properties["event-time"] = spec.event_time
+    else:
+        columns = infer_columns(records, from_text=from_text)
+        properties = {**properties, "schema": "inferred", "sampled-records": str(len(records))}
+        event_time = suggest_event_time(columns)
+        if event_time:
+            properties["event-time"] = event_time
+    return TableDetail(database=database, name=table, columns=columns, kind="stream", location=location,
+                       row_count=row_count, properties=properties)
+
+
+__all__ = ["DEFAULT_DATABASE", "StreamCatalogConfig", "StreamTableSpec", "infer_columns", "json_records",
+           "stream_detail", "suggest_event_time"]
