@@ -7,6 +7,7 @@ import { ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useCancelRun } from "@/features/runs/api/cancel-run";
 import { useRun } from "@/features/runs/api/get-run";
 import { useRunResult } from "@/features/runs/api/get-run-result";
+import { RunLineage } from "@/features/runs/components/RunLineage";
 import { RunLog } from "@/features/runs/components/RunLog";
 import { RunStatements } from "@/features/runs/components/RunStatements";
 import { RunStatusBadge } from "@/features/runs/components/RunStatusBadge";
@@ -102,9 +103,20 @@ export function RunPage() {
               <dd className="mono">{r.catalogs.join(", ")}</dd>
             </>
           )}
+          {r.parameters && Object.keys(r.parameters).length > 0 && (
+            <>
+              <dt>Parameters</dt>
+              <dd className="mono" data-testid="run-parameters">
+                {Object.entries(r.parameters)
+                  .map(([name, p]) => `${name} = ${p.value} (${p.type})`)
+                  .join(", ")}
+              </dd>
+            </>
+          )}
         </dl>
         {r.progress && <Progress p={r.progress} />}
       </section>
+      <RunLineage team={team} runId={r.id} finished={done} />
       {r.error && (
         <section className="card error-card" aria-labelledby="run-error-title" data-testid="run-error">
           <h2 id="run-error-title">Error</h2>

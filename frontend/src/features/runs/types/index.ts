@@ -49,6 +49,8 @@ export type Run = {
   cancel_requested?: boolean;
   has_result?: boolean;
   catalogs?: string[];
+  /** Parameter values the run used (`${name}` in the job's SQL), rendered as SQL literals. */
+  parameters?: Record<string, { type: string; value: string }>;
   spark_ui_url?: string | null;
   attempt?: number;
 };

@@ -1,0 +1,481 @@
+"""Lineage of Spark SQL statements: the datasets a statement read and wrote, and where each output column came from.
+
+Read from Spark's analyzed plan (`QueryExecution.analyzed`, serialised once with `toJSON()`): the plan Spark builds
+to run a statement anyway, so capture analyses nothing twice. Each dataset is named twice: by the team's catalog
+(`pg_sales.shop.orders`) and by its physical identity in the OpenLineage naming scheme (namespace
+`postgres://host:port`, name `database.schema.table`; `mysql://host:port` + `database.table`;
+`hive://host:port` + `database.table`; Delta: `file` + the table path), so two catalogs on one table meet in one
+node. Temp views and CTEs are followed to their tables; the embedded Delta connector reads through temp views
+whose names it reports (`DeltaRead`), with the snapshot version it read.
+
+`plan_lineage(plan, context)` takes any analyzed plan (a py4j LogicalPlan) and is what a streaming query calls
+with its own analyzed plan. Imports no Django; never carries a secret (identities are built from host, port and
+names only, never from a JDBC URL's parameters).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+logger = logging.getLogger("lakeport.lineage")
+
+IDENTITY, EXPRESSION, AGGREGATION = "identity", "expression", "aggregation"
+_KIND_RANK = {IDENTITY: 0, EXPRESSION: 1, AGGREGATION: 2}
+_HOST_PORT = re.compile(r"^[a-z0-9+]+://(?:[^@/]*@)?([^/:?#]+)(?::(\d+))?", re.I)
+_DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "thrift": 9083}
+
+# Roots that write a table; the field holding their query (an index into children, or a nested plan).
+_DSV2_WRITES = frozenset({"AppendData", "OverwriteByExpression", "OverwritePartitionsDynamic"})
+_CTAS = frozenset({"CreateTableAsSelect", "ReplaceTableAsSelect"})
+_V1_WRITES = {  # class → field holding the CatalogTable written
+    "InsertIntoHadoopFsRelationCommand": "catalogTable",
+    "InsertIntoHiveTable": "table",
+    "CreateHiveTableAsSelectCommand": "tableDesc",
+    "OptimizedCreateHiveTableAsSelectCommand": "tableDesc",
+    "CreateDataSourceTableAsSelectCommand": "table",
+}
+_AGGREGATES = frozenset({"AggregateExpression", "WindowExpression"})
+_PASS_THROUGH = frozenset({"Alias", "Cast", "UpCast", "AttributeReference"})
+
+
+# ---- records ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Dataset:
+    """One table: `name` in the team's catalog, physical `namespace` + `physical_name` (OpenLineage naming)."""
+
+    name: str
+    catalog: str
+    kind: str  # jdbc-postgresql | jdbc-mysql | hive | delta
+    namespace: str
+    physical_name: str
+    version: int | None = None  # Delta: the snapshot read or the version committed
+
+    @property
+    def key(self) -> str:
+        """The physical identity: equal for every catalog that points at the same table."""
+        return f"{self.namespace}/{self.physical_name}"
+
+
+@dataclass
+class ColumnLineage:
+    """Output column `column` of dataset `dataset` (a key) ← input columns `(dataset key, column)`."""
+
+    dataset: str
+    column: str
+    inputs: list[tuple[str, str]]
+    kind: str
+
+
+@dataclass
+class StatementLineage:
+    """What one statement read and wrote, and its column lineage (only for written datasets)."""
+
+    inputs: list[Dataset] = field(default_factory=list)
+    outputs: list[Dataset] = field(default_factory=list)
+    columns: list[ColumnLineage] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (what the engine sends to the worker with the statement's result)."""
+        return {"inputs": [asdict(d) for d in self.inputs], "outputs": [asdict(d) for d in self.outputs],
+                "columns": [{"dataset": c.dataset, "column": c.column, "kind": c.kind,
+                             "inputs": [list(i) for i in c.inputs]} for c in self.columns]}
+
+    @property
+    def empty(self) -> bool:
+        return not (self.inputs or self.outputs)
+
+    def merge(self, other: StatementLineage) -> None:
+        """Add `other`'s datasets (one entry per key and version) and column lineage."""
+        for mine, theirs in ((self.inputs, other.inputs), (self.outputs, other.outputs)):
+            seen = {(d.key, d.version) for d in mine}
+            mine.extend(d for d in theirs if (d.key, d.version) not in seen)
+        self.columns.extend(other.columns)
+
+
+@dataclass(frozen=True)
+class CatalogInfo:
+    """What lineage needs of one bound catalog: its store name, type and plain (secret-free) locations."""
+
+    name: str
+    type: str  # jdbc | hive | delta
+    jdbc_type: str = ""  # postgresql | mysql
+    host: str = ""
+    port: int = 0
+    database: str = ""  # JDBC: the catalog's database (PostgreSQL) / default database
+
+
+@dataclass(frozen=True)
+class DeltaRead:
+    """A Delta snapshot the embedded connector registered as temp view `view` for a statement."""
+
+    view: str
+    dataset: Dataset
+
+
+@dataclass
+class LineageContext:
+    """The session's catalogs by Spark catalog name, and the Delta snapshot views of the current statement."""
+
+    catalogs: Mapping[str, CatalogInfo]
+    delta_views: Mapping[str, Dataset] = field(default_factory=dict)
+
+
+# ---- identities ------------------------------------------------------------------------------------------
+def host_port(url: str, default_port: int = 0) -> tuple[str, int]:
+    """Host and port of a `scheme://[user@]host[:port]/…` URL (anything after the authority is ignored)."""
+    match = _HOST_PORT.match(url.removeprefix("jdbc:").strip())
+    if match is None:
+        return "", default_port
+    return match.group(1).lower(), int(match.group(2) or default_port)
+
+
+def catalog_info(name: str, type_: str, config: Mapping[str, Any]) -> CatalogInfo:
+    """A catalog's lineage facts from its configuration (reads host/port/database only, never credentials)."""
+    if type_ == "jdbc":
+        kind = str(config.get("type") or "postgresql")
+        host, port = host_port(str(config.get("base-url") or ""), _DEFAULT_PORTS.get(kind, 0))
+        return CatalogInfo(name, "jdbc", kind, host, port, str(config.get("default-database") or ""))
+    if type_ == "hive":
+        uris = str(config.get("metastore-uris") or "").split(",")[0]
+        host, port = host_port(uris, _DEFAULT_PORTS["thrift"]) if uris else ("", 0)
+        return CatalogInfo(name, "hive", host=host, port=port)
+    return CatalogInfo(name, type_)
+
+
+def jdbc_dataset(info: CatalogInfo, namespace: list[str], table: str) -> Dataset:
+    """A table of a JDBC catalog: PostgreSQL `database.schema.table`, MySQL `database.table`."""
+    if info.jdbc_type == "mysql":
+        physical = ".".join([*namespace, table])
+        scheme = "mysql"
+    else:
+        physical = ".".join([info.database, *namespace, table])
+        scheme = "postgres"
+    return Dataset(name=".".join([info.name, *namespace, table]), catalog=info.name, kind=f"jdbc-{info.jdbc_type}",
+                   namespace=f"{scheme}://{info.host}:{info.port}", physical_name=physical)
+
+
+def hive_dataset(info: CatalogInfo, database: str, table: str) -> Dataset:
+    """A Hive Metastore table: `hive://host:port` + `database.table`."""
+    return Dataset(name=f"{info.name}.{database}.{table}", catalog=info.name, kind="hive",
+                   namespace=f"hive://{info.host}:{info.port}", physical_name=f"{database}.{table}")
+
+
+def delta_dataset(catalog: str, database: str, table: str, uri: str, version: int | None) -> Dataset:
+    """A Delta table by its path: local paths in namespace `file`, object stores as `scheme://bucket` + key."""
+    if "://" in uri and not uri.startswith("file://"):
+        scheme, _, rest = uri.partition("://")
+        bucket, _, key = rest.partition("/")
+        namespace, physical = f"{'s3' if scheme == 's3a' else scheme}://{bucket}", "/" + key.strip("/")
+    else:
+        namespace, physical = "file", uri.removeprefix("file://").rstrip("/")
+    return Dataset(name=f"{catalog}.{database}.{table}", catalog=catalog, kind="delta", namespace=namespace,
+                   physical_name=physical, version=version)
+
+
+# ---- plan trees --------------------------------------------------------------------------------------------
+@dataclass
+class _Node:
+    data: dict[str, Any]
+    children: list[_Node]
+
+    @property
+    def name(self) -> str:
+        return self.data["class"].rsplit(".", 1)[-1]
+
+
+def _tree(flat: list[dict[str, Any]]) -> _Node | None:
+    """Rebuild a tree from toJSON()'s pre-order list (each node says how many children follow)."""
+    if not flat:
+        return None
+    position = 0
+
+    def build() -> _Node:
+        nonlocal position
+        data = flat[position]
+        position += 1
+        return _Node(data, [build() for _ in range(int(data.get("num-children", 0)))])
+
+    return build()
+
+
+def _is_plan(value: Any) -> bool:
+    return (isinstance(value, list) and bool(value) and isinstance(value[0], dict)
+            and ".plans.logical." in str(value[0].get("class", "")) or (
+                isinstance(value, list) and bool(value) and isinstance(value[0], dict)
+                and ".execution." in str(value[0].get("class", "")) and "num-children" in value[0]))
+
+
+def _expr_id(node: dict[str, Any]) -> int | None:
+    value = node.get("exprId")
+    return int(value["id"]) if isinstance(value, dict) and "id" in value else None
+
+
+def _identifier(value: Any) -> tuple[str, str, str] | None:
+    """(catalog, database, table) of a CatalogTable / TableIdentifier JSON field."""
+    if not isinstance(value, dict):
+        return None
+    ident = value.get("identifier", value)
+    if not isinstance(ident, dict) or "table" not in ident:
+        return None
+    return str(ident.get("catalog") or "spark_catalog"), str(ident.get("database") or "default"), str(ident["table"])
+
+
+def _parts(text: Any) -> list[str]:
+    if isinstance(text, list):
+        return [str(t) for t in text]
+    text = str(text or "").strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    return [p for p in text.split(", ") if p] if text else []
+
+
+class _Walker:
+    """Walks one analyzed plan: datasets read, and for every attribute (exprId) its source columns and kind."""
+
+    def __init__(self, context: LineageContext) -> None:
+        self.context = context
+        self.inputs: dict[str, Dataset] = {}
+        self.sources: dict[int, tuple[set[tuple[str, str]], str]] = {}
+        self.ctes: dict[int, list[int]] = {}
+        self.names: dict[int, str] = {}
+
+    # datasets ----------------------------------------------------------------------------------------
+    def _session_table(self, ident: tuple[str, str, str]) -> Dataset | None:
+        catalog, database, table = ident
+        info = self.context.catalogs.get(catalog) or self.context.catalogs.get(catalog.lower())
+        if info is None or info.type != "hive":
+            return None
+        return hive_dataset(info, database, table)
+
+    def _v2_table(self, catalog: str, namespace: list[str], table: str) -> Dataset | None:
+        info = self.context.catalogs.get(catalog)
+        if info is None or info.type != "jdbc":
+            return None
+        return jdbc_dataset(info, namespace, table)
+
+    # walking -----------------------------------------------------------------------------------------
+    def walk(self, node: _Node, dataset: Dataset | None = None) -> list[int]:
+        """Visit `node` (inside the relation of `dataset`, if known); returns its output exprIds."""
+        name, data = node.name, node.data
+        if name == "SubqueryAlias":
+            ident = data.get("identifier") or {}
+            alias, qualifier = str(ident.get("name", "")), _parts(ident.get("qualifier"))
+            found = self.context.delta_views.get(alias)
+            if found is None and len(qualifier) >= 2 and node.children and node.children[0].name == "DataSourceV2Relation":
+                found = self._v2_table(qualifier[0], qualifier[1:], alias)
+            if found is not None:
+                dataset = found
+        self._nested_plans(data)
+        if name == "CTERelationRef":
+            out = self._attrs(data.get("output"))
+            for attr, source in zip(out, self.ctes.get(int(data.get("cteId", -1)), []), strict=False):
+                self.sources[attr] = self.sources.get(source, (set(), IDENTITY))
+            return out
+        outputs = [self.walk(child, dataset) for child in node.children]
+        if name == "CTERelationDef":
+            self.ctes[int(data.get("id", -1))] = outputs[0] if outputs else []
+            return outputs[0] if outputs else []
+        if name == "WithCTE":
+            return outputs[-1] if outputs else []
+        if name in ("DataSourceV2Relation", "LogicalRelation", "HiveTableRelation", "LogicalRDD", "LocalRelation"):
+            return self._leaf(node, dataset)
+        if name in ("Project", "Aggregate"):
+            key = "projectList" if name == "Project" else "aggregateExpressions"
+            return [self._expression(expr) for expr in data.get(key) or []]
+        if name == "Window":
+            return [*outputs[0], *[self._expression(expr) for expr in data.get("windowExpressions") or []]]
+        if name == "Union" and outputs:
+            for other in outputs[1:]:
+                for mine, theirs in zip(outputs[0], other, strict=False):
+                    self._combine(mine, [theirs])
+            return outputs[0]
+        if name in ("Generate",):
+            made = self._attrs(data.get("generatorOutput"))
+            sources = [attr for expr in data.get("generator") or [] for attr in self._attr_ids(expr)] if isinstance(
+                data.get("generator"), list) else []
+            for attr in made:
+                self._combine(attr, sources, EXPRESSION)
+            return [*(outputs[0] if outputs else []), *made]
+        return [attr for out in outputs for attr in out]
+
+    def _nested_plans(self, data: dict[str, Any]) -> None:
+        """Relations read inside expressions (subqueries): counted as inputs, no column lineage."""
+        for key, value in data.items():
+            if key in ("query", "table", "plan", "child", "analyzedQuery"):
+                continue  # handled by the caller (write roots) or a real child index
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, list):
+                    for nested in item:
+                        for plan in _nested_plan_lists(nested):
+                            tree = _tree(plan)
+                            if tree is not None:
+                                self.walk(tree)
+
+    def _leaf(self, node: _Node, dataset: Dataset | None) -> list[int]:
+        data = node.data
+        if dataset is None:
+            ident = _identifier(data.get("catalogTable")) or _identifier(data.get("tableMeta"))
+            dataset = self._session_table(ident) if ident else None
+        if node.name == "HiveTableRelation":
+            attrs = self._attrs(data.get("dataCols")) + self._attrs(data.get("partitionCols"))
+        else:
+            attrs = self._attrs(data.get("output"))
+        if dataset is not None:
+            self.inputs.setdefault(dataset.key, dataset)
+            for attr, column in zip(attrs, self._attr_names(node), strict=False):
+                self.sources[attr] = ({(dataset.key, column)}, IDENTITY)
+        return attrs
+
+    def _attr_names(self, node: _Node) -> list[str]:
+        data = node.data
+        fields = ("dataCols", "partitionCols") if node.name == "HiveTableRelation" else ("output",)
+        return [str(expr[0].get("name")) for f in fields for expr in data.get(f) or [] if expr]
+
+    def _attrs(self, value: Any) -> list[int]:
+        ids: list[int] = []
+        for expr in value or []:
+            top = expr[0] if isinstance(expr, list) and expr else expr
+            if isinstance(top, dict) and (ident := _expr_id(top)) is not None:
+                ids.append(ident)
+                self.names[ident] = str(top.get("name"))
+        return ids
+
+    @staticmethod
+    def _attr_ids(expr: list[dict[str, Any]]) -> list[int]:
+        return [i for n in expr if n.get("class", "").endswith(".AttributeReference") and (i := _expr_id(n)) is not None]
+
+    def _expression(self, expr: list[dict[str, Any]]) -> int:
+        """Register an output expression of a Project/Aggregate/Window; returns its exprId."""
+        top = expr[0]
+        ident = _expr_id(top)
+        if ident is not None:
+            self.names[ident] = str(top.get("name"))
+        if top["class"].endswith(".AttributeReference") or ident is None:
+            return ident if ident is not None else -1
+        names = {n["class"].rsplit(".", 1)[-1] for n in expr}
+        if names & _AGGREGATES:
+            kind = AGGREGATION
+        elif names <= _PASS_THROUGH and len(self._attr_ids(expr)) == 1:
+            kind = IDENTITY  # a rename, or a view's cast to its own schema
+        else:
+            kind = EXPRESSION
+        self._combine(ident, self._attr_ids(expr[1:]), kind)
+        return ident
+
+    def _combine(self, attr: int, inputs: Iterable[int], kind: str = IDENTITY) -> None:
+        columns, current = self.sources.get(attr, (set(), kind))
+        columns = set(columns)
+        for source in inputs:
+            more, more_kind = self.sources.get(source, (set(), IDENTITY))
+            columns |= more
+            current = max(current, more_kind, kind, key=_KIND_RANK.__getitem__)
+        self.sources[attr] = (columns, max(current, kind, key=_KIND_RANK.__getitem__))
+
+    def column_lineage(self, target: Dataset, outputs: list[int], names: list[str]) -> list[ColumnLineage]:
+        """Lineage of the written columns `names`, produced by the query outputs `outputs` (by position)."""
+        lineage: list[ColumnLineage] = []
+        for attr, column in zip(outputs, names, strict=False):
+            columns, kind = self.sources.get(attr, (set(), IDENTITY))
+            if columns:
+                lineage.append(ColumnLineage(target.key, column, sorted(columns), kind))
+        return lineage
+
+
+def _nested_plan_lists(value: Any) -> Iterable[list[dict[str, Any]]]:
+    """Plans nested in an expression node's fields (ScalarSubquery/Exists/ListQuery keep theirs in `plan`)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key == "plan" and _is_plan(inner):
+                yield inner
+            elif isinstance(inner, (list, dict)):
+                yield from _nested_plan_lists(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _nested_plan_lists(inner)
+
+
+# ---- public ------------------------------------------------------------------------------------------------
+def plan_lineage(plan: Any, context: LineageContext) -> StatementLineage:
+    """The lineage of one analyzed plan (a py4j `LogicalPlan`; a `CommandResult` is unwrapped to its command).
+
+    Reads come from every relation under the plan (views, CTEs and subqueries followed); the write target from
+    the root command; column lineage maps each written column to the input columns it was computed from.
+    """
+    if _simple(plan) == "CommandResult":
+        plan = plan.commandLogicalPlan()
+    flat = json.loads(plan.toJSON())
+    return _lineage(plan, flat, context)
+
+
+def frame_lineage(frame: Any, context: LineageContext) -> StatementLineage:
+    """The lineage of a DataFrame Spark already analyzed (the one `spark.sql` returned for a statement)."""
+    return plan_lineage(frame._jdf.queryExecution().analyzed(), context)
+
+
+def write_lineage(source: Any, target: Dataset, columns: list[str], context: LineageContext) -> StatementLineage:
+    """A write the engine made itself (the embedded Delta connector): `source` DataFrame → `target` columns."""
+    flat = json.loads(source._jdf.queryExecution().analyzed().toJSON())
+    walker = _Walker(context)
+    tree = _tree(flat)
+    outputs = walker.walk(tree) if tree is not None else []
+    names = columns or [walker.names.get(o, "") for o in outputs]
+    return StatementLineage(list(walker.inputs.values()), [target], walker.column_lineage(target, outputs, names))
+
+
+def _simple(plan: Any) -> str:
+    return str(plan.getClass().getSimpleName())
+
+
+def _lineage(plan: Any, flat: list[dict[str, Any]], context: LineageContext) -> StatementLineage:
+    walker = _Walker(context)
+    root = _tree(flat)
+    if root is None:
+        return StatementLineage()
+    name = root.name
+    target: Dataset | None = None
+    query: _Node | None = None
+    if name in _DSV2_WRITES:
+        target = _dsv2_target(plan.table(), context)
+        query = root.children[0] if root.children else None
+    elif name in _CTAS:
+        ident = plan.name()
+        target = walker._v2_table(str(ident.catalog().name()), list(ident.identifier().namespace()),
+                                  str(ident.identifier().name()))
+        query = _tree(root.data.get("query") or [])
+    elif name in _V1_WRITES:
+        ident = _identifier(root.data.get(_V1_WRITES[name]))
+        target = walker._session_table(ident) if ident else None
+        query = root.children[0] if root.children else _tree(root.data.get("query") or [])
+    if query is None:
+        walker.walk(root)
+        return StatementLineage(list(walker.inputs.values()), [])
+    outputs = walker.walk(query)
+    lineage = StatementLineage(list(walker.inputs.values()), [target] if target is not None else [])
+    if target is not None:
+        # Spark aliases an insert's query output to the target's column names during analysis
+        lineage.columns = walker.column_lineage(target, outputs, [walker.names.get(o, "") for o in outputs])
+    return lineage
+
+
+def _dsv2_target(relation: Any, context: LineageContext) -> Dataset | None:
+    """The table a DSv2 write goes to (toJSON() drops a relation's catalog and identifier: read them over py4j)."""
+    catalog, identifier = relation.catalog(), relation.identifier()
+    if catalog.isEmpty() or identifier.isEmpty():
+        return None
+    info = context.catalogs.get(str(catalog.get().name()))
+    if info is None or info.type != "jdbc":
+        return None
+    ident = identifier.get()
+    return jdbc_dataset(info, [str(p) for p in ident.namespace()], str(ident.name()))
+
+
+__all__ = [
+    "AGGREGATION", "EXPRESSION", "IDENTITY", "CatalogInfo", "ColumnLineage", "Dataset", "DeltaRead",
+    "LineageContext", "StatementLineage", "catalog_info", "delta_dataset", "frame_lineage", "hive_dataset",
+    "jdbc_dataset", "plan_lineage", "write_lineage",
+]

@@ -1,0 +1,49 @@
+"""Consistent snapshots: which version of each Delta table a run reads.
+
+A run reads each Delta table at one version for the whole run: the version is pinned at the run's first read of
+the table (or at the run's own commit to it), so a table another job commits to mid-run still reads the same.
+A run may be asked for all its inputs `as_of` one instant, or for the exact `versions` an earlier run read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class SnapshotPins:
+    """The Delta versions of one run, keyed by the table's lineage identity (`Dataset.key`); `as_of` and `versions` come from the run request."""
+
+    as_of: dt.datetime | None = None
+    versions: dict[str, int] = field(default_factory=dict)  # asked for (like_run): never moved by a read
+    pinned: dict[str, int] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def from_request(cls, request: Mapping[str, Any] | None) -> SnapshotPins:
+        """From the run request's `snapshot`: `{"as_of": ISO 8601}` and/or `{"versions": {dataset key: version}}`."""
+        request = request or {}
+        as_of = request.get("as_of")
+        when = dt.datetime.fromisoformat(str(as_of)) if as_of else None
+        if when is not None and when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        versions = {str(k): int(v) for k, v in dict(request.get("versions") or {}).items()}
+        return cls(as_of=when, versions=versions)
+
+    def version_for(self, table: str) -> int | None:
+        """The version this run must read of `table` (its Dataset.key), if already decided (asked for, or pinned earlier)."""
+        with self._lock:
+            return self.pinned.get(table, self.versions.get(table))
+
+    def pin(self, table: str, version: int, *, committed: bool = False) -> None:
+        """Pin `table` at `version` on its first read; a commit of this run moves the pin to what it committed."""
+        with self._lock:
+            if committed or table not in self.pinned:
+                self.pinned[table] = version
+
+
+__all__ = ["SnapshotPins"]

@@ -1,0 +1,176 @@
+"""REST endpoints of lineage under /api/v1/teams/{team}/lineage/ (thin views over selectors)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from jobs.selectors import job_get, run_get
+from lineage import selectors
+from teams.models import Role
+from teams.permissions import TeamScopedMixin
+
+TAGS = ["lineage"]
+DEFAULT_DEPTH = 3
+DEPTH = OpenApiParameter("depth", int, description=f"Job hops to follow (default {DEFAULT_DEPTH}, at most "
+                                                    f"{selectors.MAX_DEPTH}).")
+
+
+class LineageMixin(TeamScopedMixin):
+    """Every member reads lineage; nothing here writes."""
+
+    read_role = Role.VIEWER
+
+
+def _depth(request: Request, default: int = DEFAULT_DEPTH) -> int:
+    raw = request.query_params.get("depth")
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise exceptions.ValidationError({"depth": ["Expected an integer from 0 to 20."]}) from None
+    if not 0 <= value <= selectors.MAX_DEPTH:
+        raise exceptions.ValidationError({"depth": [f"Expected an integer from 0 to {selectors.MAX_DEPTH}."]})
+    return value
+
+
+# ---- output schemas (OpenAPI only) --------------------------------------------------------------------------
+class DatasetOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="The dataset's name in one of the team's catalogs")
+    aliases = serializers.ListField(child=serializers.CharField())
+    namespace = serializers.CharField(help_text="OpenLineage namespace: postgres://host:port, hive://…, file")
+    physical_name = serializers.CharField()
+    kind = serializers.CharField()
+
+
+class DatasetDetailOutput(DatasetOutput):
+    columns = serializers.ListField(child=serializers.CharField(), help_text="Columns with column lineage")
+    writers = serializers.ListField(child=serializers.DictField())
+    readers = serializers.ListField(child=serializers.DictField())
+
+
+class GraphOutput(serializers.Serializer):
+    start = serializers.IntegerField()
+    direction = serializers.CharField()
+    depth = serializers.IntegerField()
+    datasets = serializers.ListField(child=serializers.DictField())
+    jobs = serializers.ListField(child=serializers.DictField())
+    edges = serializers.ListField(child=serializers.DictField())
+
+
+class JobLineageOutput(serializers.Serializer):
+    job = serializers.DictField()
+    inputs = serializers.ListField(child=serializers.DictField())
+    outputs = serializers.ListField(child=serializers.DictField())
+
+
+class RunLineageOutput(serializers.Serializer):
+    run = serializers.IntegerField()
+    status = serializers.CharField()
+    inputs = serializers.ListField(child=serializers.DictField())
+    outputs = serializers.ListField(child=serializers.DictField())
+    snapshot = serializers.DictField(allow_null=True)
+
+
+class ColumnLineageOutput(serializers.Serializer):
+    dataset = serializers.DictField()
+    column = serializers.CharField()
+    edges = serializers.ListField(child=serializers.DictField())
+
+
+class ImpactOutput(serializers.Serializer):
+    dataset = serializers.DictField()
+    jobs = serializers.ListField(child=serializers.DictField())
+    datasets = serializers.ListField(child=serializers.DictField())
+
+
+# ---- views --------------------------------------------------------------------------------------------------
+class DatasetListApi(LineageMixin, APIView):
+    """The datasets the team's catalogs name: `?name=pg_sales.shop.orders` (exact) or `?q=orders` (contains)."""
+
+    @extend_schema(operation_id="lineage_datasets_list", tags=TAGS, responses=DatasetOutput(many=True),
+                   parameters=[OpenApiParameter("name", str), OpenApiParameter("q", str)])
+    def get(self, request: Request, team: str) -> Response:
+        return Response(selectors.dataset_list(team=self.team, name=request.query_params.get("name") or None,
+                                               search=request.query_params.get("q") or None))
+
+
+class DatasetDetailApi(LineageMixin, APIView):
+    """One dataset: its names in the team's catalogs, physical identity, the team's jobs that write and read it."""
+
+    @extend_schema(operation_id="lineage_dataset_get", tags=TAGS, responses=DatasetDetailOutput)
+    def get(self, request: Request, team: str, dataset_id: int) -> Response:
+        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
+        up = selectors.lineage_graph(team=self.team, dataset=dataset, direction="upstream", depth=1)
+        down = selectors.lineage_graph(team=self.team, dataset=dataset, direction="downstream", depth=1)
+        aliases = selectors.dataset_list(team=self.team, name=None, search=None)
+        entry = next((d for d in aliases if d["id"] == dataset.id), selectors.dataset_out(dataset, []))
+        return Response({**entry, "columns": selectors.dataset_columns(team=self.team, dataset=dataset),
+                         "writers": list(up.jobs.values()), "readers": list(down.jobs.values())})
+
+
+def _graph(view: LineageMixin, request: Request, dataset_id: int, direction: str) -> Response:
+    dataset = selectors.dataset_get(team=view.team, dataset_id=dataset_id)
+    depth = _depth(request)
+    graph = selectors.lineage_graph(team=view.team, dataset=dataset, direction=direction, depth=depth)
+    return Response({"start": dataset.id, "direction": direction, "depth": depth,
+                     "datasets": list(graph.datasets.values()), "jobs": list(graph.jobs.values()),
+                     "edges": graph.edges})
+
+
+class DatasetUpstreamApi(LineageMixin, APIView):
+    """The jobs that write the dataset and what they read, `depth` job hops up."""
+
+    @extend_schema(operation_id="lineage_upstream", tags=TAGS, responses=GraphOutput, parameters=[DEPTH])
+    def get(self, request: Request, team: str, dataset_id: int) -> Response:
+        return _graph(self, request, dataset_id, "upstream")
+
+
+class DatasetDownstreamApi(LineageMixin, APIView):
+    """The jobs that read the dataset and what they write, `depth` job hops down."""
+
+    @extend_schema(operation_id="lineage_downstream", tags=TAGS, responses=GraphOutput, parameters=[DEPTH])
+    def get(self, request: Request, team: str, dataset_id: int) -> Response:
+        return _graph(self, request, dataset_id, "downstream")
+
+
+class DatasetImpactApi(LineageMixin, APIView):
+    """Impact analysis: every job and dataset downstream of the dataset."""
+
+    @extend_schema(operation_id="lineage_impact", tags=TAGS, responses=ImpactOutput, parameters=[DEPTH])
+    def get(self, request: Request, team: str, dataset_id: int) -> Response:
+        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
+        return Response(selectors.impact(team=self.team, dataset=dataset, depth=_depth(request, selectors.MAX_DEPTH)))
+
+
+class ColumnLineageApi(LineageMixin, APIView):
+    """Where a column of the dataset comes from: input columns, the job, and the kind of each step."""
+
+    @extend_schema(operation_id="lineage_column_get", tags=TAGS, responses=ColumnLineageOutput, parameters=[DEPTH])
+    def get(self, request: Request, team: str, dataset_id: int, column: str) -> Response:
+        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
+        return Response(selectors.column_lineage(team=self.team, dataset=dataset, column=column,
+                                                 depth=_depth(request)))
+
+
+class JobLineageApi(LineageMixin, APIView):
+    """What a job reads and writes (as of its latest runs)."""
+
+    @extend_schema(operation_id="lineage_job_get", tags=TAGS, responses=JobLineageOutput)
+    def get(self, request: Request, team: str, job_id: int) -> Response:
+        job = job_get(team=self.team, job_id=job_id)
+        return Response(selectors.job_lineage(team=self.team, job=job))
+
+
+class RunLineageApi(LineageMixin, APIView):
+    """What a run read and wrote, statement by statement, with the Delta versions."""
+
+    @extend_schema(operation_id="lineage_run_get", tags=TAGS, responses=RunLineageOutput)
+    def get(self, request: Request, team: str, run_id: int) -> Response:
+        run = run_get(team=self.team, run_id=run_id)
+        return Response(selectors.run_lineage(team=self.team, run=run))

@@ -1,0 +1,207 @@
+"""Reads of the lineage app, always for one team: its jobs, and the datasets its catalogs name.
+
+The graph is walked in PostgreSQL with recursive CTEs over the job-level edges (`JobEdge`) of the team's jobs, so
+another team's jobs never appear, even where two teams' catalogs share a dataset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.db.models import QuerySet
+from django.http import Http404
+
+from jobs.models import JobRun, SqlJob
+from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge
+from teams.models import Team
+
+MAX_DEPTH = 20
+
+
+@dataclass
+class Graph:
+    """Datasets and jobs reached from a start dataset, and the job ↔ dataset edges between them."""
+
+    datasets: dict[int, dict[str, Any]] = field(default_factory=dict)
+    jobs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    edges: list[dict[str, Any]] = field(default_factory=list)
+
+
+def datasets_visible(*, team: Team) -> QuerySet[Dataset]:
+    """Datasets some catalog of `team` names."""
+    return Dataset.objects.filter(aliases__team=team).distinct()
+
+
+def dataset_get(*, team: Team, dataset_id: int) -> Dataset:
+    """A dataset the team's catalogs name; 404 otherwise."""
+    dataset = datasets_visible(team=team).filter(id=dataset_id).first()
+    if dataset is None:
+        raise Http404("Dataset not found.")
+    return dataset
+
+
+def dataset_list(*, team: Team, name: str | None = None, search: str | None = None) -> list[dict[str, Any]]:
+    """The team's datasets as `{"id", "name" (first alias), "aliases", "namespace", "physical_name", "kind"}`."""
+    aliases = DatasetAlias.objects.filter(team=team).select_related("dataset").order_by("name")
+    if name:
+        ids = aliases.filter(name=name).values("dataset_id")
+        aliases = aliases.filter(dataset_id__in=ids)
+    elif search:
+        ids = aliases.filter(name__icontains=search).values("dataset_id")
+        aliases = aliases.filter(dataset_id__in=ids)
+    found: dict[int, dict[str, Any]] = {}
+    for alias in aliases[:1000]:
+        found.setdefault(alias.dataset_id, dataset_out(alias.dataset, []))["aliases"].append(alias.name)
+    for entry in found.values():
+        entry["name"] = entry["aliases"][0]
+    return list(found.values())
+
+
+def dataset_out(dataset: Dataset, aliases: list[str]) -> dict[str, Any]:
+    return {"id": dataset.id, "name": aliases[0] if aliases else dataset.name, "aliases": aliases,
+            "namespace": dataset.namespace, "physical_name": dataset.name, "kind": dataset.kind}
+
+
+def _aliases(team: Team, ids: list[int]) -> dict[int, list[str]]:
+    names: dict[int, list[str]] = {}
+    for dataset_id, name in DatasetAlias.objects.filter(team=team, dataset_id__in=ids).order_by("name").values_list(
+            "dataset_id", "name"):
+        names.setdefault(dataset_id, []).append(name)
+    return names
+
+
+_WALK = {
+    # upstream: from a dataset to the datasets read by the jobs that write it
+    "upstream": ("out", "in"),
+    # downstream: from a dataset to the datasets written by the jobs that read it
+    "downstream": ("in", "out"),
+}
+
+
+def lineage_graph(*, team: Team, dataset: Dataset, direction: str, depth: int) -> Graph:
+    """The datasets and jobs `depth` job-hops up- or downstream of `dataset`, through the team's jobs only."""
+    depth = max(0, min(depth, MAX_DEPTH))
+    return graph_of(team=team, direction=direction, depth=depth, reached=reach(team=team, dataset_id=dataset.id,
+                                                                              direction=direction, depth=depth))
+
+
+def reach(*, team: Team, dataset_id: int, direction: str, depth: int) -> dict[int, int]:
+    """Dataset id → fewest job hops from the start, walked in one recursive CTE over the team's job edges."""
+    near, far = _WALK[direction]
+    table = JobEdge._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH RECURSIVE walk(dataset_id, depth) AS (
+                SELECT %(start)s::bigint, 0
+                UNION
+                SELECT f.dataset_id, w.depth + 1
+                FROM walk w
+                JOIN {table} n ON n.team_id = %(team)s AND n.dataset_id = w.dataset_id AND n.direction = %(near)s
+                JOIN {table} f ON f.job_id = n.job_id AND f.direction = %(far)s
+                WHERE w.depth < %(depth)s
+            )
+            SELECT dataset_id, min(depth) FROM walk GROUP BY dataset_id
+            """,
+            {"start": dataset_id, "near": near, "far": far, "team": team.id, "depth": depth},
+        )
+        return dict(cursor.fetchall())
+
+
+def graph_of(*, team: Team, direction: str, depth: int, reached: dict[int, int]) -> Graph:
+    """The nodes and edges of a walk: `reached` datasets, the team's jobs between them, their names."""
+    near, _ = _WALK[direction]
+    inner = [d for d, level in reached.items() if level < depth]
+    ids = list(reached)
+    job_ids = set(JobEdge.objects.filter(team=team, dataset_id__in=inner, direction=near).values_list("job_id",
+                                                                                                      flat=True))
+    graph = Graph()
+    aliases = _aliases(team, ids)
+    for id_, namespace, name, kind in Dataset.objects.filter(id__in=ids).values_list("id", "namespace", "name", "kind"):
+        names = aliases.get(id_, [])
+        graph.datasets[id_] = {"id": id_, "name": names[0] if names else name, "aliases": names,
+                               "namespace": namespace, "physical_name": name, "kind": kind, "depth": reached[id_]}
+    for job_id, name in SqlJob.objects.filter(id__in=job_ids, team=team).values_list("id", "name"):
+        graph.jobs[job_id] = {"id": job_id, "name": name}
+    edges = JobEdge.objects.filter(team=team, job_id__in=job_ids, dataset_id__in=ids).values_list(
+        "job_id", "dataset_id", "direction", "last_run_id", "last_status")
+    graph.edges = [{"job": j, "dataset": d, "direction": dr, "last_run": r, "last_status": st}
+                   for j, d, dr, r, st in edges]
+    return graph
+
+
+def job_lineage(*, team: Team, job: SqlJob) -> dict[str, Any]:
+    """What a job reads and writes (as of its latest runs), with the last run and status of each edge."""
+    edges = list(JobEdge.objects.filter(team=team, job=job).select_related("dataset").order_by("direction", "id"))
+    aliases = _aliases(team, [e.dataset_id for e in edges])
+    out: dict[str, Any] = {"job": {"id": job.id, "name": job.name}, "inputs": [], "outputs": []}
+    for edge in edges:
+        key = "inputs" if edge.direction == Direction.IN else "outputs"
+        out[key].append({**dataset_out(edge.dataset, aliases.get(edge.dataset_id, [])),
+                         "last_run": edge.last_run_id, "last_status": edge.last_status})
+    return out
+
+
+def run_lineage(*, team: Team, run: JobRun) -> dict[str, Any]:
+    """What one run read and wrote, statement by statement, with Delta versions, and its snapshot request."""
+    edges = list(RunEdge.objects.filter(team=team, run=run).select_related("dataset").order_by("statement", "id"))
+    aliases = _aliases(team, [e.dataset_id for e in edges])
+    out: dict[str, Any] = {"run": run.id, "status": run.status, "inputs": [], "outputs": [], "snapshot": None}
+    for edge in edges:
+        key = "inputs" if edge.direction == Direction.IN else "outputs"
+        out[key].append({**dataset_out(edge.dataset, aliases.get(edge.dataset_id, [])), "statement": edge.statement,
+                         "version": edge.version, "run_status": edge.run_status})
+    snapshot = getattr(run, "snapshot", None)
+    if snapshot is not None:
+        out["snapshot"] = {"as_of": snapshot.as_of, "like_run": snapshot.like_run_id, "versions": snapshot.versions}
+    return out
+
+
+def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int) -> dict[str, Any]:
+    """Where `column` of `dataset` comes from, `depth` hops up, through the team's jobs only."""
+    depth = max(1, min(depth, MAX_DEPTH))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH RECURSIVE walk(dataset_id, col, input_dataset_id, input_col, kind, job_id, depth) AS (
+                SELECT dataset_id, "column", input_dataset_id, input_column, kind, job_id, 1
+                FROM {ColumnEdge._meta.db_table} WHERE team_id = %(team)s AND dataset_id = %(start)s
+                  AND "column" = %(column)s
+                UNION
+                SELECT c.dataset_id, c."column", c.input_dataset_id, c.input_column, c.kind, c.job_id, w.depth + 1
+                FROM walk w JOIN {ColumnEdge._meta.db_table} c
+                  ON c.team_id = %(team)s AND c.dataset_id = w.input_dataset_id AND c."column" = w.input_col
+                WHERE w.depth < %(depth)s
+            )
+            SELECT DISTINCT dataset_id, col, input_dataset_id, input_col, kind, job_id, depth FROM walk
+            ORDER BY depth
+            """,
+            {"team": team.id, "start": dataset.id, "column": column, "depth": depth},
+        )
+        rows = cursor.fetchall()
+    ids = {r[0] for r in rows} | {r[2] for r in rows} | {dataset.id}
+    aliases = _aliases(team, list(ids))
+    names = {d.id: dataset_out(d, aliases.get(d.id, [])) for d in Dataset.objects.filter(id__in=ids)}
+    jobs = dict(SqlJob.objects.filter(team=team, id__in={r[5] for r in rows}).values_list("id", "name"))
+    return {
+        "dataset": names[dataset.id], "column": column,
+        "edges": [{"dataset": names[r[0]]["name"], "dataset_id": r[0], "column": r[1],
+                   "input_dataset": names[r[2]]["name"], "input_dataset_id": r[2], "input_column": r[3],
+                   "kind": r[4], "job": {"id": r[5], "name": jobs.get(r[5], "")}, "depth": r[6]} for r in rows],
+    }
+
+
+def dataset_columns(*, team: Team, dataset: Dataset) -> list[str]:
+    """The columns of `dataset` that have column lineage (written by the team's jobs)."""
+    return sorted(set(ColumnEdge.objects.filter(team=team, dataset=dataset).values_list("column", flat=True)))
+
+
+def impact(*, team: Team, dataset: Dataset, depth: int = MAX_DEPTH) -> dict[str, Any]:
+    """Jobs and datasets downstream of `dataset` (what a late or wrong table affects)."""
+    graph = lineage_graph(team=team, dataset=dataset, direction="downstream", depth=depth)
+    return {"dataset": graph.datasets.get(dataset.id),
+            "jobs": sorted(graph.jobs.values(), key=lambda j: j["name"]),
+            "datasets": sorted((d for d in graph.datasets.values() if d["id"] != dataset.id),
+                               key=lambda d: (d["depth"], d["name"]))}

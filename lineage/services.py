@@ -1,0 +1,178 @@
+"""Writes of the lineage app: a run's captured lineage into the graph, OpenLineage events, run snapshots."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from catalogs.models import Catalog
+from jobs.models import JobRun, RunStatus
+from lineage import openlineage
+from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
+
+logger = logging.getLogger("lakeport.lineage")
+
+
+class SnapshotError(Exception):
+    """A snapshot request that cannot be honoured (names the field and why)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SnapshotRequest:
+    """`{"as_of": datetime}` or `{"like_run": JobRun}`, validated for one team."""
+
+    as_of: datetime | None = None
+    like_run: JobRun | None = None
+
+
+def statement_lineage(statements: Iterable[Any]) -> list[tuple[int, dict[str, Any]]]:
+    """(statement index, lineage) of the engine's statement results that carry lineage."""
+    found = []
+    for st in statements:
+        if isinstance(st, dict) and isinstance(st.get("lineage"), dict):
+            found.append((int(st.get("index", 0)), st["lineage"]))
+    return found
+
+
+def _dataset(entry: dict[str, Any], *, team_id: int, catalogs: dict[str, Catalog],
+             cache: dict[str, Dataset]) -> Dataset:
+    key = f"{entry['namespace']}/{entry['physical_name']}"
+    dataset = cache.get(key)
+    if dataset is None:
+        dataset, _ = Dataset.objects.get_or_create(namespace=entry["namespace"], name=entry["physical_name"],
+                                                   defaults={"kind": entry.get("kind", "")})
+        cache[key] = dataset
+        catalog = catalogs.get(entry.get("catalog", ""))
+        if catalog is not None:
+            DatasetAlias.objects.update_or_create(catalog=catalog, name=entry["name"],
+                                                  defaults={"dataset": dataset, "team_id": team_id})
+    return dataset
+
+
+def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
+    """Store what a finished run read and wrote (failed runs too, their edges marked) and emit COMPLETE/FAIL.
+
+    Returns the number of run-level edges stored. Datasets are keyed by physical identity; each catalog name a
+    run used becomes an alias of its team.
+    """
+    records = statement_lineage(statements)
+    run.refresh_from_db(fields=["status", "error"])
+    status = run.status
+    catalogs = {c.catalog_name: c for c in Catalog.objects.filter(team_id=run.team_id)}
+    cache: dict[str, Dataset] = {}
+    now = timezone.now()
+    inputs: dict[str, dict[str, Any]] = {}
+    outputs: dict[str, dict[str, Any]] = {}
+    with transaction.atomic():
+        edges: list[RunEdge] = []
+        job_edges: set[tuple[int, str]] = set()
+        for index, lineage in records:
+            for direction, entries, seen in ((Direction.IN, lineage.get("inputs") or [], inputs),
+                                             (Direction.OUT, lineage.get("outputs") or [], outputs)):
+                for entry in entries:
+                    dataset = _dataset(entry, team_id=run.team_id, catalogs=catalogs, cache=cache)
+                    edges.append(RunEdge(run=run, job_id=run.job_id, team_id=run.team_id, dataset=dataset,
+                                         direction=direction, statement=index, version=entry.get("version"),
+                                         run_status=status))
+                    job_edges.add((dataset.id, direction))
+                    seen.setdefault(f"{entry['namespace']}/{entry['physical_name']}", {**entry, "columns": []})
+            for column in lineage.get("columns") or []:
+                target = cache.get(column["dataset"])
+                if target is None:
+                    continue
+                columns = outputs.get(column["dataset"], {}).setdefault("columns", [])
+                resolved = []
+                for input_key, input_column in column["inputs"]:
+                    source = cache.get(input_key)
+                    if source is None:
+                        continue
+                    resolved.append((source.namespace, source.name, input_column))
+                    ColumnEdge.objects.update_or_create(
+                        job_id=run.job_id, dataset=target, column=column["column"], input_dataset=source,
+                        input_column=input_column,
+                        defaults={"team_id": run.team_id, "kind": column["kind"], "last_run": run})
+                columns.append({"column": column["column"], "kind": column["kind"], "inputs": resolved})
+        RunEdge.objects.bulk_create(edges)
+        for dataset_id, direction in job_edges:
+            JobEdge.objects.update_or_create(job_id=run.job_id, dataset_id=dataset_id, direction=direction,
+                                             defaults={"team_id": run.team_id, "last_run": run,
+                                                       "last_status": status, "updated_at": now})
+    state = "COMPLETE" if status == RunStatus.SUCCEEDED else "FAIL" if status == RunStatus.FAILED else "ABORT"
+    error = (run.error or {}).get("message") if status != RunStatus.SUCCEEDED else None
+    openlineage.emit(openlineage.build_event(run=run, state=state, inputs=inputs.values(),
+                                             outputs=outputs.values(), error=error))
+    logger.info("lineage.recorded", extra={"run_id": run.id, "edges": len(edges), "status": status})
+    return len(edges)
+
+
+def lineage_run_started(*, run: JobRun) -> None:
+    """Emit the run's START event (the datasets follow with COMPLETE/FAIL, once the plan has been run)."""
+    openlineage.emit(openlineage.build_event(run=run, state="START"))
+
+
+def snapshot_request_validate(*, team_id: int, data: dict[str, Any] | None) -> SnapshotRequest | None:
+    """Check a run's `snapshot` body: exactly one of `as_of` (ISO 8601) or `like_run` (a run of this team)."""
+    if not data:
+        return None
+    keys = set(data) - {"as_of", "like_run"}
+    if keys or len(data) != 1:
+        raise SnapshotError("snapshot", 'Give exactly one of {"as_of": "<ISO 8601 time>"} or {"like_run": <run id>}.')
+    if "as_of" in data:
+        value = data["as_of"]
+        parsed = _parse_time(value)
+        if parsed is None:
+            raise SnapshotError("snapshot.as_of", "Use an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z.")
+        return SnapshotRequest(as_of=parsed)
+    like = data["like_run"]
+    if not isinstance(like, int) or isinstance(like, bool):
+        raise SnapshotError("snapshot.like_run", "Give the id of an earlier run of this team.")
+    run = JobRun.objects.filter(team_id=team_id, id=like).first()
+    if run is None:
+        raise SnapshotError("snapshot.like_run", f"Run {like} is not a run of this team.")
+    return SnapshotRequest(like_run=run)
+
+
+def _parse_time(value: Any) -> datetime | None:
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed
+
+
+def run_snapshot_create(*, run: JobRun, request: SnapshotRequest) -> RunSnapshot:
+    """Record what `run` must read: the Delta versions the earlier run read (first read of each), or `as_of`."""
+    versions: dict[str, int] = {}
+    if request.like_run is not None:
+        edges = (RunEdge.objects.filter(run=request.like_run, direction=Direction.IN, version__isnull=False,
+                                        dataset__kind="delta").select_related("dataset").order_by("statement", "id"))
+        for edge in edges:
+            versions.setdefault(f"{edge.dataset.namespace}/{edge.dataset.name}", int(edge.version or 0))
+    return RunSnapshot.objects.create(run=run, as_of=request.as_of, like_run=request.like_run, versions=versions)
+
+
+def snapshot_for_engine(*, run: JobRun) -> dict[str, Any] | None:
+    """The run's snapshot as the engine's script runner takes it (None: read the latest, pinned per table)."""
+    snapshot = RunSnapshot.objects.filter(run_id=run.id).first()
+    if snapshot is None:
+        return None
+    return {"as_of": snapshot.as_of.isoformat() if snapshot.as_of else None, "versions": snapshot.versions}
+
+
+def lineage_after_run(*, run: JobRun, statements: Iterable[Any]) -> None:
+    """`lineage_record_run` for the worker: lineage is an observation, so a failure here never fails the run."""
+    try:
+        lineage_record_run(run=run, statements=statements)
+    except Exception:
+        logger.exception("lineage.record_failed", extra={"run_id": run.id})
