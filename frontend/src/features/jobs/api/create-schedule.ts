@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+
+import { apiPost } from "@/lib/api-client";
+import type { Schedule, ScheduleInput } from "@/features/jobs/types";
+
+export function createSchedule(team: string, input: ScheduleInput): Promise<Schedule> {
+  return apiPost<Schedule>(`teams/${encodeURIComponent(team)}/schedules/`, input);
+}
+
+export function useCreateSchedule(team: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ScheduleInput) => createSchedule(team, input),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["schedules", team] }),
+  });
+}

@@ -1,0 +1,17 @@
+import { useQuery } from "@tanstack/react-query";
+
+import { apiGet, type Paginated } from "@/lib/api-client";
+import type { Schedule } from "@/features/jobs/types";
+
+export function getSchedules(team: string, jobId: string): Promise<Paginated<Schedule>> {
+  return apiGet<Paginated<Schedule>>(`teams/${encodeURIComponent(team)}/schedules/`, { job: jobId, page_size: 100 });
+}
+
+/** A job's schedules; refreshed every 15 s so fires and next times stay current. */
+export function useSchedules(team: string, jobId: string) {
+  return useQuery({
+    queryKey: ["schedules", team, "job", jobId],
+    queryFn: () => getSchedules(team, jobId),
+    refetchInterval: 15_000,
+  });
+}

@@ -1,0 +1,60 @@
+import { useParams } from "react-router";
+
+import { ErrorBox, Loading, PageHeader } from "@/components/Status";
+import { useJob } from "@/features/jobs/api/get-job";
+import { useSchedules } from "@/features/jobs/api/get-schedules";
+import { ScheduleEditor } from "@/features/jobs/components/ScheduleEditor";
+import { JobLineage } from "@/features/jobs/components/JobLineage";
+import { ScheduleList } from "@/features/jobs/components/ScheduleList";
+import { useTeam } from "@/hooks/use-team";
+
+/** One job: its SQL, its `${name}` parameters and its schedules (editor with a live fire-time preview). */
+export function JobPage() {
+  const { team, canRunSql } = useTeam();
+  const { jobId = "" } = useParams();
+  const job = useJob(team, jobId);
+  const schedules = useSchedules(team, jobId);
+  if (job.isPending) return <Loading label="Loading job…" />;
+  if (job.error) return <ErrorBox error={job.error} onRetry={() => job.refetch()} />;
+  const params = Object.entries(job.data.parameters);
+  return (
+    <>
+      <PageHeader title={job.data.name} />
+      <JobLineage team={team} jobId={jobId} />
+      <h2>SQL</h2>
+      <pre className="sql-block">{job.data.sql}</pre>
+      <h2>Parameters</h2>
+      {params.length === 0 ? (
+        <p className="muted">None. Built in: <code>{"${ds}"}</code> (logical date) and <code>{"${ts}"}</code>.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Default</th>
+            </tr>
+          </thead>
+          <tbody>
+            {params.map(([name, p]) => (
+              <tr key={name}>
+                <td><code>{`\${${name}}`}</code></td>
+                <td>{p.type}</td>
+                <td>{p.default ?? <span className="muted">required</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>Schedules</h2>
+      {schedules.isPending ? (
+        <Loading label="Loading schedules…" />
+      ) : schedules.error ? (
+        <ErrorBox error={schedules.error} onRetry={() => schedules.refetch()} />
+      ) : (
+        <ScheduleList team={team} schedules={schedules.data.results} canEdit={canRunSql} />
+      )}
+      {canRunSql && <ScheduleEditor team={team} jobId={job.data.id} />}
+    </>
+  );
+}

@@ -1,0 +1,179 @@
+"""Declarative apply of jobs and schedules ("pipelines as code"), declared beside catalogs in one document:
+
+    catalogs: [...]
+    jobs:      [{name, sql, parameters, spark_conf, default_catalog, engine, max_retries}]
+    schedules: [{name, job (a job name), cron, time_zone, enabled, catchup, concurrency, max_retries,
+                 retry_backoff_seconds, parameters}]
+
+Called by catalogs_apply inside its transaction, so the whole document is all or nothing. A section that is
+absent is left alone; `prune` deletes only within the sections the document has. `dry_run` applies in a
+savepoint and rolls it back, so it reports exactly what would change, validation included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from catalogs.services.spec import InvalidInput
+from config.api.errors import Conflict
+from jobs.models import Engine, SqlJob
+from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
+from jobs.services.parameters import ParameterError, clean_declarations
+from schedules.cron import ScheduleSpecError
+from schedules.models import CatchUp, Concurrency, Schedule
+from schedules.services.schedules import schedule_create, schedule_delete, schedule_update
+from teams.models import Team
+
+SECTIONS = ("jobs", "schedules")
+JOB_FIELDS = {"name", "sql", "parameters", "spark_conf", "default_catalog", "engine", "max_retries"}
+SCHEDULE_FIELDS = {"name", "job", "cron", "time_zone", "enabled", "catchup", "concurrency", "max_retries",
+                   "retry_backoff_seconds", "parameters"}
+
+
+@dataclass
+class SectionResult:
+    """Names created, updated, deleted (prune) and unchanged in one section."""
+
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def pipeline_sections(document: Any) -> dict[str, Any]:
+    """The `jobs` and `schedules` sections a document has (none for a plain list of catalogs)."""
+    if not isinstance(document, Mapping):
+        return {}
+    return {name: document[name] for name in SECTIONS if name in document}
+
+
+def _fail(label: str, name: str | None, error: Exception) -> InvalidInput:
+    if isinstance(error, ValidationError):
+        details: Any = error.message_dict if hasattr(error, "error_dict") else {"non_field_errors": error.messages}
+        message = "; ".join(f"{k}: {' '.join(v)}" for k, v in details.items())
+    elif isinstance(error, (ParameterError, ScheduleSpecError)):
+        details, message = {error.field: [error.message]}, error.message
+    else:
+        details, message = {"non_field_errors": [str(error)]}, str(error)
+    where = f"{label} ({name})" if name else label
+    return InvalidInput(f"Nothing was applied; invalid entry {where}: {message}", {label: details})
+
+
+def _entries(section: Any, label: str, allowed: set[str]) -> list[dict[str, Any]]:
+    if not isinstance(section, list):
+        raise InvalidInput(f"'{label}' must be a list.", {label: ["Expected a list."]})
+    seen: set[str] = set()
+    for index, entry in enumerate(section):
+        where = f"{label}[{index}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"]:
+            raise InvalidInput(f"{where} needs a 'name'.", {where: {"name": ["This field is required."]}})
+        unknown = sorted(set(entry) - allowed)
+        if unknown:
+            raise InvalidInput(f"{where} ({entry['name']}) has unknown fields: {', '.join(unknown)}.",
+                               {where: {k: ["Unknown field."] for k in unknown}})
+        if entry["name"] in seen:
+            raise InvalidInput(f"{where}: '{entry['name']}' appears more than once.",
+                               {where: {"name": ["This name appears more than once in the document."]}})
+        seen.add(entry["name"])
+    return section
+
+
+def _job_wanted(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"sql": entry.get("sql", ""), "parameters": clean_declarations(entry.get("parameters")),
+            "spark_conf": clean_spark_conf(entry.get("spark_conf")),
+            "default_catalog": entry.get("default_catalog", ""), "engine": entry.get("engine", Engine.DEFAULT),
+            "max_retries": entry.get("max_retries", 0)}
+
+
+def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[str, Any]], prune: bool,
+                result: SectionResult) -> None:
+    existing = {j.name: j for j in SqlJob.objects.select_for_update().filter(team=team)}
+    for index, entry in enumerate(entries):
+        name = entry["name"]
+        try:
+            wanted = _job_wanted(entry)
+            if wanted["engine"] not in Engine.values:
+                raise ValidationError({"engine": [f"Use one of {', '.join(Engine.values)}."]})
+            job = existing.get(name)
+            if job is None:
+                job_create(team=team, user=actor, name=name, **wanted)
+                result.created.append(name)
+            elif any(getattr(job, k) != v for k, v in wanted.items()):
+                job_update(job=job, data=wanted)
+                result.updated.append(name)
+            else:
+                result.unchanged.append(name)
+        except (ValidationError, ParameterError, TypeError) as exc:
+            raise _fail(f"jobs[{index}]", name, exc) from None
+    if prune:
+        listed = {e["name"] for e in entries}
+        for name in sorted(set(existing) - listed):
+            try:
+                job_delete(job=existing[name])
+            except Conflict as exc:
+                raise InvalidInput(f"Nothing was applied; job '{name}' would be pruned but {exc.detail}",
+                                   {"jobs": {name: [str(exc.detail)]}}) from None
+            result.deleted.append(name)
+
+
+def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[dict[str, Any]], prune: bool,
+                     result: SectionResult) -> None:
+    existing = {s.name: s for s in Schedule.objects.select_for_update(of=("self",)).select_related("job")
+                .filter(team=team)}
+    jobs = {j.name: j for j in SqlJob.objects.filter(team=team)}
+    for index, entry in enumerate(entries):
+        name = entry["name"]
+        label = f"schedules[{index}]"
+        try:
+            job = jobs.get(entry.get("job", ""))
+            if job is None:
+                raise ValidationError({"job": [f"No job named '{entry.get('job')}' in team '{team.name}'."]})
+            wanted = {"job": job, "cron": str(entry.get("cron", "")).strip(), "time_zone": entry.get("time_zone", "UTC"),
+                      "enabled": bool(entry.get("enabled", True)), "catchup": entry.get("catchup", CatchUp.SKIP),
+                      "concurrency": entry.get("concurrency", Concurrency.SKIP),
+                      "max_retries": int(entry.get("max_retries", 0)),
+                      "retry_backoff_seconds": int(entry.get("retry_backoff_seconds", 60)),
+                      "parameters": entry.get("parameters") or {}}
+            schedule = existing.get(name)
+            if schedule is None:
+                schedule_create(team=team, user=actor, name=name, **wanted)
+                result.created.append(name)
+            elif any(getattr(schedule, k) != v for k, v in wanted.items()):
+                schedule_update(schedule=schedule, data=wanted)
+                result.updated.append(name)
+            else:
+                result.unchanged.append(name)
+        except (ValidationError, ParameterError, ScheduleSpecError, TypeError, ValueError) as exc:
+            raise _fail(label, name, exc) from None
+    if prune:
+        listed = {e["name"] for e in entries}
+        for name in sorted(set(existing) - listed):
+            schedule_delete(schedule=existing[name])
+            result.deleted.append(name)
+
+
+def pipelines_apply(*, team: Team, actor: AbstractBaseUser | None, sections: Mapping[str, Any], prune: bool = False,
+                    dry_run: bool = False) -> dict[str, dict[str, list[str]]]:
+    """Make `team`'s jobs and schedules match the document's `jobs`/`schedules` sections (see the module doc).
+
+    Raises InvalidInput naming the entry and field; the caller's transaction then writes nothing.
+    """
+    results: dict[str, SectionResult] = {}
+    with transaction.atomic():
+        actor = actor if getattr(actor, "is_authenticated", False) else None
+        if "jobs" in sections:
+            results["jobs"] = SectionResult()
+            _apply_jobs(team, actor, _entries(sections["jobs"], "jobs", JOB_FIELDS), prune, results["jobs"])
+        if "schedules" in sections:
+            results["schedules"] = SectionResult()
+            _apply_schedules(team, actor, _entries(sections["schedules"], "schedules", SCHEDULE_FIELDS), prune,
+                             results["schedules"])
+        if dry_run:
+            transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
+    return {name: {k: sorted(v) for k, v in asdict(r).items()} for name, r in results.items()}

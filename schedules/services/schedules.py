@@ -1,0 +1,117 @@
+"""Writes of schedules: create, update, pause, resume, delete, with the checks every schedule must pass."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from jobs.models import SqlJob
+from jobs.services.parameters import ParameterError, render_script, resolve_values
+from schedules.cron import check_cron, fire_times, zone
+from schedules.models import CatchUp, Concurrency, Schedule
+from teams.models import Team
+
+EDITABLE = ("name", "cron", "time_zone", "catchup", "concurrency", "max_retries", "retry_backoff_seconds",
+            "parameters", "job")
+
+
+def check_parameters(*, job: SqlJob, parameters: Any) -> dict[str, Any]:
+    """A schedule's overrides must be declared by the job and valid; required ones must get a value."""
+    if parameters in (None, ""):
+        parameters = {}
+    if not isinstance(parameters, dict):
+        raise ParameterError("parameters", "Expected an object of parameter names to values.")
+    values = resolve_values(declared=job.parameters or {}, overrides=parameters, logical_date=timezone.now())
+    render_script(job.sql, values)
+    return parameters
+
+
+def first_fire_after(schedule: Schedule, moment: datetime) -> datetime:
+    """The schedule's first tick strictly after `moment`."""
+    return next(fire_times(schedule.cron, schedule.time_zone, after=moment))
+
+
+def _check(schedule: Schedule) -> None:
+    check_cron(schedule.cron)
+    zone(schedule.time_zone)
+    first_fire_after(schedule, timezone.now())  # one that never fires (31 February) is refused
+    if schedule.catchup not in CatchUp.values:
+        raise ValidationError({"catchup": [f"Use one of {', '.join(CatchUp.values)}."]})
+    if schedule.concurrency not in Concurrency.values:
+        raise ValidationError({"concurrency": [f"Use one of {', '.join(Concurrency.values)}."]})
+    schedule.parameters = check_parameters(job=schedule.job, parameters=schedule.parameters)
+
+
+def schedule_create(*, team: Team, user: Any, job: SqlJob, name: str, cron: str, time_zone: str = "UTC",
+                    enabled: bool = True, catchup: str = CatchUp.SKIP, concurrency: str = Concurrency.SKIP,
+                    max_retries: int = 0, retry_backoff_seconds: int = 60, parameters: dict[str, Any] | None = None,
+                    now: datetime | None = None) -> Schedule:
+    """Create a schedule of `job`; a bad cron or time zone raises ScheduleSpecError, a bad override ParameterError.
+
+    Its first tick is the first one after `now`: a new schedule never fires for the past.
+    """
+    schedule = Schedule(team=team, job=job, name=name, cron=cron.strip(), time_zone=time_zone, enabled=enabled,
+                        catchup=catchup, concurrency=concurrency, max_retries=max_retries,
+                        retry_backoff_seconds=retry_backoff_seconds, parameters=parameters or {},
+                        created_by=user if getattr(user, "is_authenticated", False) else None)
+    _check(schedule)
+    schedule.next_fire_at = first_fire_after(schedule, now or timezone.now()) if enabled else None
+    if Schedule.objects.filter(team=team, name=name).exists():
+        raise ValidationError({"name": [f"A schedule named '{name}' already exists in team '{team.name}'."]})
+    try:
+        with transaction.atomic():
+            schedule.save()
+    except IntegrityError:  # a concurrent create with the same name
+        raise ValidationError({"name": [f"A schedule named '{name}' already exists in team '{team.name}'."]}) from None
+    return schedule
+
+
+@transaction.atomic
+def schedule_update(*, schedule: Schedule, data: dict[str, Any], now: datetime | None = None) -> Schedule:
+    """Change the given fields; a new cron or time zone moves the next tick to the first one after `now`."""
+    schedule = Schedule.objects.select_for_update().select_related("job").get(pk=schedule.pk)
+    timing = any(k in data and data[k] != getattr(schedule, k) for k in ("cron", "time_zone"))
+    if "name" in data and data["name"] != schedule.name and Schedule.objects.filter(
+            team_id=schedule.team_id, name=data["name"]).exclude(pk=schedule.pk).exists():
+        raise ValidationError({"name": [f"A schedule named '{data['name']}' already exists in this team."]})
+    for field in EDITABLE:
+        if field in data:
+            setattr(schedule, field, data[field].strip() if field == "cron" else data[field])
+    _check(schedule)
+    if "enabled" in data:
+        schedule.enabled = bool(data["enabled"])
+    if not schedule.enabled:
+        schedule.next_fire_at = None
+    elif timing or schedule.next_fire_at is None:
+        schedule.next_fire_at = first_fire_after(schedule, now or timezone.now())
+    schedule.updated_at = timezone.now()
+    schedule.save()
+    return schedule
+
+
+def schedule_pause(*, schedule: Schedule) -> Schedule:
+    """Stop firing; ticks while paused are never fired later (resume starts from the next tick)."""
+    Schedule.objects.filter(pk=schedule.pk).update(enabled=False, next_fire_at=None, updated_at=timezone.now())
+    schedule.refresh_from_db()
+    return schedule
+
+
+@transaction.atomic
+def schedule_resume(*, schedule: Schedule, now: datetime | None = None) -> Schedule:
+    """Fire again from the first tick after `now` (a paused schedule does not catch up on its pause)."""
+    schedule = Schedule.objects.select_for_update().get(pk=schedule.pk)
+    if not schedule.enabled:
+        schedule.enabled = True
+        schedule.next_fire_at = first_fire_after(schedule, now or timezone.now())
+        schedule.updated_at = timezone.now()
+        schedule.save(update_fields=["enabled", "next_fire_at", "updated_at"])
+    return schedule
+
+
+def schedule_delete(*, schedule: Schedule) -> None:
+    """Delete a schedule and its fire history; runs it submitted stay."""
+    schedule.delete()
