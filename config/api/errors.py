@@ -10,17 +10,21 @@ from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
-from jobs.spark.secretbox import SecretKeyError
+from config.errors import Conflict as DomainConflict
+from config.errors import DomainError, InvalidInput, NotFound, Unavailable
+from config.errors import PreconditionFailed as DomainPreconditionFailed
+from lakeport_kernel.secretbox import SecretKeyError
 
 logger = logging.getLogger("lakeport.api")
 
 
 class Conflict(exceptions.APIException):
-    """The request clashes with existing state (a duplicate name, say)."""
+    """For views: the request clashes with existing state. Services raise config.errors.Conflict instead."""
 
     status_code = status.HTTP_409_CONFLICT
     default_detail = "The request conflicts with the current state."
@@ -41,6 +45,39 @@ class ServiceUnavailable(exceptions.APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_detail = "A backing service is unavailable; retry shortly."
     default_code = "service_unavailable"
+    wait = 5  # seconds; DRF's handler sends it as Retry-After, which clients honour before retrying
+
+
+# The `error.code` values each status can carry (documented per response in the OpenAPI schema).
+ERROR_CODES: dict[int, tuple[str, ...]] = {
+    400: ("invalid", "parse_error", "database_error"),
+    401: ("not_authenticated", "authentication_failed"),
+    403: ("permission_denied",),
+    404: ("not_found",),
+    409: ("conflict",),
+    412: ("precondition_failed",),
+    413: ("payload_too_large",),
+    415: ("unsupported_media_type",),
+    429: ("throttled",),
+    502: ("bad_gateway",),
+    503: ("service_unavailable",),
+    504: ("gateway_timeout",),
+}
+
+
+class ApiErrorDetailSerializer(serializers.Serializer):
+    """What went wrong: a stable `code`, a `message` for people and `details` (field → messages for `invalid`)."""
+
+    code = serializers.CharField(help_text="Stable, machine-readable: `invalid`, `not_found`, `conflict`, …")
+    message = serializers.CharField(help_text="For people; may change between releases.")
+    details = serializers.JSONField(help_text="Field → messages for `invalid`; otherwise usually empty.")
+
+
+class ApiErrorSerializer(serializers.Serializer):
+    """`{"error": {"code", "message", "details"}}`: the body of every 4xx/5xx answer of the API."""
+
+    # Named ApiError, not Error: a generated client model `Error` with a field `error` shadows itself.
+    error = ApiErrorDetailSerializer()
 
 
 def _first_code(codes: Any) -> str:
@@ -59,8 +96,26 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "details": details if details is not None else {}}}
 
 
+# The one place domain errors (config/errors.py) become HTTP: most specific class first.
+DOMAIN_STATUS: tuple[tuple[type[DomainError], int], ...] = (
+    (InvalidInput, 400), (NotFound, 404), (DomainConflict, 409), (DomainPreconditionFailed, 412), (Unavailable, 503),
+)
+
+
+def domain_error_response(exc: DomainError) -> Response:
+    """The HTTP answer to a domain error: its status, the envelope, and Retry-After when a retry can help."""
+    status_code = next((code for cls, code in DOMAIN_STATUS if isinstance(exc, cls)), 400)
+    set_rollback()  # as DRF does for its own exceptions: an atomic request writes nothing
+    response = Response(error_body(exc.code, exc.message, exc.details), status=status_code)
+    if isinstance(exc, Unavailable):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF exception handler that wraps every error in the standard body and never lets one become a 500."""
+    if isinstance(exc, DomainError):
+        return domain_error_response(exc)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("payload_too_large", "Request body too large."), status=413)
     if isinstance(exc, SecretKeyError):

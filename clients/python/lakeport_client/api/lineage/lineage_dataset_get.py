@@ -1,0 +1,194 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.api_error import ApiError
+from ...models.dataset_detail_output import DatasetDetailOutput
+from ...types import Response
+
+
+def _get_kwargs(
+    team: str,
+    dataset_id: int,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/teams/{team}/lineage/datasets/{dataset_id}/".format(
+            team=quote(str(team), safe=""),
+            dataset_id=quote(str(dataset_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApiError | DatasetDetailOutput | None:
+    if response.status_code == 200:
+        response_200 = DatasetDetailOutput.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = ApiError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ApiError.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ApiError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 503:
+        response_503 = ApiError.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ApiError | DatasetDetailOutput]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    team: str,
+    dataset_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ApiError | DatasetDetailOutput]:
+    """One dataset: its names in the team's catalogs, physical identity, the team's jobs that write and
+    read it.
+
+    Args:
+        team (str):
+        dataset_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | DatasetDetailOutput]
+    """
+
+    kwargs = _get_kwargs(
+        team=team,
+        dataset_id=dataset_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    team: str,
+    dataset_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> ApiError | DatasetDetailOutput | None:
+    """One dataset: its names in the team's catalogs, physical identity, the team's jobs that write and
+    read it.
+
+    Args:
+        team (str):
+        dataset_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | DatasetDetailOutput
+    """
+
+    return sync_detailed(
+        team=team,
+        dataset_id=dataset_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    team: str,
+    dataset_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ApiError | DatasetDetailOutput]:
+    """One dataset: its names in the team's catalogs, physical identity, the team's jobs that write and
+    read it.
+
+    Args:
+        team (str):
+        dataset_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | DatasetDetailOutput]
+    """
+
+    kwargs = _get_kwargs(
+        team=team,
+        dataset_id=dataset_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    team: str,
+    dataset_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> ApiError | DatasetDetailOutput | None:
+    """One dataset: its names in the team's catalogs, physical identity, the team's jobs that write and
+    read it.
+
+    Args:
+        team (str):
+        dataset_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | DatasetDetailOutput
+    """
+
+    return (
+        await asyncio_detailed(
+            team=team,
+            dataset_id=dataset_id,
+            client=client,
+        )
+    ).parsed

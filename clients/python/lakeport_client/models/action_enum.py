@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class ActionEnum(StrEnum):
+    CREATE = "create"
+    DELETE = "delete"
+    ROTATE = "rotate"
+    UPDATE = "update"
+
+    def __str__(self) -> str:
+        return str(self.value)

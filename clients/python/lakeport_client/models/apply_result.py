@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.apply_result_jobs import ApplyResultJobs
+    from ..models.apply_result_schedules import ApplyResultSchedules
+
+
+T = TypeVar("T", bound="ApplyResult")
+
+
+@_attrs_define
+class ApplyResult:
+    """
+    Example:
+        {'created': ['lake'], 'updated': ['sales_pg'], 'deleted': [], 'unchanged': []}
+
+    Attributes:
+        created (list[str]):
+        updated (list[str]):
+        deleted (list[str]):
+        unchanged (list[str]):
+        dry_run (bool):
+        jobs (ApplyResultJobs | Unset): created/updated/deleted/unchanged job names, when the document has `jobs`.
+        schedules (ApplyResultSchedules | Unset): The same for a `schedules` section.
+    """
+
+    created: list[str]
+    updated: list[str]
+    deleted: list[str]
+    unchanged: list[str]
+    dry_run: bool
+    jobs: ApplyResultJobs | Unset = UNSET
+    schedules: ApplyResultSchedules | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        created = self.created
+
+        updated = self.updated
+
+        deleted = self.deleted
+
+        unchanged = self.unchanged
+
+        dry_run = self.dry_run
+
+        jobs: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.jobs, Unset):
+            jobs = self.jobs.to_dict()
+
+        schedules: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.schedules, Unset):
+            schedules = self.schedules.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "created": created,
+                "updated": updated,
+                "deleted": deleted,
+                "unchanged": unchanged,
+                "dry_run": dry_run,
+            }
+        )
+        if jobs is not UNSET:
+            field_dict["jobs"] = jobs
+        if schedules is not UNSET:
+            field_dict["schedules"] = schedules
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.apply_result_jobs import ApplyResultJobs  # noqa: PLC0415
+        from ..models.apply_result_schedules import ApplyResultSchedules  # noqa: PLC0415
+
+        d = dict(src_dict)
+        created = cast(list[str], d.pop("created"))
+
+        updated = cast(list[str], d.pop("updated"))
+
+        deleted = cast(list[str], d.pop("deleted"))
+
+        unchanged = cast(list[str], d.pop("unchanged"))
+
+        dry_run = d.pop("dry_run")
+
+        _jobs = d.pop("jobs", UNSET)
+        jobs: ApplyResultJobs | Unset
+        if isinstance(_jobs, Unset):
+            jobs = UNSET
+        else:
+            jobs = ApplyResultJobs.from_dict(_jobs)
+
+        _schedules = d.pop("schedules", UNSET)
+        schedules: ApplyResultSchedules | Unset
+        if isinstance(_schedules, Unset):
+            schedules = UNSET
+        else:
+            schedules = ApplyResultSchedules.from_dict(_schedules)
+
+        apply_result = cls(
+            created=created,
+            updated=updated,
+            deleted=deleted,
+            unchanged=unchanged,
+            dry_run=dry_run,
+            jobs=jobs,
+            schedules=schedules,
+        )
+
+        apply_result.additional_properties = d
+        return apply_result
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class CatalogTypeEnum(StrEnum):
+    DELTA = "delta"
+    FILES = "files"
+    HIVE = "hive"
+    JDBC = "jdbc"
+    NATS_JETSTREAM = "nats-jetstream"
+    REDIS_STREAMS = "redis-streams"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.graph_output_datasets_item import GraphOutputDatasetsItem
+    from ..models.graph_output_edges_item import GraphOutputEdgesItem
+    from ..models.graph_output_jobs_item import GraphOutputJobsItem
+
+
+T = TypeVar("T", bound="GraphOutput")
+
+
+@_attrs_define
+class GraphOutput:
+    """
+    Attributes:
+        start (int):
+        direction (str):
+        depth (int):
+        datasets (list[GraphOutputDatasetsItem]):
+        jobs (list[GraphOutputJobsItem]):
+        edges (list[GraphOutputEdgesItem]):
+    """
+
+    start: int
+    direction: str
+    depth: int
+    datasets: list[GraphOutputDatasetsItem]
+    jobs: list[GraphOutputJobsItem]
+    edges: list[GraphOutputEdgesItem]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        start = self.start
+
+        direction = self.direction
+
+        depth = self.depth
+
+        datasets = []
+        for datasets_item_data in self.datasets:
+            datasets_item = datasets_item_data.to_dict()
+            datasets.append(datasets_item)
+
+        jobs = []
+        for jobs_item_data in self.jobs:
+            jobs_item = jobs_item_data.to_dict()
+            jobs.append(jobs_item)
+
+        edges = []
+        for edges_item_data in self.edges:
+            edges_item = edges_item_data.to_dict()
+            edges.append(edges_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "start": start,
+                "direction": direction,
+                "depth": depth,
+                "datasets": datasets,
+                "jobs": jobs,
+                "edges": edges,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.graph_output_datasets_item import GraphOutputDatasetsItem  # noqa: PLC0415
+        from ..models.graph_output_edges_item import GraphOutputEdgesItem  # noqa: PLC0415
+        from ..models.graph_output_jobs_item import GraphOutputJobsItem  # noqa: PLC0415
+
+        d = dict(src_dict)
+        start = d.pop("start")
+
+        direction = d.pop("direction")
+
+        depth = d.pop("depth")
+
+        datasets = []
+        _datasets = d.pop("datasets")
+        for datasets_item_data in _datasets:
+            datasets_item = GraphOutputDatasetsItem.from_dict(datasets_item_data)
+
+            datasets.append(datasets_item)
+
+        jobs = []
+        _jobs = d.pop("jobs")
+        for jobs_item_data in _jobs:
+            jobs_item = GraphOutputJobsItem.from_dict(jobs_item_data)
+
+            jobs.append(jobs_item)
+
+        edges = []
+        _edges = d.pop("edges")
+        for edges_item_data in _edges:
+            edges_item = GraphOutputEdgesItem.from_dict(edges_item_data)
+
+            edges.append(edges_item)
+
+        graph_output = cls(
+            start=start,
+            direction=direction,
+            depth=depth,
+            datasets=datasets,
+            jobs=jobs,
+            edges=edges,
+        )
+
+        graph_output.additional_properties = d
+        return graph_output
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PreviewInputRequest")
+
+
+@_attrs_define
+class PreviewInputRequest:
+    """
+    Attributes:
+        sql (str):
+        limit (int | Unset):  Default: 100.
+    """
+
+    sql: str
+    limit: int | Unset = 100
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        sql = self.sql
+
+        limit = self.limit
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "sql": sql,
+            }
+        )
+        if limit is not UNSET:
+            field_dict["limit"] = limit
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        sql = d.pop("sql")
+
+        limit = d.pop("limit", UNSET)
+
+        preview_input_request = cls(
+            sql=sql,
+            limit=limit,
+        )
+
+        preview_input_request.additional_properties = d
+        return preview_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
