@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jobs.spark.delta.errors import DeltaConnectorError
-from jobs.spark.redaction import register_secret
+from lakeport_kernel.redaction import register_secret
 
 # Directories whose names start with "_" or "." are Delta/Spark bookkeeping, never databases or tables.
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_$-]{0,254}$")

@@ -27,6 +27,8 @@ from jobs.spark.delta.schema import spark_schema
 from jobs.spark.delta.snapshot import open_table, snapshot_frame, travel
 from jobs.spark.delta.statements import Plan, Reference, StatementReader, rewrite
 from jobs.spark.delta.storage import Storage, storage_for
+from jobs.spark.lineage import Dataset, delta_dataset
+from jobs.spark.snapshots import SnapshotPins
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +49,10 @@ class EmbeddedDelta:
         self._lock = threading.Lock()
         # Per thread: the versions the last source query read, and the plan `handles()` just made.
         self._read_versions = threading.local()
+        # Lineage of the current statement: snapshot views read (view → table at its version) and commits made
+        # (target at the version committed, with the frame written); `take_lineage()` hands them over.
+        self.views_read: dict[str, Dataset] = {}
+        self.writes: list[tuple[Dataset, DataFrame]] = []
 
     # ---- catalogs ------------------------------------------------------------------------------------
     def register(self, name: str, config: Mapping[str, Any]) -> None:
@@ -91,6 +97,29 @@ class EmbeddedDelta:
             self._read_versions.plan = (key, plan)
         return plan
 
+    # ---- lineage and snapshots -----------------------------------------------------------------------
+    @property
+    def pins(self) -> SnapshotPins:
+        """The run's Delta versions (set on the session by the script runner while a run runs; else none kept)."""
+        pins = getattr(self.spark, "_lakeport_snapshot", None)
+        return pins if pins is not None else SnapshotPins()
+
+    def take_lineage(self) -> tuple[dict[str, Dataset], list[tuple[Dataset, DataFrame]]]:
+        """The snapshot views read and the commits made since the last call (then forgotten)."""
+        views, writes = self.views_read, self.writes
+        self.views_read, self.writes = {}, []
+        return views, writes
+
+    def _dataset(self, ref: TableRef, version: int | None) -> Dataset:
+        catalog = self._catalog(ref.catalog)
+        return delta_dataset(catalog.name, ref.database, ref.table, catalog.table_uri(ref), version)
+
+    def _committed(self, ref: TableRef, version: int, frame: DataFrame | None) -> None:
+        """A commit of this run: later reads of the table in the run see it; lineage records it."""
+        self.pins.pin(self._dataset(ref, None).key, version, committed=True)
+        if frame is not None:
+            self.writes.append((self._dataset(ref, version), frame))
+
     # ---- reads ---------------------------------------------------------------------------------------
     def _run_query(self, plan: Plan) -> DataFrame:
         return self._sql_on_snapshots(plan.sql, plan.references, keep_views=plan.keep_views)
@@ -117,12 +146,20 @@ class EmbeddedDelta:
             for reference in references:
                 if reference.snapshot_key in views:
                     continue
-                table = open_table(self._catalog(reference.ref.catalog), reference.ref)
-                travel(table, reference.ref, version=reference.version,
-                       timestamp=self._timestamp(reference) if reference.timestamp_sql else None)
+                catalog = self._catalog(reference.ref.catalog)
+                table = open_table(catalog, reference.ref)
+                version, timestamp = reference.version, self._timestamp(reference) if reference.timestamp_sql else None
+                key = self._dataset(reference.ref, None).key  # the table's lineage identity keys its pin
+                if version is None and timestamp is None:  # no time travel asked: the run's pinned version
+                    version = self.pins.version_for(key)
+                    timestamp = self.pins.as_of if version is None else None
+                travel(table, reference.ref, version=version, timestamp=timestamp)
+                if reference.version is None and reference.timestamp_sql is None:
+                    self.pins.pin(key, table.version())
                 view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
                 snapshot_frame(self.spark, table, reference.ref).createOrReplaceTempView(view)
                 views[reference.snapshot_key] = view
+                self.views_read[view] = self._dataset(reference.ref, table.version())
                 if reference.version is None and reference.timestamp_sql is None:
                     self._read_versions.latest[reference.ref] = table.version()
         except BaseException:
@@ -179,6 +216,7 @@ class EmbeddedDelta:
             dynamic = (bool(plan.dynamic_partitions) or not static) and self._dynamic_overwrite() and bool(
                 partition_cols)
             version = writer.overwrite(ref, frame, operation=operation, partition=static or None, dynamic=dynamic)
+        self._committed(ref, version, frame)
         logger.info("delta.committed", extra={"table": str(ref), "operation": operation, "version": version})
         return None
 
@@ -198,6 +236,8 @@ class EmbeddedDelta:
             self._writer(ref.catalog).create(ref, schema, partition_by=partition_by, frame=source.select(
                 *[f"`{f.name}`" for f in schema.fields]), description=plan.comment, configuration=configuration,
                 operation="CREATE TABLE AS SELECT")
+            self._committed(ref, DeltaTable(catalog.table_uri(ref), storage_options=catalog.delta_options()).version(),
+                            source)
             return None
         schema = self._ddl_schema(ref, plan.columns_ddl or "")
         if plan.partition_ddl:
@@ -327,10 +367,10 @@ class EmbeddedDelta:
             refused = _REFUSED_PROPERTIES.get(key.lower())
             if refused and value.lower() == refused[0]:
                 raise DeltaConnectorError(f"TBLPROPERTIES '{key}'='{value}' on {ref} would enable the Delta feature "
-                                          f"'{refused[1]}', which the embedded Delta connector cannot read.")
+                                          f"'{refused[1]}', which the embedded Delta connector does not write.")
             if key.lower() == "delta.columnmapping.mode" and value.lower() != "none":
                 raise DeltaConnectorError(f"TBLPROPERTIES '{key}'='{value}' on {ref} would enable the Delta feature "
-                                          "'columnMapping', which the embedded Delta connector cannot read.")
+                                          "'columnMapping', which the embedded Delta connector does not write.")
             if not key.lower().startswith("delta."):
                 raise DeltaConnectorError(f"TBLPROPERTIES '{key}' on {ref}: delta-rs keeps only Delta table "
                                           "properties (keys starting with 'delta.'); use COMMENT for notes.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from jobs.spark.redaction import redact
+from lakeport_kernel.redaction import redact
 
 # delta-rs colours its nested error chains for terminals; job logs want plain text.
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

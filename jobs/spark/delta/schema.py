@@ -6,8 +6,9 @@ import json
 import re
 from typing import Any
 
+from deltalake import DeltaTable
 from deltalake import Schema as DeltaSchema
-from pyspark.sql.types import StructType
+from pyspark.sql.types import ArrayType, DataType, MapType, StructField, StructType
 
 from jobs.spark.delta.errors import DeltaConnectorError
 
@@ -24,6 +25,38 @@ _SPARK_ONLY_METADATA = ("__CHAR_VARCHAR_TYPE_STRING",)
 def spark_schema(schema: DeltaSchema) -> StructType:
     """The Spark StructType of a Delta table schema."""
     return StructType.fromJson(json.loads(schema.to_json()))
+
+
+def column_mapping_mode(table: DeltaTable) -> str:
+    """`none`, `name` or `id`: how the table's data files name its columns (`delta.columnMapping.mode`)."""
+    return (table.metadata().configuration.get("delta.columnMapping.mode") or "none").lower()
+
+
+PHYSICAL_NAME = "delta.columnMapping.physicalName"
+
+
+def physical_schema(schema: StructType) -> StructType:
+    """The schema as the data files of a column-mapped table name it: physical names at every nesting level.
+
+    Types stay the table's current ones; casting a struct read this way to the logical type renames its fields
+    by position.
+    """
+    return StructType([_physical_field(f) for f in schema.fields])
+
+
+def _physical_field(field: StructField) -> StructField:
+    name = (field.metadata or {}).get(PHYSICAL_NAME, field.name)
+    return StructField(name, _physical_type(field.dataType), field.nullable)
+
+
+def _physical_type(dtype: DataType) -> DataType:
+    if isinstance(dtype, StructType):
+        return physical_schema(dtype)
+    if isinstance(dtype, ArrayType):
+        return ArrayType(_physical_type(dtype.elementType), dtype.containsNull)
+    if isinstance(dtype, MapType):
+        return MapType(_physical_type(dtype.keyType), _physical_type(dtype.valueType), dtype.valueContainsNull)
+    return dtype
 
 
 def delta_schema(schema: StructType, *, table: str) -> DeltaSchema:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
+import string
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -19,7 +21,7 @@ from pyspark.sql import types as T
 from jobs.spark.delta.catalog import DeltaCatalog, TableRef, spark_path
 from jobs.spark.delta.errors import DeltaConnectorError
 from jobs.spark.delta.features import check_readable
-from jobs.spark.delta.schema import spark_schema
+from jobs.spark.delta.schema import column_mapping_mode, physical_schema, spark_schema
 
 HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
 
@@ -61,46 +63,165 @@ def add_actions(table: DeltaTable) -> list[dict[str, Any]]:
 
 
 def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> DataFrame:
-    """A DataFrame of the loaded snapshot's rows: exactly its active files, partition values from the log."""
+    """A DataFrame of the loaded snapshot's rows: its active files less deleted rows, partition values from the log.
+
+    Data columns are read by their physical names (column mapping) with the table's current types (type
+    widening: Spark's parquet reader widens), then renamed to their logical names.
+    """
     check_readable(table, ref)
     schema = spark_schema(table.schema())
     partition_cols = list(table.metadata().partition_columns)
-    files = add_actions(table)
-    if not files:
+    actions = _read_actions(table)
+    if actions.num_rows == 0:
         return spark.createDataFrame([], schema)
     root = table.table_uri.removeprefix("file://").rstrip("/")
-    by_name = {f.name: f for f in schema.fields}
-    data_schema = T.StructType([f for f in schema.fields if f.name not in partition_cols])
-    ordered = [_q(f.name) for f in schema.fields]  # Spark puts partition columns last; the table may not
-    if not partition_cols:
-        paths = [_file_path(root, f["path"]) for f in files]
-        return spark.read.schema(data_schema).parquet(*paths)
-    types = [by_name[c].dataType for c in partition_cols]
-    if all(_at_hive_path(f, partition_cols, types) for f in files):
+    physical = physical_schema(schema) if column_mapping_mode(table) != "none" else schema
+    data_fields = [(f, p) for f, p in zip(schema.fields, physical.fields, strict=True) if f.name not in partition_cols]
+    data_schema = T.StructType([p for _, p in data_fields])
+    files = actions.to_pylist()
+    deleted = _deletion_vectors(spark, table, ref, root, [f["path"] for f in files])
+    fields = dict(zip(schema.names, zip(schema.fields, physical.fields, strict=True), strict=True))
+    types = [fields[c][0].dataType for c in partition_cols]
+    directories = [fields[c][1].name for c in partition_cols]  # column mapping: `<physical name>=value/`
+    logical = [F.col(_q(p.name)).cast(f.dataType).alias(f.name) for f, p in data_fields]
+    if all(_at_hive_path(f, partition_cols, directories, types) for f in files):
         # Spark types the values it reads from `col=value` directories with the schema given here.
-        reader = spark.read.schema(schema).option("basePath", spark_path(root))
-        return reader.parquet(*[_file_path(root, f["path"]) for f in files]).selectExpr(*ordered)
-    return _union_by_partition(spark, root, files, schema, data_schema, partition_cols)
-
-
-def _union_by_partition(spark: SparkSession, root: str, files: Sequence[dict[str, Any]], schema: T.StructType,
-                        data_schema: T.StructType, partition_cols: list[str]) -> DataFrame:
-    """Files not laid out as `col=value` directories: one scan per partition, values from the log."""
+        reader = spark.read.schema(physical).option("basePath", spark_path(root))
+        scan = _without_deleted(reader.parquet(*[_file_path(root, f["path"]) for f in files]), deleted)
+        # Spark puts partition columns last; the table may not. Physical names become logical ones.
+        return scan.select(*[F.col(_q(p.name)).cast(f.dataType).alias(f.name) for f, p in fields.values()])
     groups: dict[tuple[Any, ...], list[str]] = {}
     for f in files:
         key = tuple(f.get(f"partition.{c}") for c in partition_cols)
         groups.setdefault(key, []).append(_file_path(root, f["path"]))
+    by_name = {f.name: f.dataType for f in schema.fields}
     frames = []
     for key, paths in groups.items():
-        values = dict(zip(partition_cols, key, strict=True))
-        columns: list[Column] = []
-        for field in schema.fields:
-            if field.name in values:
-                columns.append(F.lit(values[field.name]).cast(field.dataType).alias(field.name))
-            else:
-                columns.append(F.col(_q(field.name)).cast(field.dataType).alias(field.name))
-        frames.append(spark.read.schema(data_schema).parquet(*paths).select(*columns))
+        values = {c: partition_literal(v, by_name[c]) for c, v in zip(partition_cols, key, strict=True)}
+        scan = _without_deleted(spark.read.schema(data_schema).parquet(*paths), deleted)
+        columns = iter(logical)
+        frames.append(scan.select(*[values[f.name].alias(f.name) if f.name in values else next(columns)
+                                    for f in schema.fields]))
     return functools.reduce(DataFrame.unionAll, frames)
+
+
+def _read_actions(table: DeltaTable) -> pa.Table:
+    """The active files with partition values as exact primitives: timestamps as UTC microseconds, dates as days.
+
+    Arrow holds the log's values exactly; Python datetimes would bring the host zone and calendar in.
+    """
+    actions = pa.table(table.get_add_actions(flatten=True))
+    for index, field in enumerate(actions.schema):
+        if not field.name.startswith("partition."):
+            continue
+        column = actions.column(index)
+        if pa.types.is_timestamp(field.type):
+            column = column.cast(pa.timestamp("us", tz=field.type.tz)).cast(pa.int64())
+        elif pa.types.is_date(field.type):
+            column = column.cast(pa.date32()).cast(pa.int32())
+        elif pa.types.is_decimal(field.type):
+            column = column.cast(pa.string())
+        else:
+            continue
+        actions = actions.set_column(index, field.name, column)
+    return actions
+
+
+def partition_literal(value: Any, dtype: T.DataType) -> Column:
+    """A partition value (as `_read_actions` gives it) as a Spark column of `dtype`, independent of every zone.
+
+    Timestamps are built from UTC microseconds and dates from epoch days (Spark's proleptic Gregorian calendar);
+    `timestamp_ntz` from its wall-clock text, which Spark casts without a zone.
+    """
+    if value is None:
+        return F.lit(None).cast(dtype)
+    if isinstance(dtype, T.TimestampType):
+        return F.timestamp_micros(F.lit(int(value)))
+    if isinstance(dtype, T.TimestampNTZType):
+        return F.lit(ntz_text(int(value))).cast(dtype)
+    if isinstance(dtype, T.DateType):
+        return F.date_from_unix_date(F.lit(int(value)))
+    if isinstance(dtype, T.BinaryType):
+        return F.lit(bytearray(value)).cast(dtype)
+    return F.lit(value).cast(dtype)
+
+
+def ntz_text(micros: int) -> str:
+    """Wall-clock text of a `timestamp_ntz` held as microseconds since 1970-01-01 00:00 (naive arithmetic)."""
+    return (_EPOCH + dt.timedelta(microseconds=micros)).isoformat(sep=" ", timespec="microseconds")
+
+
+_EPOCH = dt.datetime(1970, 1, 1)  # noqa: DTZ001 — naive on purpose: timestamp_ntz has no zone
+
+
+# ---- deletion vectors -----------------------------------------------------------------------------------
+_FILE, _KEEP, _ROW, _SCANNED = "__lp_dv_file", "__lp_dv_keep", "__lp_dv_row", "__lp_dv_scanned"
+
+
+def _deletion_vectors(spark: SparkSession, table: DeltaTable, ref: TableRef, root: str,
+                      paths: Sequence[str]) -> DataFrame | None:
+    """One row per active file: Spark's URI of the file and its selection vector (null: no deleted rows).
+
+    None when no file of the snapshot has a deletion vector. delta-rs decodes the vectors (inline, on disk,
+    from checkpoints) into per-row keep flags; Spark filters `_metadata.row_index` against them.
+    """
+    if "deletionVectors" not in set(table.protocol().reader_features or []):
+        return None
+    try:
+        vectors = pa.table(table.deletion_vectors())
+    except (DeltaError, OSError) as exc:
+        raise DeltaConnectorError(
+            f"cannot read the deletion vectors of Delta table {ref} at version {table.version()}: {exc}"
+        ) from exc
+    if vectors.num_rows == 0:
+        return None
+    # Arrow all the way: a selection vector holds one flag per row of its file (millions for large files).
+    position = {_plain(uri): i for i, uri in enumerate(vectors.column("filepath").to_pylist())}
+    plain = [_plain(_file_path(root, p)) for p in paths]
+    unknown = set(position) - set(plain)
+    if unknown:
+        raise DeltaConnectorError(f"Delta table {ref} at version {table.version()} has a deletion vector for "
+                                  f"a file that is not in the snapshot: {sorted(unknown)[0]}")
+    keep = vectors.column("selection_vector").take(pa.array([position.get(p) for p in plain], pa.int64()))
+    frame = pa.table({_FILE: pa.array([_spark_uri(_file_path(root, p)) for p in paths], pa.string()),
+                      _KEEP: keep.cast(pa.list_(pa.bool_()))})
+    return F.broadcast(spark.createDataFrame(frame))
+
+
+def _without_deleted(scan: DataFrame, vectors: DataFrame | None) -> DataFrame:
+    """`scan` (a parquet read of active files) less the rows their deletion vectors mark deleted."""
+    if vectors is None:
+        return scan
+    columns = [_q(c) for c in scan.columns]
+    with_position = scan.select(*columns, F.col("_metadata.file_path").alias(_SCANNED),
+                                F.col("_metadata.row_index").alias(_ROW))
+    joined = with_position.join(vectors, F.col(_SCANNED) == F.col(_FILE), "left")
+    # A file missing from the vectors frame would mean a path mismatch: fail loudly rather than return deleted rows.
+    kept = F.when(F.col(_FILE).isNull(), F.raise_error(F.concat(F.lit("no deletion vector entry for "), F.col(_SCANNED))))\
+        .otherwise(F.coalesce(F.get(F.col(_KEEP), F.col(_ROW).cast("int")), F.lit(True)))
+    return joined.where(kept).select(*columns)
+
+
+def _plain(uri: str) -> str:
+    """A file URI or path without scheme and escapes, to match delta-rs' file URIs with the log's paths."""
+    text = unquote(uri)
+    return re.sub(r"^file:/*", "/", text)
+
+
+# Characters java.net.URI leaves as they are in a path; everything else ASCII is %-escaped (non-ASCII stays).
+_URI_PATH_SAFE = frozenset(string.ascii_letters + string.digits + "-_.!~*'(),;:$&+=/@")
+
+
+def _spark_uri(path: str) -> str:
+    """The file URI Spark reports as `_metadata.file_path` for a path given to its parquet reader."""
+    if path.startswith("file://"):
+        prefix, rest = "file:", path.removeprefix("file://")
+    else:
+        scheme, _, after = path.partition("://")
+        authority, slash, rest = after.partition("/")
+        prefix, rest = f"{scheme}://{authority}", slash + rest
+    encoded = "".join(c if c in _URI_PATH_SAFE or ord(c) > 127 else f"%{ord(c):02X}" for c in rest)
+    return prefix + encoded
 
 
 def _file_path(root: str, relative: str) -> str:
@@ -110,14 +231,15 @@ def _file_path(root: str, relative: str) -> str:
     return spark_path(f"{root}/{relative}")
 
 
-def _at_hive_path(action: dict[str, Any], columns: list[str], types: list[T.DataType]) -> bool:
-    """True if the file sits under `col=value/…` directories whose values equal its logged partition values."""
+def _at_hive_path(action: dict[str, Any], columns: list[str], directories: list[str],
+                  types: list[T.DataType]) -> bool:
+    """True if the file sits under `dir=value/…` directories whose values equal its logged partition values."""
     segments = unquote(str(action["path"])).split("/")[:-1]
     if len(segments) != len(columns):
         return False
-    for segment, column, dtype in zip(segments, columns, types, strict=True):
+    for segment, column, directory, dtype in zip(segments, columns, directories, types, strict=True):
         name, sep, raw = segment.partition("=")
-        if not sep or name != column:
+        if not sep or name != directory:
             return False
         logged = action.get(f"partition.{column}")
         value = unquote(raw)
@@ -129,6 +251,8 @@ def _at_hive_path(action: dict[str, Any], columns: list[str], types: list[T.Data
             parsed = _parse(value, dtype)
         except (ValueError, ArithmeticError):
             return False
+        if isinstance(dtype, T.DecimalType) and logged is not None:
+            logged = Decimal(logged)  # `_read_actions` holds decimals as text
         if parsed is _UNKNOWN or parsed != logged:
             return False
     return True
@@ -144,7 +268,7 @@ def _parse(value: str, dtype: T.DataType) -> Any:
     if isinstance(dtype, T.ByteType | T.ShortType | T.IntegerType | T.LongType):
         return int(value)
     if isinstance(dtype, T.DateType):
-        return dt.date.fromisoformat(value)
+        return (dt.date.fromisoformat(value) - dt.date(1970, 1, 1)).days  # as `_read_actions` holds dates
     if isinstance(dtype, T.BooleanType):
         return {"true": True, "false": False}.get(value.lower(), _UNKNOWN)
     if isinstance(dtype, T.DecimalType):
