@@ -1,4 +1,4 @@
-.PHONY: run test test-faults bench lint
+.PHONY: run test test-faults bench lint client
 
 run:  ## install what is missing, migrate, create the demo team, serve on :8000 with a worker
 	bash platform/scripts/run.sh
@@ -14,3 +14,6 @@ bench:  ## benchmarks with side-by-side ratios (not part of make test)
 
 lint:
 	.venv/bin/ruff check .
+
+client:  ## regenerate the typed Python client (clients/python/lakeport_client) from the live OpenAPI schema
+	.venv/bin/python clients/python/generate.py

@@ -38,6 +38,7 @@ from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.types import CATALOG_TYPES
 from config.api.pagination import StandardPagination
 from config.api.parsers import SafeJSONParser
+from schedules.services.apply import pipeline_sections
 from teams.permissions import TeamScopedMixin
 
 logger = logging.getLogger("lakeport.catalogs")
@@ -217,7 +218,9 @@ class CatalogListApi(CatalogApiMixin, APIView):
 class CatalogDetailApi(CatalogApiMixin, APIView):
     """Read, create-or-replace (PUT), patch or delete one catalog; writes honour If-Match (412 when stale)."""
 
-    @extend_schema(responses=s.CatalogOutputSerializer)
+    @extend_schema(responses={200: s.CatalogOutputSerializer, 304: None},
+                   parameters=[OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                                                description="An ETag from this API: 304 while it is current.")])
     def get(self, request: Request, team: str, name: str) -> Response:
         catalog = catalog_get(team=self.team, name=name)
         if request.headers.get("If-None-Match", "").strip() == etag(catalog):
@@ -306,5 +309,6 @@ class CatalogApplyApi(CatalogApiMixin, APIView):
         result = catalogs_apply(
             team=self.team, actor=request.user, entries=apply_document_entries(document),
             prune=_flag(request, "prune", document), dry_run=_flag(request, "dry_run", document),
+            pipelines=pipeline_sections(document),
         )
         return Response(result.as_dict())

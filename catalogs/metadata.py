@@ -12,14 +12,14 @@ from typing import Any
 
 from django.conf import settings
 from pydantic import ValidationError as PydanticValidationError
-from rest_framework import exceptions
 
 from catalogs.models import Catalog
 from catalogs.secrets import open_configuration, secret_paths
 from catalogs.services.spec import config_error_details, invalid
 from catalogs.types import CATALOG_TYPES, get_catalog_type
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
-from jobs.spark.redaction import register_secret
+from config.errors import Conflict, InvalidInput
+from lakeport_kernel.redaction import register_secret
 
 logger = logging.getLogger("lakeport.catalogs.metadata")
 
@@ -31,12 +31,11 @@ MIN_TIMEOUT_SECONDS = 1.0
 _OBJECT_NAME = re.compile(r"^[\w$-]{1,128}$")
 
 
-class ConfigurationUnreadable(exceptions.APIException):
+class ConfigurationUnreadable(Conflict):
     """A stored configuration cannot be decrypted or no longer validates (a rotated-away key, say)."""
 
-    status_code = 409
-    default_detail = "The catalog's stored configuration cannot be read; save the catalog again."
-    default_code = "configuration_unreadable"
+    code = "configuration_unreadable"
+    default_message = "The catalog's stored configuration cannot be read; save the catalog again."
 
 
 # ---- inputs ------------------------------------------------------------------------------------------------
@@ -49,16 +48,14 @@ def resolve_timeout(raw: str | None) -> float:
     except ValueError:
         value = float("nan")
     if not value > 0 or value == float("inf"):
-        raise exceptions.ValidationError({"timeout": ["Give a positive number of seconds (at most 30)."]})
+        raise InvalidInput.of({"timeout": ["Give a positive number of seconds (at most 30)."]})
     return min(max(value, MIN_TIMEOUT_SECONDS), MAX_TIMEOUT_SECONDS)
 
 
 def check_object_name(value: str, *, what: str) -> str:
     """Return `value` if it can be a database/table name; else a 400 before any client is called."""
     if not _OBJECT_NAME.match(value):
-        raise exceptions.ValidationError(
-            {what: [f"A {what} name may contain letters, digits, '_', '$' and '-' only (at most 128)."]}
-        )
+        raise InvalidInput.of({what: [f"A {what} name may contain letters, digits, '_', '$' and '-' only (at most 128)."]})
     return value
 
 

@@ -14,11 +14,14 @@ class CatalogTypeKey(models.TextChoices):
     JDBC = "jdbc", "JDBC"
     HIVE = "hive", "Hive"
     DELTA = "delta", "Delta Lake"
+    REDIS_STREAMS = "redis-streams", "Redis Streams"
+    NATS_JETSTREAM = "nats-jetstream", "NATS JetStream"
+    FILES = "files", "Files (landing directories)"
 
 
 class Catalog(models.Model):
     """A named catalog of one team. `configuration` is JSON text; secret values in it are sealed
-    (``{"$secret": "<fernet token>"}``, see jobs/spark/secretbox.py) so the Spark driver can read the row
+    (``{"$secret": "<fernet token>"}``, see lakeport_kernel/secretbox.py) so the Spark driver can read the row
     with psycopg and decrypt without Django."""
 
     team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="catalogs")

@@ -11,7 +11,7 @@ from pydantic import SecretStr
 
 from catalogs.types import get_catalog_type
 from catalogs.types.base import CatalogConfig
-from jobs.spark.secretbox import SecretBox, is_sealed
+from lakeport_kernel.secretbox import SecretBox, is_sealed
 
 
 @lru_cache(maxsize=4)

@@ -59,3 +59,7 @@ class ApplyResultSerializer(serializers.Serializer):
     deleted = serializers.ListField(child=serializers.CharField())
     unchanged = serializers.ListField(child=serializers.CharField())
     dry_run = serializers.BooleanField()
+    jobs = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                 help_text="created/updated/deleted/unchanged job names, when the document has `jobs`.")
+    schedules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                      help_text="The same for a `schedules` section.")

@@ -1,4 +1,5 @@
-"""The Celery app: settings under the CELERY_ namespace, tasks autodiscovered from the apps, the run reaper on beat."""
+"""The Celery app: settings under the CELERY_ namespace, tasks autodiscovered from the apps; on beat the run reaper
+and the schedule tick."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import beat_init
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -26,6 +28,9 @@ def _schedule_reaper(sender: Celery, **kwargs: Any) -> None:
     from jobs.services.timing import reaper_period_seconds
 
     sender.add_periodic_task(reaper_period_seconds(), sender.signature("jobs.runs_reap"), name="jobs.runs_reap")
+    # The schedule tick: safe when two beats send it (row locks + a unique fire key per tick).
+    sender.add_periodic_task(settings.LAKEPORT_SCHEDULE_TICK_SECONDS, sender.signature("schedules.tick"),
+                             name="schedules.tick")
 
 
 @beat_init.connect

@@ -15,6 +15,8 @@ urlpatterns = [
     path("api/v1/", include("teams.urls")),
     path("api/v1/teams/<str:team>/", include("catalogs.urls")),
     path("api/v1/teams/<str:team>/", include("jobs.urls")),
+    path("api/v1/teams/<str:team>/", include("schedules.urls")),
+    path("api/v1/teams/<str:team>/", include("lineage.urls")),
 ]
 
 handler404 = "config.api.errors.json_not_found"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers, status
@@ -16,15 +17,38 @@ from config.api.pagination import StandardPagination
 from config.api.validation import validated
 from jobs.models import Engine, JobRun, SqlJob
 from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page
+from jobs.services.interactive import sql_preview, sql_validate
 from jobs.services.jobs import job_create, job_delete, job_update
+from jobs.services.parameters import ParameterError
 from jobs.services.runs import run_cancel, run_submit
+from lineage.services import SnapshotError, run_snapshot_create, snapshot_request_validate
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
 
 MAX_IDEMPOTENCY_KEY = 255
 
 
-class JobsMixin(TeamScopedMixin):
+class InvalidParameter(exceptions.APIException):
+    """400 whose message names the parameter (unknown, bad value, missing) and says what to send."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid"
+
+    def __init__(self, error: ParameterError) -> None:
+        super().__init__(detail={"parameters": {error.field: [error.message]}}, code="invalid")
+        self.default_detail = error.message  # the error handler shows default_detail for dict details
+
+
+class ParameterErrorsMixin:
+    """Turns a service's ParameterError into a 400 naming the parameter."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, ParameterError):
+            exc = InvalidParameter(exc)
+        return super().handle_exception(exc)  # type: ignore[misc]
+
+
+class JobsMixin(ParameterErrorsMixin, TeamScopedMixin):
     """Viewers read; developers and admins write."""
 
     read_role = Role.VIEWER
@@ -41,6 +65,7 @@ def job_out(job: SqlJob) -> dict[str, Any]:
         "default_catalog": job.default_catalog,
         "engine": job.engine,
         "max_retries": job.max_retries,
+        "parameters": job.parameters,
         "created_by": job.created_by.username if job.created_by else None,
         "created_at": job.created_at,
         "updated_at": job.updated_at,
@@ -67,6 +92,7 @@ def run_out(run: JobRun, *, full: bool = True) -> dict[str, Any]:
         "spark_app_id": run.spark_app_id or None,
         "spark_ui_url": run.spark_ui_url or None,
         "catalogs": run.catalogs_used,
+        "parameters": run.parameters,
     }
     if full:
         data.update({"statements": run.statements, "spark_conf": run.spark_conf,
@@ -83,6 +109,7 @@ class JobOutput(serializers.Serializer):
     default_catalog = serializers.CharField(allow_blank=True)
     engine = serializers.ChoiceField(choices=Engine.choices)
     max_retries = serializers.IntegerField()
+    parameters = serializers.DictField(child=serializers.DictField())
     created_by = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -107,6 +134,7 @@ class RunSummaryOutput(serializers.Serializer):
     spark_app_id = serializers.CharField(allow_null=True)
     spark_ui_url = serializers.CharField(allow_null=True)
     catalogs = serializers.ListField(child=serializers.CharField())
+    parameters = serializers.DictField(child=serializers.DictField(), help_text='{name: {"type", "value"}}')
 
 
 class RunOutput(RunSummaryOutput):
@@ -139,6 +167,15 @@ class JobInput(serializers.Serializer):
     default_catalog = serializers.CharField(required=False, allow_blank=True, default="", max_length=63)
     engine = serializers.ChoiceField(choices=Engine.choices, required=False, default=Engine.DEFAULT)
     max_retries = serializers.IntegerField(required=False, default=0, min_value=0, max_value=5)
+    parameters = serializers.DictField(required=False, default=dict,
+                                       help_text='`${name}` parameters: {name: {"type": "date", "default": "…"}}.')
+
+
+class RunInput(serializers.Serializer):
+    parameters = serializers.DictField(required=False, default=dict, help_text="Values overriding the defaults.")
+    snapshot = serializers.DictField(required=False, allow_null=True, help_text=(
+        'Delta inputs read as of one time, {"as_of": "<ISO 8601>"}, or at the versions an earlier run read, '
+        '{"like_run": <run id>}.'))
 
 
 class JobListApi(JobsMixin, APIView):
@@ -189,14 +226,22 @@ class JobRunsApi(JobsMixin, APIView):
 
     pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
-    @extend_schema(request=None, responses={200: RunOutput, 201: RunOutput},
+    @extend_schema(request=RunInput, responses={200: RunOutput, 201: RunOutput},
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)])
     def post(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and (len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable()):
             raise exceptions.ValidationError({"Idempotency-Key": [f"Use at most {MAX_IDEMPOTENCY_KEY} printable characters."]})
-        submission = run_submit(job=job, user=request.user, idempotency_key=key)
+        data = validated(RunInput, request.data or {})
+        try:
+            snapshot = snapshot_request_validate(team_id=self.team.id, data=data.get("snapshot"))
+        except SnapshotError as exc:
+            raise exceptions.ValidationError({exc.field: [exc.message]}) from None
+        with transaction.atomic():  # the snapshot is stored before the run's task is sent (on commit)
+            submission = run_submit(job=job, user=request.user, idempotency_key=key, parameters=data["parameters"])
+            if snapshot is not None and submission.created:
+                run_snapshot_create(run=submission.run, request=snapshot)
         code = status.HTTP_201_CREATED if submission.created else status.HTTP_200_OK
         return Response(run_out(submission.run), status=code)
 
@@ -306,8 +351,6 @@ class SqlValidateApi(JobsMixin, APIView):
 
     @extend_schema(request=ValidateInput, responses={200: None})
     def post(self, request: Request, team: str) -> Response:
-        from jobs.services.interactive import sql_validate
-
         data = validated(ValidateInput, request.data)
         return Response(sql_validate(team=self.team, sql=data["sql"]).as_dict())
 
@@ -319,7 +362,5 @@ class SqlPreviewApi(JobsMixin, APIView):
 
     @extend_schema(request=PreviewInput, responses={200: None})
     def post(self, request: Request, team: str) -> Response:
-        from jobs.services.interactive import sql_preview
-
         data = validated(PreviewInput, request.data)
         return Response(sql_preview(team=self.team, sql=data["sql"], limit=data["limit"]))

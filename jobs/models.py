@@ -40,6 +40,8 @@ class SqlJob(models.Model):
     max_retries = models.PositiveSmallIntegerField(
         default=0, help_text="How often a run whose worker was lost is re-queued before it fails."
     )
+    parameters = models.JSONField(default=dict, blank=True,
+                                  help_text='`${name}` parameters of the SQL: {name: {"type", "default"}}.')
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -78,7 +80,8 @@ class JobRun(models.Model):
     submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED, db_index=True)
     idempotency_key = models.CharField(max_length=255, null=True, blank=True)
-    sql = models.TextField()
+    sql = models.TextField(help_text="The script as run: parameters already rendered as SQL literals.")
+    parameters = models.JSONField(default=dict, blank=True, help_text='Values used: {name: {"type", "value"}}.')
     spark_conf = models.JSONField(default=dict, blank=True)
     default_catalog = models.CharField(max_length=63, blank=True, default="")
     engine = models.CharField(max_length=16, choices=Engine.choices, default=Engine.DEFAULT,

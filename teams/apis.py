@@ -28,6 +28,7 @@ from teams.services import (
     membership_set,
     team_create,
 )
+from teams.throttling import lockout_message, lockout_seconds
 
 
 # ---- auth -------------------------------------------------------------------------------------------
@@ -56,6 +57,8 @@ class LoginApi(APIView):
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
         user = authenticate(request._request, username=data["username"], password=data["password"])
+        if user is None and getattr(request._request, "axes_locked_out", False):
+            raise exceptions.Throttled(wait=lockout_seconds(), detail=lockout_message())
         if user is None:
             raise exceptions.AuthenticationFailed("Wrong username or password.")
         login(request._request, user)
@@ -71,6 +74,19 @@ class LogoutApi(APIView):
     def post(self, request: Request) -> Response:
         logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SessionApi(APIView):
+    """Who is signed in, answered 200 for everyone: the browser app's first call, so a signed-out visit logs no
+    failed request (a 401 from /me/ shows up as a console error)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=inline_serializer("Session", {"authenticated": serializers.BooleanField(),
+                                                           "user": serializers.DictField(allow_null=True)}))
+    def get(self, request: Request) -> Response:
+        authenticated = bool(request.user and request.user.is_authenticated)
+        return Response({"authenticated": authenticated, "user": _me(request.user) if authenticated else None})
 
 
 class MeApi(APIView):
@@ -212,6 +228,10 @@ class TokenOutputSerializer(serializers.Serializer):
     active = serializers.BooleanField()
 
 
+class TokenIssuedOutputSerializer(TokenOutputSerializer):
+    token = serializers.CharField(help_text="The token's value: shown only in this answer, store it now.")
+
+
 class TokenListApi(APIView):
     """The caller's API tokens; creating one returns its value once."""
 
@@ -227,7 +247,7 @@ class TokenListApi(APIView):
         page = paginator.paginate_queryset(ApiToken.objects.filter(user=request.user), request, view=self)
         return paginator.get_paginated_response([_token_out(t) for t in page])
 
-    @extend_schema(request=InputSerializer, responses={201: TokenOutputSerializer})
+    @extend_schema(request=InputSerializer, responses={201: TokenIssuedOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
         issued = api_token_create(user=request.user, name=data["name"], expires_in_days=data.get("expires_in_days"))

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.api.errors import Conflict
+from config.errors import Conflict
 from teams.models import ApiToken, Membership, Role, Team
 from teams.tokens import TOKEN_PREFIX, token_digest
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("auth/csrf/", apis.CsrfApi.as_view(), name="auth-csrf"),
     path("auth/login/", apis.LoginApi.as_view(), name="auth-login"),
     path("auth/logout/", apis.LogoutApi.as_view(), name="auth-logout"),
+    path("auth/session/", apis.SessionApi.as_view(), name="auth-session"),
     path("me/", apis.MeApi.as_view(), name="me"),
     path("tokens/", apis.TokenListApi.as_view(), name="token-list"),
     path("tokens/<int:token_id>/", apis.TokenDetailApi.as_view(), name="token-detail"),

@@ -16,13 +16,12 @@ import pytest
 from rest_framework.test import APIClient
 
 from teams.models import Role, Team
-from teams.services import api_token_create
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
+from tests.support.clients import token_client
 
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 # The session-wide leak scan (responses, logs, job logs, Spark event logs): tests/support/leakscan.py.
 pytest_plugins = ["tests.support.leakscan"]
-REPO = Path(__file__).resolve().parent.parent
 PG_DSN = os.environ.get("LAKEPORT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 MARIADB = {"host": "127.0.0.1", "port": 3306, "user": "root", "password": ""}
 JDBC_JARS = ["/usr/share/java/postgresql.jar", "/usr/share/java/mariadb-java-client.jar"]
@@ -39,14 +38,6 @@ def team(db: Any) -> Team:
 def other_team(db: Any) -> Team:
     """Another team, whose objects must stay invisible."""
     return TeamFactory(name="globex")
-
-
-def token_client(user: Any) -> APIClient:
-    """An APIClient authenticating like a REST integration: a real bearer token."""
-    client = APIClient()
-    issued = api_token_create(user=user, name="test")
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {issued.raw}")
-    return client
 
 
 @pytest.fixture
@@ -179,6 +170,7 @@ def spark(hive_metastore: Any) -> Iterator[Any]:
         .config("spark.sql.warehouse.dir", str(hive_metastore.warehouse))
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.python.authenticate.socketTimeout", "120s")  # Python data sources under a loaded CI machine
         .config("spark.driver.memory", "2g")
         .config(map=ENGINE_STATIC_CONF)  # the SQL guard's static conf: the suite runs as engines do
         .enableHiveSupport()

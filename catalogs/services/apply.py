@@ -22,6 +22,7 @@ from catalogs.services.spec import (
     find_env_refs,
     resolve_env_refs,
 )
+from schedules.services.apply import pipelines_apply
 from teams.models import Team
 
 logger = logging.getLogger("lakeport.catalogs")
@@ -36,9 +37,11 @@ class ApplyResult:
     deleted: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     dry_run: bool = False
+    jobs: dict[str, list[str]] | None = None  # the same four lists for a document's `jobs` section
+    schedules: dict[str, list[str]] | None = None  # …and for its `schedules` section
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {k: v for k, v in asdict(self).items() if v is not None}
 
 
 class _NoAliasLoader(yaml.SafeLoader):
@@ -71,9 +74,12 @@ def load_apply_document(text: str) -> Any:
 
 
 def apply_document_entries(document: Any) -> Any:
-    """The catalog list of a declarative document: the document itself when it is a list, else its `catalogs`."""
+    """The catalog list of a declarative document: the document itself when it is a list, else its `catalogs`;
+    None for a document of only jobs/schedules (its catalogs are left alone)."""
     if isinstance(document, Mapping) and "catalogs" in document:
         return document["catalogs"]
+    if isinstance(document, Mapping) and ("jobs" in document or "schedules" in document):
+        return None
     return document
 
 
@@ -115,7 +121,7 @@ def _validate(entries: list[Any], existing: dict[str, Catalog], environ: Mapping
         try:
             specs.append(catalog_spec_build(body=entry, stored=existing.get(name) if isinstance(name, str) else None))
         except InvalidInput as exc:
-            errors[label] = exc.detail
+            errors[label] = exc.details
     if errors:
         parts = [f"{label}{f' ({names[label]})' if label in names else ''}: {', '.join(field_paths(detail))}"
                  for label, detail in errors.items()]
@@ -132,13 +138,20 @@ def catalogs_apply(
     dry_run: bool = False,
     environ: Mapping[str, str] | None = None,
     actor_name: str | None = None,
+    pipelines: Mapping[str, Any] | None = None,
 ) -> ApplyResult:
     """Make `team`'s catalogs match `entries` (catalog bodies as in the API): create the missing ones, update the
     ones that differ and, with `prune`, delete the ones not listed. All or nothing: one invalid entry raises
     InvalidInput naming the entry and field, and nothing is written. `dry_run` reports the same result without
     writing. An entry that omits a secret keeps the stored one. `${VAR}` references in configurations are
     resolved from `environ` (the CLI passes its environment); without `environ` they are refused.
+    `pipelines` holds the document's `jobs`/`schedules` sections (schedules/services/apply.py), applied in the
+    same transaction; `entries=None` with pipelines leaves the catalogs alone.
     """
+    if entries is None and pipelines:
+        entries, manage_catalogs = [], False
+    else:
+        manage_catalogs = True
     if not isinstance(entries, list):
         raise InvalidInput("Expected a list of catalogs (or an object with a 'catalogs' list).",
                            {"catalogs": ["Expected a list of catalog objects."]})
@@ -163,12 +176,15 @@ def catalogs_apply(
                 result.updated.append(spec.name)
             else:
                 result.unchanged.append(spec.name)
-        if prune:
+        if prune and manage_catalogs:
             listed = {spec.name for spec in specs}
             for name in sorted(set(existing) - listed):
                 result.deleted.append(name)
                 if not dry_run:
                     catalog_remove(catalog=existing[name], actor=actor, actor_name=label)
+        if pipelines:
+            applied = pipelines_apply(team=team, actor=actor, sections=pipelines, prune=prune, dry_run=dry_run)
+            result.jobs, result.schedules = applied.get("jobs"), applied.get("schedules")
     for names in (result.created, result.updated, result.deleted, result.unchanged):
         names.sort()
     # LogRecord has its own `created`: count keys carry a suffix.

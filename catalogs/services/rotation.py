@@ -12,7 +12,7 @@ from django.db import transaction
 from catalogs.models import Catalog, CatalogChangeAction
 from catalogs.secrets import count_sealed, public_stored_configuration, secret_box
 from catalogs.services.audit import catalog_change_record
-from jobs.spark.secretbox import SecretKeyError
+from lakeport_kernel.secretbox import SecretKeyError
 
 logger = logging.getLogger("lakeport.catalogs")
 

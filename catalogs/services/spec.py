@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError as PydanticValidationError
-from rest_framework import status
-from rest_framework.exceptions import APIException
 
 from catalogs.models import CATALOG_NAME_RE, Catalog
 from catalogs.secrets import aliased_keys, merge_secrets, secret_fields, stored_plain
 from catalogs.types import CATALOG_TYPES, get_catalog_type
 from catalogs.types.base import CatalogConfig
+from config.errors import InvalidInput
 
 WRITABLE_FIELDS = ("catalog_name", "catalog_type", "configuration", "description")
 # Fields of the API's output: accepted and ignored in input, so a GET body can be sent back with PUT.
@@ -30,17 +29,6 @@ NAME_MESSAGE = "Use lowercase letters, digits and _, starting with a letter (at 
 _NAME = re.compile(CATALOG_NAME_RE)
 _QUOTED = re.compile(r"'([^']{1,200})'")
 ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]{0,127})\}")
-
-
-class InvalidInput(APIException):
-    """400 with the standard body: `message` names the fields, `details` maps each field to its messages."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid"
-
-    def __init__(self, message: str, details: dict[str, Any]) -> None:
-        super().__init__(detail=details, code="invalid")
-        self.default_detail = message  # the error handler shows default_detail for dict details
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 import environ
@@ -14,18 +15,31 @@ if env_file.exists():
 
 # GENERAL
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-SECRET_KEY = env("DJANGO_SECRET_KEY", default="insecure-dev-key-change-me")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 TIME_ZONE = "UTC"
 USE_TZ = True
 LANGUAGE_CODE = "en-us"
 DATA_DIR = Path(env("LAKEPORT_DATA_DIR", default=str(BASE_DIR / "var")))
+# `make run` generates var/django-secret-key once (like the Fernet key); with neither it nor the variable, each
+# process draws a random key: no well-known key ever signs a session.
+_SECRET_FILE = DATA_DIR / "django-secret-key"
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="") or (
+    _SECRET_FILE.read_text().strip() if _SECRET_FILE.is_file() else secrets.token_urlsafe(50))
 
 # DATABASES
 # SQLite by default so `make run` needs no external service; DATABASE_URL switches to PostgreSQL.
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'lakeport.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web server, the worker's threads and beat write at once: WAL lets readers run beside the writer,
+    # IMMEDIATE takes the write lock at BEGIN (no deadlock upgrading a read lock), and a writer waits up to
+    # `timeout` seconds for the lock instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env.int("LAKEPORT_SQLITE_TIMEOUT", default=30),
+    })
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # APPS
@@ -39,9 +53,12 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "axes",
     "teams",
     "catalogs",
     "jobs",
+    "schedules",
+    "lineage",
 ]
 
 MIDDLEWARE = [
@@ -54,6 +71,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # turns a sign-in lockout into teams.throttling's 429
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -98,6 +116,17 @@ LAKEPORT_ALLOWED_LOCAL_ROOTS = env.list(
 # Seconds a connection test or metadata call may take before it is abandoned.
 LAKEPORT_CONNECT_TIMEOUT = env.float("LAKEPORT_CONNECT_TIMEOUT", default=10.0)
 
+# SIGN-IN THROTTLING (django-axes)
+# Failed sign-ins are counted per user name and, separately, per client address; reaching the limit locks that
+# name or address for the cool-off. Bearer tokens do not sign in, so integrations are never locked out.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("LAKEPORT_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = __import__("datetime").timedelta(seconds=env.int("LAKEPORT_LOGIN_LOCKOUT_SECONDS", default=900))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "teams.throttling.lockout_response"
+AXES_VERBOSE = False
+
 # REST FRAMEWORK
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -105,11 +134,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": [
-        "config.api.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON bodies only (a form or multipart body is a 415); a view that takes another type says so (apply: YAML).
+    "DEFAULT_PARSER_CLASSES": ["config.api.parsers.SafeJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -119,10 +146,16 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Lakeport API",
-    "DESCRIPTION": "Catalog management and Spark SQL jobs.",
+    "DESCRIPTION": (
+        "Catalog management and Spark SQL jobs. Bodies are JSON; every error is `{\"error\": {\"code\", "
+        "\"message\", \"details\"}}`. The version follows semver: a breaking change bumps the major version "
+        "and is listed in docs/api/CHANGELOG.md."
+    ),
+    # The contract's version (docs/api/CHANGELOG.md; released schemas in docs/api/openapi-<version>.json).
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api.schema.add_examples"],
 }
 
 # CELERY
@@ -168,6 +201,18 @@ SPARK_JDBC_JARS = env.list(
 # Engine for jobs that say "default": warm (the team's long-lived engine, a new session per run) or isolated
 # (an engine of the run's own, stopped when it ends). Either way user SQL runs only in engine processes.
 LAKEPORT_JOB_ENGINE = env("LAKEPORT_JOB_ENGINE", default="warm")
+
+# SCHEDULES
+# How often beat runs the schedule tick; a tick later than the grace period counts as missed (catch-up policy).
+LAKEPORT_SCHEDULE_TICK_SECONDS = env.float("LAKEPORT_SCHEDULE_TICK_SECONDS", default=15.0)
+LAKEPORT_SCHEDULE_GRACE_SECONDS = env.int("LAKEPORT_SCHEDULE_GRACE_SECONDS", default=120)
+
+# LINEAGE
+# Capture datasets and column lineage from each statement's analyzed plan (off: runs record no lineage).
+LAKEPORT_LINEAGE_CAPTURE = env.bool("LAKEPORT_LINEAGE_CAPTURE", default=True)
+# OpenLineage transport (openlineage-python config as JSON: {"type": "file", "log_file_path": "…", "append": true},
+# {"type": "http", "url": "…"}, {"type": "console"}); empty sends no events.
+LAKEPORT_OPENLINEAGE_TRANSPORT = env.json("LAKEPORT_OPENLINEAGE_TRANSPORT", default={})
 
 # ENGINES
 # Engines (one Spark driver process per team) a worker process keeps; a run waits QUEUED when all are busy.

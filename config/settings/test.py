@@ -11,6 +11,8 @@ DATABASES["default"]["TEST"] = {"NAME": env("LAKEPORT_TEST_DB", default="test_la
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/15")
 CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast user creation in tests
+# One key for every process a test starts (gunicorn workers must agree on session signatures).
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-signing-key-for-the-suite-not-for-any-server")
 # A fixed test key so encrypted fixtures are reproducible; production refuses to start without a real one.
 LAKEPORT_SECRET_KEYS = env.list(
     "LAKEPORT_SECRET_KEYS", default=["o1cQ3W2-OM0oTzqY1xs8nLzZ3a1ayTz0H5m2G0cOqdk="]

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Literal, cast
 
 from django.conf import settings
 from django.db import close_old_connections
 
 from jobs.engines import engine_key
-from jobs.engines.base import Outcome, last_result
+from jobs.engines.base import JsonObject, Outcome, RunError, RunListener, StatementEvent, TeamEngine, last_result
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError, EngineProcess
-from jobs.engines.recorder import RunRecorder, statement_entry
 from jobs.models import JobRun, RunStatus
+from jobs.services.recorder import RunRecorder, statement_entry
 from jobs.services.runs import run_claim, run_finish, run_log, run_requeue, run_update
 from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.redaction import redact
+from lakeport_kernel.redaction import redact
+from lineage.services import lineage_after_run, lineage_run_started, snapshot_for_engine
 
 logger = logging.getLogger("lakeport.jobs")
 
@@ -55,6 +56,7 @@ def run_execute(*, run_id: int, worker: str) -> RunStatus | Deferred | None:
 def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
     recorder = RunRecorder(run)
     recorder.start()
+    lineage_run_started(run=run)
     try:
         run_update(run=run, engine_used=engine.key.kind)
         if not engine.started.is_set():
@@ -79,20 +81,24 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
     statements = outcome.statements and [statement_entry(s) for s in outcome.statements] or recorder.statement_list()
     progress = dict(recorder.progress)
     progress["statements_done"] = sum(1 for s in statements if s.get("status") == "succeeded")
-    return run_finish(run=run, succeeded=outcome.succeeded, error=outcome.error, statements=statements,
-                      catalogs_used=outcome.catalogs_used, result=outcome.result, progress=progress)
+    final = run_finish(run=run, succeeded=outcome.succeeded, error=outcome.error, statements=statements,
+                       catalogs_used=outcome.catalogs_used, result=outcome.result, progress=progress)
+    if final is not None:  # the engine's statement results carry each statement's lineage
+        lineage_after_run(run=run, statements=outcome.statements)
+    return final
 
 
-def execute_on_engine(engine: EngineProcess, *, run: JobRun, recorder: RunRecorder) -> Outcome:
+def execute_on_engine(engine: TeamEngine, *, run: JobRun, recorder: RunListener) -> Outcome:
     """Send the run's script to `engine` and wait for its result, relaying events to `recorder`."""
-    statements: dict[int, dict[str, Any]] = {}
+    statements: dict[int, StatementEvent] = {}
 
-    def on_event(event: dict[str, Any]) -> None:
+    def on_event(event: JsonObject) -> None:
         dispatch_event(event, recorder, statements)
 
     pending = engine.request({
         "mode": "run", "script": run.sql, "spark_conf": run.spark_conf or {},
         "default_catalog": run.default_catalog or None, "preview_limit": settings.LAKEPORT_RESULT_PREVIEW_ROWS,
+        "lineage": settings.LAKEPORT_LINEAGE_CAPTURE, "snapshot": snapshot_for_engine(run=run),
     }, on_event=on_event)
     recorder.on_cancel(lambda: engine.cancel(pending.id))
     pending.done.wait()
@@ -104,14 +110,15 @@ def execute_on_engine(engine: EngineProcess, *, run: JobRun, recorder: RunRecord
                    cancelled=bool(end.get("cancelled")), engine_lost=bool(end.get("engine_lost")))
 
 
-def dispatch_event(event: dict[str, Any], recorder: RunRecorder, statements: dict[int, dict[str, Any]]) -> None:
+def dispatch_event(event: JsonObject, recorder: RunListener, statements: dict[int, StatementEvent]) -> None:
     """Relay one engine event to the run's recorder (statement rows, log, application, progress)."""
     kind = event.get("event")
     if kind == "statement_start":
         recorder.on_statement_start(int(event.get("index", 0)), int(event.get("total", 0)), str(event.get("sql", "")))
     elif kind == "statement_end":
-        statements[int(event.get("index", 0))] = event
-        recorder.on_statement_end(event)
+        statement = cast(StatementEvent, event)  # JSON from the engine, in StatementResult.as_dict()'s shape
+        statements[int(event.get("index", 0))] = statement
+        recorder.on_statement_end(statement)
     elif kind == "log":
         recorder.on_log(str(event.get("message", "")))
     elif kind == "app":
@@ -121,6 +128,6 @@ def dispatch_event(event: dict[str, Any], recorder: RunRecorder, statements: dic
             "stages_done", "stages_total", "tasks_done", "tasks_total")})
 
 
-def _fail(run: JobRun, error: dict[str, Any]) -> RunStatus | None:
+def _fail(run: JobRun, error: RunError) -> RunStatus | None:
     return run_finish(run=run, succeeded=False, error=error, statements=[], catalogs_used=[], result=None,
                       progress=dict(run.progress or {}))

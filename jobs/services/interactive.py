@@ -13,10 +13,15 @@ from typing import Any
 
 from celery import current_app, states
 from django.conf import settings
-from rest_framework import exceptions
 
-from config.api.errors import ServiceUnavailable
-from jobs.spark.redaction import redact
+from config.errors import InvalidInput, Unavailable
+from jobs.engines import engine_key
+from jobs.engines.pool import engine_pool
+from jobs.engines.process import EngineError
+from jobs.spark.errors import SparkRuntimeError
+from jobs.spark.script import split_statements
+from jobs.spark.sqltext import COMMENT, SPACE, tokenize
+from lakeport_kernel.redaction import redact
 from teams.models import Team
 
 # First keywords of statements that only read; WITH/FROM/( may still wrap a write, so the parsed plan decides.
@@ -65,26 +70,21 @@ def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes
                 answer = meta.get("result") or {}
                 break
             if meta.get("status") in states.PROPAGATE_STATES:
-                raise ServiceUnavailable("The team's engine could not answer; try again.")
+                raise Unavailable("The team's engine could not answer; try again.")
             if time.monotonic() > deadline:
-                raise ServiceUnavailable("No worker answered in time; the team's engine may be starting or busy. "
+                raise Unavailable("No worker answered in time; the team's engine may be starting or busy. "
                                          "Try again in a moment.")
             time.sleep(POLL_SECONDS if time.monotonic() + 1 < deadline else 0.1)
     finally:
         backend.forget(result.id)
     if answer.get("busy"):
-        raise ServiceUnavailable("Every engine of the workers is busy; try again in a moment.")
+        raise Unavailable("Every engine of the workers is busy; try again in a moment.")
     return answer
 
 
 def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
                         check_writes: str | None = None) -> dict[str, Any]:
     """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data)."""
-    from jobs.engines import engine_key
-    from jobs.engines.pool import engine_pool
-    from jobs.engines.process import EngineError
-    from jobs.spark.errors import SparkRuntimeError
-
     team = Team.objects.get(id=team_id)
     fail = {"statement": None, "line": None, "column": None}
     try:
@@ -133,8 +133,6 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
 
     A statement that writes, an empty script or a failing query raises a 400 whose message names the position.
     """
-    from jobs.spark.script import split_statements
-
     problem = _size_error(sql)
     if problem:
         raise _refuse(problem)
@@ -168,14 +166,13 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
             "truncated": bool(answer.get("truncated"))}
 
 
-def _refuse(message: str) -> exceptions.ValidationError:
-    # One non-field message: the error body's `message` is then the text itself.
-    return exceptions.ValidationError({"non_field_errors": [redact(message)]})
+def _refuse(message: str) -> InvalidInput:
+    # One non-field message: the error body's `message` is the text itself.
+    text = redact(message)
+    return InvalidInput(text, {"non_field_errors": [text]})
 
 
 def _first_keyword(sql: str) -> str:
-    from jobs.spark.sqltext import COMMENT, SPACE, tokenize
-
     for token in tokenize(sql):
         if token.kind not in (SPACE, COMMENT):
             return token.lower

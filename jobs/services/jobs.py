@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from catalogs.models import Catalog
 from jobs.models import Engine, SqlJob
+from jobs.services.parameters import check_script_parameters, clean_declarations
 from teams.models import Team
 
 MAX_CONF_ENTRIES = 100
@@ -66,9 +67,15 @@ def job_create(
     default_catalog: str = "",
     engine: str = Engine.DEFAULT,
     max_retries: int = 0,
+    parameters: dict[str, Any] | None = None,
 ) -> SqlJob:
-    """Create a SQL job in `team`; a duplicate name, empty/oversized script, unknown catalog or conf key is refused."""
+    """Create a SQL job in `team`; a duplicate name, empty/oversized script, unknown catalog or conf key is refused.
+
+    A bad parameter declaration or a `${name}` the job does not declare raises ParameterError naming it.
+    """
     check_script(sql)
+    declared = clean_declarations(parameters)
+    check_script_parameters(sql, declared)
     conf = clean_spark_conf(spark_conf)
     check_default_catalog(team=team, name=default_catalog)
     if SqlJob.objects.filter(team=team, name=name).exists():
@@ -77,7 +84,8 @@ def job_create(
         with transaction.atomic():
             return SqlJob.objects.create(
                 team=team, name=name, sql=sql, spark_conf=conf, default_catalog=default_catalog, engine=engine,
-                max_retries=max_retries, created_by=user if getattr(user, "is_authenticated", False) else None,
+                max_retries=max_retries, parameters=declared,
+                created_by=user if getattr(user, "is_authenticated", False) else None,
             )
     except IntegrityError:  # a concurrent create with the same name
         raise ValidationError({"name": [f"A job named '{name}' already exists in team '{team.name}'."]}) from None
@@ -85,7 +93,7 @@ def job_create(
 
 @transaction.atomic
 def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
-    """Change the given fields of `job` (name, sql, spark_conf, default_catalog, engine, max_retries).
+    """Change the given fields of `job` (name, sql, spark_conf, default_catalog, engine, max_retries, parameters).
 
     Runs already submitted keep the script and conf they were submitted with.
     """
@@ -105,6 +113,9 @@ def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
     for field in ("engine", "max_retries"):
         if field in data:
             setattr(job, field, data[field])
+    if "parameters" in data:
+        job.parameters = clean_declarations(data["parameters"])
+    check_script_parameters(job.sql, job.parameters)
     job.updated_at = timezone.now()
     job.save()
     return job

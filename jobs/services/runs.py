@@ -8,24 +8,29 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from kombu.exceptions import ChannelError
 
-from config.api.errors import Conflict
+from config.errors import Conflict
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
+from jobs.services.parameters import RawValue, render_script, resolve_values
 from jobs.services.timing import run_stale_seconds
-from jobs.spark.redaction import redact
+from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
 
 MAX_LOG_LINE = 8000
 WORKER_LOST = "worker lost"
+JOB_QUEUE = "lakeport"  # routed in config/celery.py (task_routes)
+RUN_EXECUTE_TASK = "jobs.run_execute"
 
 
 # ---- submit -------------------------------------------------------------------------------------------
@@ -37,8 +42,20 @@ class Submission:
     created: bool
 
 
-def run_submit(*, job: SqlJob, user: Any, idempotency_key: str | None = None, enqueue: bool = True) -> Submission:
+def run_submit(
+    *,
+    job: SqlJob,
+    user: Any,
+    idempotency_key: str | None = None,
+    enqueue: bool = True,
+    parameters: dict[str, RawValue] | None = None,
+    logical_date: datetime | None = None,
+    time_zone: str = "UTC",
+) -> Submission:
     """Queue a run of `job` and enqueue its task after commit; the same `idempotency_key` returns the same run.
+
+    `parameters` override the job's defaults; `${ds}`/`${ts}` come from `logical_date` (a schedule's fire time,
+    else now) in `time_zone`. The run keeps the rendered script and the values; a bad one raises ParameterError.
 
     `enqueue=False` leaves the run QUEUED for the caller to execute (manage.py runjob); the reaper still
     enqueues it if nobody claims it within LAKEPORT_REQUEUE_AFTER_SECONDS.
@@ -48,12 +65,16 @@ def run_submit(*, job: SqlJob, user: Any, idempotency_key: str | None = None, en
         if existing is not None:
             return Submission(run=existing, created=False)
     check_script(job.sql)
+    values = resolve_values(declared=job.parameters or {}, overrides=parameters,
+                            logical_date=logical_date or timezone.now(), time_zone=time_zone)
+    rendered = render_script(job.sql, values)
     try:
         with transaction.atomic():
             run = JobRun.objects.create(
                 job=job, team_id=job.team_id, idempotency_key=idempotency_key or None,
                 submitted_by=user if getattr(user, "is_authenticated", False) else None,
-                sql=job.sql, spark_conf=job.spark_conf, default_catalog=job.default_catalog, engine=job.engine,
+                sql=rendered.sql, parameters=rendered.values, spark_conf=job.spark_conf,
+                default_catalog=job.default_catalog, engine=job.engine,
                 max_retries=job.max_retries,
             )
             _append_log(run_id=run.id, start=0, messages=[f"Run {run.id} of job '{job.name}' queued."])
@@ -72,12 +93,11 @@ def run_submit(*, job: SqlJob, user: Any, idempotency_key: str | None = None, en
 
 def run_enqueue(*, run_id: int) -> bool:
     """Send the run's task to the broker; a broker outage is logged and left to the reaper's re-enqueue."""
-    from jobs.tasks import run_execute
-
     JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).update(enqueued_at=timezone.now())
     try:
-        run_execute.apply_async(args=[run_id], retry=True,
-                                retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
+        # By name: services never import jobs.tasks (which imports the services it runs).
+        current_app.send_task(RUN_EXECUTE_TASK, args=[run_id], queue=JOB_QUEUE, retry=True,
+                              retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
     except Exception as exc:
         logger.warning("run.enqueue_failed", extra={"run_id": run_id, "error_class": type(exc).__name__})
         return False
@@ -277,12 +297,9 @@ def runs_reap() -> ReapReport:
 
 def broker_backlog() -> int | None:
     """Messages waiting in the job queue of the broker; None when the broker cannot tell (or is down)."""
-    from celery import current_app
-    from kombu.exceptions import ChannelError
-
     try:
         with current_app.connection_for_read() as conn:
-            return int(conn.default_channel.queue_declare(queue="lakeport", passive=True).message_count)
+            return int(conn.default_channel.queue_declare(queue=JOB_QUEUE, passive=True).message_count)
     except ChannelError:
         return 0  # the queue does not exist (yet, or any more): nothing waits in it
     except Exception as exc:

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 if __package__ in (None, ""):
     _root = Path(__file__).resolve().parents[2]
@@ -32,8 +32,11 @@ if __package__ in (None, ""):
 import contextlib
 
 from jobs.spark.channel import Channel, ChannelClosed  # noqa: E402
-from jobs.spark.redaction import redact  # noqa: E402
 from jobs.spark.store import CatalogEntry, CatalogStoreError  # noqa: E402
+from lakeport_kernel.redaction import redact  # noqa: E402
+
+if TYPE_CHECKING:
+    from jobs.spark.script import ScriptRunner, StatementResult
 
 ASK_TIMEOUT_SECONDS = 60.0
 # First keywords whose statement may still wrap a write (WITH … INSERT, FROM … INSERT): the parsed plan decides.
@@ -130,8 +133,8 @@ class ChannelListener:
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
         self.event("statement_start", index=index, total=total, sql=redact(sql))
 
-    def on_statement_end(self, result: Any) -> None:
-        self.event("statement_end", **result.as_dict())
+    def on_statement_end(self, result: StatementResult) -> None:
+        self.event("statement_end", **result.as_dict())  # the worker hears one shape: StatementEvent, a dict
 
     def on_log(self, message: str) -> None:
         self.event("log", message=redact(message))
@@ -146,7 +149,7 @@ class EngineHost:
         self.spark: Any = None
         self.team = ""
         self.settings: dict[str, Any] = {}
-        self._runners: dict[str, Any] = {}
+        self._runners: dict[str, ScriptRunner] = {}
         self._lock = threading.Lock()
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
@@ -196,7 +199,7 @@ class EngineHost:
                            "ui_url": sc.uiWebUrl or ""})
 
     # ---- requests ----------------------------------------------------------------------------------------
-    def _runner(self, request_id: str, message: dict[str, Any], listener: Any) -> Any:
+    def _runner(self, request_id: str, message: dict[str, Any], listener: ChannelListener | None) -> ScriptRunner:
         from jobs.spark.script import ScriptRunner
 
         session = self.spark.newSession()
@@ -206,6 +209,8 @@ class EngineHost:
             "team": self.team, "preview_limit": int(message.get("preview_limit", 1000)), "listener": listener,
             "job_group": f"lakeport-{request_id}", "connect_timeout": float(self.settings.get("connect_timeout", 10)),
             "delta_mode": self.settings.get("delta_mode"),
+            # lineage travels back with each statement's result; the snapshot pins the run's Delta versions
+            "lineage": bool(message.get("lineage", True)), "snapshot": message.get("snapshot"),
         }
         policy = _guard_policy(self.settings.get("policy"))
         if policy is not None:
@@ -236,7 +241,7 @@ class EngineHost:
         with contextlib.suppress(ChannelClosed):
             self.channel.send({"op": "result", "id": request_id, **reply})
 
-    def _run_script(self, runner: Any, message: dict[str, Any], listener: Any) -> dict[str, Any]:
+    def _run_script(self, runner: ScriptRunner, message: dict[str, Any], listener: ChannelListener) -> dict[str, Any]:
         from jobs.spark.progress import ProgressSampler
         from jobs.spark.script import split_statements
 
@@ -250,7 +255,7 @@ class EngineHost:
         return {"succeeded": result.succeeded, "error": result.error, "catalogs_used": list(result.catalogs_used),
                 "cancelled": result.cancelled, "statements": [s.as_dict() for s in result.statements]}
 
-    def _preview(self, runner: Any, message: dict[str, Any]) -> dict[str, Any]:
+    def _preview(self, runner: ScriptRunner, message: dict[str, Any]) -> dict[str, Any]:
         script = str(message.get("script", ""))
         last = message.get("check_writes")
         if last and plan_writes(self.spark, str(last)):

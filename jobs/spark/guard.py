@@ -45,6 +45,8 @@ NEVER_SET_PREFIXES: tuple[str, ...] = ("spark.sql.catalog.", "spark.sql.runSQLOn
 
 SESSION_CATALOG = "spark_catalog"
 GLOBAL_TEMP_DATABASE = "global_temp"
+# Temp views the streaming runtime registers over stream tables (`__lp_stream_<n>`): only it may name them.
+PLATFORM_VIEW_PREFIX = "__lp_"
 
 # Rule name → what the user reads. docs/security.md lists the same names.
 RULES: dict[str, str] = {
@@ -71,6 +73,7 @@ RULES: dict[str, str] = {
     "load-data": "LOAD DATA is not allowed; INSERT from a catalog table",
     "repair": "MSCK / REPAIR TABLE is not allowed",
     "custom-class": "custom SerDe or input/output format classes are not allowed",
+    "reserved-name": "names starting with __lp_ belong to the platform (its stream views); read FROM STREAM(…) instead",
 }
 
 # Data source short names a `fmt`.`path` name would read with runSQLOnFiles.
@@ -158,6 +161,8 @@ class GuardScope:
     temp_views: frozenset[str] = field(default_factory=frozenset)
     # binds a team catalog the statement names where the resolver cannot see it (IDENTIFIER('cat.db.t'))
     bind: Callable[[str], bool] = lambda name: False
+    # stream views the streaming runtime put in place of STREAM(…) in this very statement
+    platform_views: frozenset[str] = field(default_factory=frozenset)
 
 
 class GuardRefusal(SparkRuntimeError):
@@ -332,6 +337,10 @@ class SqlGuard:
         if not parts:
             return
         head = parts[0]
+        if any(p.lower().startswith(PLATFORM_VIEW_PREFIX) for p in parts):
+            if len(parts) == 1 and scope is not None and head in scope.platform_views:
+                return
+            raise _Refuse("reserved-name", f"'{'.'.join(parts)}'")
         looks_like_path = head.lower() in FILE_FORMATS or "/" in parts[1 % len(parts)] or "." in head
         if len(parts) == 2 and looks_like_path and (scope is None or head not in scope.catalogs):
             raise _Refuse("path-read")  # `format`.`path`, also with a data source class name

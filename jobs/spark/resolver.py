@@ -11,17 +11,20 @@ from __future__ import annotations
 import logging
 import re
 import socket
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from jobs.spark.bindings import (
+    BindContext,
+    Binding,
+    BindingFailure,
+    binding_for,
+    session_catalogs,
+)
 from jobs.spark.bindings import delta as delta_binding
-from jobs.spark.bindings import hive as hive_binding
-from jobs.spark.bindings import jdbc as jdbc_binding
 from jobs.spark.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
 from jobs.spark.guard import GuardScope, SqlGuard
-from jobs.spark.redaction import redact
 from jobs.spark.sqltext import (
     NameChain,
     Statement,
@@ -34,6 +37,7 @@ from jobs.spark.sqltext import (
     use_namespace,
 )
 from jobs.spark.store import CatalogEntry, CatalogStore
+from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.spark")
 
@@ -50,38 +54,6 @@ _CONNECTION_FAILURE = re.compile(
     r"This connection has been closed|Connection reset|server closed the connection unexpectedly",
     re.I,
 )
-
-
-@dataclass
-class Binding:
-    """A catalog bound into one Spark session: what Spark calls it, which version, which confs we set."""
-
-    name: str
-    type: str
-    fingerprint: str
-    version: int
-    spark_name: str | None  # the Spark catalog name statements use; None for the embedded Delta connector
-    configuration: dict[str, Any] = field(repr=False, default_factory=dict)
-    keys: list[str] = field(default_factory=list)
-
-
-class _SessionCatalogs:
-    """Per-Spark-session bookkeeping (one per `SparkSession` object): bindings, the Hive catalog, Delta."""
-
-    def __init__(self) -> None:
-        self.lock = threading.RLock()
-        self.bindings: dict[str, Binding] = {}
-        self.hive: str | None = None
-        self.delta: Any = None
-
-
-def session_catalogs(spark: Any) -> _SessionCatalogs:
-    """The bookkeeping attached to `spark` (created on first use)."""
-    state = getattr(spark, "_lakeport_catalogs", None)
-    if state is None:
-        state = _SessionCatalogs()
-        spark._lakeport_catalogs = state
-    return state
 
 
 @dataclass(frozen=True)
@@ -204,11 +176,7 @@ class CatalogResolver:
                 return binding
             try:
                 binding = self._bind_entry(entry, binding)
-            except jdbc_binding.JdbcUnreachableError as exc:
-                host, port = jdbc_binding.host_port(entry.configuration)
-                raise CatalogBindingError(f"Catalog '{entry.name}' ({host}:{port}) is unreachable: {exc}.",
-                                          statement=statement) from None
-            except (jdbc_binding.JdbcConfigError, hive_binding.HiveConfigError, delta_binding.DeltaBindingError) as exc:
+            except BindingFailure as exc:
                 raise CatalogBindingError(redact(str(exc)), statement=statement) from None
             self._state.bindings[entry.name] = binding
         self._mark_used(entry.name)
@@ -218,50 +186,25 @@ class CatalogResolver:
         if name not in self.used:
             self.used.append(name)
 
-    def _bind_entry(self, entry: CatalogEntry, old: Binding | None) -> Binding:
-        config = entry.configuration
-        verb = "registered" if old is None else f"re-registered (changed, version {old.version} → {entry.version})"
-        if entry.type == "jdbc":
-            keys = jdbc_binding.register(self.spark, entry.name, config, connect_timeout=self.connect_timeout,
-                                         previous_keys=old.keys if old else None)
-            host, port = jdbc_binding.host_port(config)
-            self._log(f"Catalog '{entry.name}' {verb}: jdbc {config.get('type')} at {host}:{port}.")
-            return Binding(entry.name, "jdbc", entry.fingerprint, entry.version, entry.name, config, keys)
-        if entry.type == "hive":
-            if self._state.hive not in (None, entry.name):
-                raise hive_binding.HiveConfigError(
-                    f"Only one Hive catalog per Spark session: '{self._state.hive}' is already this session's "
-                    f"session catalog, so '{entry.name}' needs a separate session (a separate job)."
-                )
-            spark_name = hive_binding.check_session(self.spark, entry.name, config)
-            self._state.hive = entry.name
-            self._log(f"Catalog '{entry.name}' {verb}: hive metastore {hive_binding.metastore_uris(config)} as {spark_name}.")
-            return Binding(entry.name, "hive", entry.fingerprint, entry.version, spark_name, config)
-        if entry.type == "delta":
-            if self.delta_mode == "jvm":
-                if self._state.hive is not None:
-                    raise delta_binding.DeltaBindingError(
-                        f"Delta catalog '{entry.name}' (JVM mode) and Hive catalog '{self._state.hive}' both need spark_catalog."
-                    )
-                delta_binding.check_jvm_session(self.spark, entry.name)
-                self._log(f"Catalog '{entry.name}' {verb}: delta (JVM DeltaCatalog) as spark_catalog.")
-                return Binding(entry.name, "delta", entry.fingerprint, entry.version, SESSION_CATALOG, config)
-            self._embedded_delta().register(entry.name, config)
-            self._log(f"Catalog '{entry.name}' {verb}: delta (embedded connector) at {config.get('warehouse')}.")
-            return Binding(entry.name, "delta", entry.fingerprint, entry.version, None, config)
-        raise jdbc_binding.JdbcConfigError(f"Catalog '{entry.name}' has unsupported type '{entry.type}'.")
+    def _context(self) -> BindContext:
+        return BindContext(self.spark, self._state, self.connect_timeout, self.delta_mode, self._log)
 
-    def _embedded_delta(self) -> Any:
-        if self._state.delta is None:
-            try:
-                from jobs.spark.delta import EmbeddedDelta
-            except ImportError as exc:
-                raise delta_binding.DeltaBindingError(
-                    f"The embedded Delta connector is not available ({exc.name or exc}); set "
-                    "LAKEPORT_DELTA_MODE=jvm with delta-spark jars instead."
-                ) from None
-            self._state.delta = EmbeddedDelta(self.spark)
-        return self._state.delta
+    def _bind_entry(self, entry: CatalogEntry, old: Binding | None) -> Binding:
+        kind = binding_for(entry.type)
+        if old is not None and old.type != entry.type:
+            binding_for(old.type).unbind(self._context(), old)  # the catalog was re-created with another type
+            old = None
+        verb = "registered" if old is None else f"re-registered (changed, version {old.version} → {entry.version})"
+        binding = kind.bind(self._context(), entry, old)
+        self._log(f"Catalog '{entry.name}' {verb}: {kind.summary(binding)}.")
+        return binding
+
+    def unbind(self, name: str) -> None:
+        """Remove the catalog `name` from this session if bound (its type undoes what binding set)."""
+        with self._state.lock:
+            binding = self._state.bindings.pop(name.lower(), None)
+            if binding is not None:
+                binding_for(binding.type).unbind(self._context(), binding)
 
     def binding(self, name: str | None) -> Binding | None:
         """The current binding of a store catalog in this session, if bound."""
@@ -297,10 +240,10 @@ class CatalogResolver:
         current = self.binding(self.current_catalog)
         return GuardScope(
             catalogs=frozenset(b.spark_name for b in bindings if b.spark_name and b.spark_name.lower() != SESSION_CATALOG),
-            embedded=frozenset(b.name for b in bindings if b.type == "delta" and b.spark_name is None),
+            embedded=frozenset(b.name for b in bindings if b.embedded),
             session_catalog_bound=any((b.spark_name or "").lower() == SESSION_CATALOG for b in bindings),
             current_catalog=lambda: str(jsession.sessionState().catalogManager().currentCatalog().name()),
-            current_is_embedded=current is not None and current.type == "delta" and current.spark_name is None,
+            current_is_embedded=current is not None and current.embedded,
             is_temp_view=lambda name: bool(jsession.sessionState().catalog().getTempView(name).isDefined()),
             temp_views=temp_views,
             bind=self._bind_for_guard,
@@ -327,8 +270,8 @@ class CatalogResolver:
             return None  # USE of a database in an embedded Delta catalog: ours to track, Spark has no such catalog
         delta = self._state.delta
         current = self.binding(self.current_catalog)
-        involves_delta = any(b.type == "delta" and b.spark_name is None for b in bindings)
-        current_is_delta = current is not None and current.type == "delta" and current.spark_name is None
+        involves_delta = any(b.embedded for b in bindings)
+        current_is_delta = current is not None and current.embedded
         if delta is not None and (involves_delta or current_is_delta) and delta.handles(
             sql, current_catalog=self.current_catalog, current_database=self.current_database
         ):
@@ -341,7 +284,7 @@ class CatalogResolver:
             df = self.spark.sql(f"SET CATALOG {_literal(name)}")
             self.current_catalog, self.current_database = name, None
             return df
-        database = binding.configuration.get("default-database") if binding.type in ("hive", "delta") else None
+        database = binding_for(binding.type).default_database(binding.configuration)
         self.current_catalog, self.current_database = binding.name, database
         if binding.spark_name is None:
             return None  # embedded Delta: Spark has no catalog of that name; statements go to the connector
@@ -362,7 +305,7 @@ class CatalogResolver:
         else:
             self.current_database = ".".join(namespace)
             binding = self.binding(self.current_catalog)
-        if binding is not None and binding.type == "delta" and binding.spark_name is None:
+        if binding is not None and binding.embedded:
             return "delta"
         return binding.type if binding is not None else None
 
@@ -387,18 +330,20 @@ class CatalogResolver:
     def _unreachable(self, stmt: Statement) -> list[tuple[str, str, int]]:
         """JDBC catalogs of the statement whose server does not accept a TCP connection (all of them if none is down)."""
         names = statement_refs(stmt).candidates + ([self.current_catalog] if self.current_catalog else [])
-        jdbc = [b for n in dict.fromkeys(names) if (b := self.binding(n)) is not None and b.type == "jdbc"]
+        servers: list[tuple[str, str, int]] = []
+        for name in dict.fromkeys(names):
+            b = self.binding(name)
+            endpoint = binding_for(b.type).endpoint(b.configuration) if b is not None else None
+            if b is not None and endpoint is not None:
+                servers.append((b.name, *endpoint))
         probed: list[tuple[str, str, int]] = []
-        for b in jdbc:
-            host, port = jdbc_binding.host_port(b.configuration)
+        for name, host, port in servers:
             try:
                 with socket.create_connection((host, port), timeout=min(self.connect_timeout, 3.0)):
                     pass
             except OSError:
-                probed.append((b.name, host, port))
-        if probed:
-            return probed
-        return [(b.name, *jdbc_binding.host_port(b.configuration)) for b in jdbc]
+                probed.append((name, host, port))
+        return probed or servers
 
 
 def _quote(name: str) -> str:
@@ -445,44 +390,59 @@ def referenced_catalogs(script: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def _session_claims(script: str, store: CatalogStore, delta_mode: str,
+                    types: frozenset[str] | None = None) -> list[tuple[CatalogEntry, dict[str, str]]]:
+    """The script's catalogs (of `types`, or all) whose type needs static confs, with those confs."""
+    claims: list[tuple[CatalogEntry, dict[str, str]]] = []
+    for name in referenced_catalogs(script):
+        entry = store.get_catalog(name)
+        if entry is None or (types is not None and entry.type not in types):
+            continue
+        try:
+            conf = binding_for(entry.type).static_conf(entry, delta_mode=delta_mode)
+        except BindingFailure as exc:
+            raise CatalogBindingError(f"Catalog '{entry.name}': {exc}") from None
+        if conf:
+            claims.append((entry, conf))
+    return claims
+
+
+def _merge_claims(claims: list[tuple[CatalogEntry, dict[str, str]]], team: str, delta_mode: str) -> dict[str, str]:
+    """One session catalog per Spark session: the confs of the one claim, or an error naming the conflict."""
+    if not claims:
+        return {}
+    first = claims[0][0]
+    kind = binding_for(first.type)
+    same = [e for e, _ in claims if e.type == first.type]
+    others = [e for e, _ in claims if e.type != first.type]
+    if others:
+        other = others[0]
+        raise CatalogBindingError(
+            f"{kind.display_name} catalog '{first.name}' and {binding_for(other.type).display_name} catalog "
+            f"'{other.name}' both need spark_catalog (static confs): use two jobs."
+        )
+    if len(same) > 1 and not kind.shares_session_catalog(delta_mode=delta_mode):
+        names = ", ".join(f"'{e.name}'" for e in same)
+        label = kind.display_name
+        raise CatalogBindingError(
+            f"The script uses {label} catalogs {names} of team '{team}', but a Spark session has one {label} catalog: "
+            f"split the script into one job per {label} catalog."
+        )
+    return dict(claims[0][1])
+
+
 def hive_static_conf(script: str, store: CatalogStore, team: str) -> dict[str, str]:
     """Static Spark confs the script's Hive catalog needs (empty without one), found before the session starts.
 
     Raises CatalogBindingError when the script uses two Hive catalogs (one per Spark session).
     """
-    hive: list[CatalogEntry] = []
-    for name in referenced_catalogs(script):
-        entry = store.get_catalog(name)
-        if entry is not None and entry.type == "hive":
-            hive.append(entry)
-    if len(hive) > 1:
-        names = ", ".join(f"'{e.name}'" for e in hive)
-        raise CatalogBindingError(
-            f"The script uses Hive catalogs {names} of team '{team}', but a Spark session has one Hive catalog: "
-            "split the script into one job per Hive catalog."
-        )
-    if not hive:
-        return {}
-    try:
-        return hive_binding.static_conf(hive[0].configuration)
-    except hive_binding.HiveConfigError as exc:
-        raise CatalogBindingError(f"Catalog '{hive[0].name}': {exc}") from None
+    return _merge_claims(_session_claims(script, store, "embedded", frozenset({"hive"})), team, "embedded")
 
 
 def static_conf(script: str, store: CatalogStore, team: str, *, delta_mode: str | None = None) -> dict[str, str]:
     """All static confs a session for this script needs: Hive support, and the JVM Delta catalog in jvm mode."""
-    conf = hive_static_conf(script, store, team)
-    if delta_binding.delta_mode(delta_mode) == "jvm":
-        for name in referenced_catalogs(script):
-            entry = store.get_catalog(name)
-            if entry is not None and entry.type == "delta":
-                if conf:
-                    raise CatalogBindingError(
-                        f"Delta catalog '{name}' in JVM mode and a Hive catalog both need spark_catalog: use two jobs."
-                    )
-                conf.update(delta_binding.jvm_static_conf(entry.configuration))
-                break
-    return conf
+    mode = delta_binding.delta_mode(delta_mode)
+    return _merge_claims(_session_claims(script, store, mode), team, mode)
 
 
 __all__ = [

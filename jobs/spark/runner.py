@@ -8,6 +8,13 @@ Prints each statement's result as a table; `--events FILE` also writes JSON line
 statement succeeded, 1 when one failed, 2 for bad arguments. Secrets never travel on the command line: the
 database store takes its password from PGPASSWORD / ~/.pgpass / a libpq service, decryption keys from
 LAKEPORT_SECRET_KEYS. Cluster mode: ship the package with `--py-files` (see `build_py_files`).
+
+    python jobs/spark/runner.py --streaming --checkpoint /data/ckpt/q1 --store file:catalogs.json --team acme q1.sql
+
+`--streaming` runs a script whose last statement is a streaming INSERT (`… FROM STREAM(…) [EMIT …]`, see
+docs/streaming.md; the statements before it run as a batch first). It prints JSON-line events on stdout
+(`query_started`, one `batch` per micro-batch, `stopped` or `failed`), stops after the current batch on SIGTERM or
+SIGINT, and resumes from `--checkpoint` when started again.
 """
 
 from __future__ import annotations
@@ -29,23 +36,47 @@ if __package__ in (None, ""):
         sys.path.insert(0, str(_root))
 
 from jobs.spark.progress import ProgressSampler  # noqa: E402
-from jobs.spark.redaction import redact  # noqa: E402
 from jobs.spark.store import CatalogStoreError, dsn_has_password, open_store  # noqa: E402
+from lakeport_kernel.redaction import redact  # noqa: E402
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 SPARK_DIR = Path(__file__).resolve().parent
+KERNEL_DIR = SPARK_DIR.parents[1] / "lakeport_kernel"  # the shared kernel the runtime imports (secrets, redaction)
+# The JDBC drivers the jdbc binding names, and where Debian's packages put their jars (SPARK_JDBC_JARS overrides).
+JDBC_DRIVERS = ("org.postgresql.Driver", "org.mariadb.jdbc.Driver")
+DEFAULT_JDBC_JARS = ("/usr/share/java/postgresql.jar", "/usr/share/java/mariadb-java-client.jar")
+
+
+def jdbc_jars(environ: dict[str, str] | None = None) -> list[str]:
+    """The JDBC driver jars that exist: SPARK_JDBC_JARS (comma-separated, as the platform reads it) or Debian's."""
+    raw = (environ if environ is not None else os.environ).get("SPARK_JDBC_JARS", "")
+    wanted = [p.strip() for p in raw.split(",") if p.strip()] or list(DEFAULT_JDBC_JARS)
+    return [p for p in wanted if os.path.isfile(p)]
+
+
+def missing_jdbc_drivers(spark: Any) -> list[str]:
+    """Driver classes the running driver JVM cannot load (spark-submit started it without their jars)."""
+    loader = spark._jvm.java.lang.Thread.currentThread().getContextClassLoader()
+    missing = []
+    for name in JDBC_DRIVERS:
+        try:
+            spark._jvm.java.lang.Class.forName(name, False, loader)
+        except Exception:  # py4j wraps ClassNotFoundException
+            missing.append(name)
+    return missing
 
 
 def build_py_files(dest: str | os.PathLike[str]) -> Path:
-    """Zip the `jobs.spark` package (with a Django-free `jobs/__init__.py`) for `spark-submit --py-files`."""
+    """Zip `jobs.spark` and `lakeport_kernel` (with a Django-free `jobs/__init__.py`) for `spark-submit --py-files`."""
     dest = Path(dest)
     archive = dest / "lakeport_spark.zip" if dest.is_dir() else dest
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("jobs/__init__.py", '"""Lakeport jobs (only the Spark runtime is shipped)."""\n')
-        for path in sorted(SPARK_DIR.rglob("*.py")):
-            if "__pycache__" in path.parts:
-                continue
-            zf.write(path, Path("jobs/spark") / path.relative_to(SPARK_DIR))
+        for package, root in (("jobs/spark", SPARK_DIR), ("lakeport_kernel", KERNEL_DIR)):
+            for path in sorted(root.rglob("*.py")):
+                if "__pycache__" in path.parts:
+                    continue
+                zf.write(path, Path(package) / path.relative_to(root))
     return archive
 
 
@@ -109,10 +140,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--connect-timeout", type=float, default=10.0, help="JDBC connect timeout, seconds")
     parser.add_argument("--delta-mode", choices=["embedded", "jvm"], help="default: LAKEPORT_DELTA_MODE or embedded")
     parser.add_argument("--app-name", default="lakeport-script")
+    parser.add_argument("--streaming", action="store_true", help="run the script's streaming INSERT until stopped")
+    parser.add_argument("--checkpoint", help="--streaming: checkpoint directory (the same one resumes the query)")
+    parser.add_argument("--query-name", help="--streaming: the Spark query name")
+    parser.add_argument("--available-now", action="store_true",
+                        help="--streaming: process what the sources hold now, then stop (Trigger.AvailableNow)")
     parser.add_argument("script", help="SQL script file, or - for standard input")
     args = parser.parse_args(argv)
     if args.preview_limit < 0:
         parser.error("--preview-limit must be >= 0")
+    if args.streaming and not args.checkpoint:
+        parser.error("--streaming needs --checkpoint DIR (where the query keeps its offsets and state)")
+    if args.checkpoint and not args.streaming:
+        parser.error("--checkpoint is only for --streaming")
     if args.store.startswith(("postgresql://", "postgres://")) and dsn_has_password(args.store):
         parser.error("--store must not carry a password (it would show in process lists): "
                      "use PGPASSWORD, ~/.pgpass or a libpq service file")
@@ -128,6 +168,10 @@ def build_session(master: str | None, app_name: str, static_conf: dict[str, str]
         builder = builder.master(master)
     elif "PYSPARK_GATEWAY_PORT" not in os.environ:
         builder = builder.master("local[*]")  # plain `python runner.py`; spark-submit brings its own master
+    if "PYSPARK_GATEWAY_PORT" not in os.environ and jdbc_jars():
+        # We start the JVM ourselves, so the driver jars can still go on its classpath.
+        static_conf = {**static_conf, "spark.jars": ",".join(
+            [j for j in static_conf.get("spark.jars", "").split(",") if j] + jdbc_jars())}
     for key, value in static_conf.items():
         builder = builder.config(key, value)
     if static_conf.get("spark.sql.catalogImplementation") == "hive":
@@ -141,6 +185,10 @@ def main(argv: list[str] | None = None) -> int:
         args = parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.streaming:
+        from jobs.spark.streaming.cli import run_streaming
+
+        return run_streaming(args)
     events = open(args.events, "a", encoding="utf-8") if args.events else None  # noqa: SIM115 - closed below
     listener = ConsoleListener(sys.stdout, events)
     try:
@@ -171,6 +219,11 @@ def _run(args: argparse.Namespace, listener: ConsoleListener) -> int:
         return EXIT_FAILED
     spark = build_session(args.master, args.app_name, conf)
     sc = spark.sparkContext
+    missing = missing_jdbc_drivers(spark)
+    if missing:  # spark-submit started the JVM: too late to add jars, so say exactly which to add
+        jars = ",".join(jdbc_jars()) or ",".join(DEFAULT_JDBC_JARS)
+        listener.on_log(f"JDBC driver(s) {', '.join(missing)} not on the classpath; JDBC catalogs will fail with "
+                        f"ClassNotFoundException. Add to spark-submit: --jars {jars}")
     # The platform shows the application and its UI while the run is live.
     listener.event("app", app_id=sc.applicationId, ui_url=sc.uiWebUrl or "")
     job_group = f"{args.app_name}-{sc.applicationId}"

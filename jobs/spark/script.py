@@ -20,10 +20,12 @@ from typing import Any, Protocol
 
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.guard import GuardPolicy, GuardRefusal, SqlGuard
-from jobs.spark.redaction import redact, redact_secrets
-from jobs.spark.resolver import CatalogResolver, statement_refs
+from jobs.spark.lineage import CatalogInfo, LineageContext, StatementLineage, catalog_info, frame_lineage, write_lineage
+from jobs.spark.resolver import CatalogResolver, session_catalogs, statement_refs
+from jobs.spark.snapshots import SnapshotPins
 from jobs.spark.sqltext import SqlTextError, Statement, created_names, is_query, name_chains, split_statements
 from jobs.spark.store import CatalogStore
+from lakeport_kernel.redaction import redact, redact_secrets
 
 __all__ = [
     "ScriptListener",
@@ -52,6 +54,7 @@ class StatementResult:
     error: str | None = None
     line: int | None = None
     column: int | None = None
+    lineage: dict[str, Any] | None = None  # StatementLineage.as_dict(): datasets read/written, column lineage
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -122,14 +125,19 @@ class ScriptRunner:
 
     `preview_limit` bounds the rows kept per statement; `job_group` is the Spark job group used for
     cancellation (generated if not given). `policy` is the SQL guard's policy (None: the default one); the
-    guard is always on, in `run()` and in `validate()`.
+    guard is always on, in `run()` and in `validate()`. `lineage` turns per-statement lineage capture on;
+    `snapshot` is the run's Delta snapshot request (`{"as_of": …}` / `{"versions": {table uri: version}}`).
     """
 
     def __init__(self, spark: Any, store: CatalogStore, *, team: str, preview_limit: int = 1000,
                  listener: ScriptListener | None = None, job_group: str | None = None,
                  connect_timeout: float = 10.0, delta_mode: str | None = None,
-                 policy: GuardPolicy | None = None) -> None:
+                 policy: GuardPolicy | None = None, lineage: bool = True,
+                 snapshot: dict[str, Any] | None = None) -> None:
         self.spark = spark
+        self.capture_lineage = lineage
+        # the embedded Delta connector reads its pins from the session while run() runs: one version per table
+        self.pins = SnapshotPins.from_request(snapshot)
         self.policy = policy or GuardPolicy()
         self.guard = SqlGuard(spark, self.policy)
         self.store = store
@@ -186,6 +194,7 @@ class ScriptRunner:
         error: dict[str, Any] | None = None
         sc = self.spark.sparkContext
         sc.setJobGroup(self.job_group, f"Lakeport script ({len(statements)} statements)", interruptOnCancel=True)
+        self.spark._lakeport_snapshot = self.pins
         try:
             for stmt in statements:
                 if error is not None or self._cancelled.is_set():
@@ -198,6 +207,8 @@ class ScriptRunner:
                              "message": result.error}
         finally:
             sc.setLocalProperty("spark.jobGroup.id", None)
+            # pins belong to this run only: a later run or a direct read on the session reads the latest versions
+            self.spark._lakeport_snapshot = None
         cancelled = self._cancelled.is_set()
         if cancelled and error is None:
             error = {"statement": None, "line": None, "column": None, "message": "Cancelled."}
@@ -209,7 +220,9 @@ class ScriptRunner:
         started, t0 = time.time(), time.perf_counter()
         self._in_statement.set()
         try:
-            preview = self._preview(self.resolver.execute(stmt))
+            frame = self.resolver.execute(stmt)
+            lineage = self._lineage(frame)
+            preview = self._preview(frame)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a failed statement with a clear message
             # Spark's own refusal (restricted mode at analysis) reads like the guard's
             exc = SqlGuard.refusal_for_error(exc, stmt) or exc
@@ -222,7 +235,30 @@ class ScriptRunner:
         finally:
             self._in_statement.clear()
         return self._end(StatementResult(stmt.index, redact(stmt.sql), SUCCEEDED, started, _ms(t0), preview.columns,
-                                         preview.rows, preview.truncated, line=stmt.line, column=stmt.column))
+                                         preview.rows, preview.truncated, line=stmt.line, column=stmt.column,
+                                         lineage=lineage))
+
+    def _lineage(self, frame: Any) -> dict[str, Any] | None:
+        """What the statement read and wrote, from the plan Spark analyzed to run it (None: capture off/nothing)."""
+        state = session_catalogs(self.spark)
+        views, writes = state.delta.take_lineage() if state.delta is not None else ({}, [])
+        if not self.capture_lineage:
+            return None
+        try:
+            catalogs: dict[str, CatalogInfo] = {}
+            for binding in list(state.bindings.values()):
+                if binding.spark_name:
+                    catalogs[binding.spark_name] = catalog_info(binding.name, binding.type, binding.configuration)
+            context = LineageContext(catalogs, views)
+            lineage = StatementLineage()
+            for target, source in writes:
+                lineage.merge(write_lineage(source, target, [], context))
+            if frame is not None and hasattr(frame, "_jdf"):
+                lineage.merge(frame_lineage(frame, context))
+        except Exception as exc:  # noqa: BLE001 - lineage is an observation: it never fails the statement
+            self._log(f"Lineage of this statement was not captured: {type(exc).__name__}.")
+            return None
+        return None if lineage.empty else lineage.as_dict()
 
     def _preview(self, df: Any) -> _Preview:
         if df is None or not getattr(df, "columns", None):

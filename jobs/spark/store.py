@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
-from jobs.spark.redaction import register_secret
+from jobs.spark.bindings import BINDINGS
+from lakeport_kernel.redaction import register_secret
 
-CATALOG_TYPES = ("jdbc", "hive", "delta")
+CATALOG_TYPES = tuple(BINDINGS)  # the types this runtime can bind, from the binding registry
 _SECRET_KEY_WORDS = ("password", "secret", "token", "key", "credential", "sas")
 
 
@@ -231,7 +232,7 @@ class DatabaseCatalogStore:
         return []
 
     def _entry(self, row: tuple[Any, ...]) -> CatalogEntry:
-        from jobs.spark.secretbox import SecretBox
+        from lakeport_kernel.secretbox import SecretBox
 
         name, kind, configuration, version, update_time = row
         if self._box is None:
@@ -262,7 +263,7 @@ class DatabaseCatalogStore:
 
 
 def _first_line(exc: BaseException) -> str:
-    from jobs.spark.redaction import redact
+    from lakeport_kernel.redaction import redact
 
     return redact(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
 

@@ -19,9 +19,16 @@ if [ -z "${LAKEPORT_SECRET_KEYS:-}" ]; then
   chmod 600 var/secret-keys
   export LAKEPORT_SECRET_KEYS=$(cat var/secret-keys)
 fi
+# Django's signing key, made once and kept in var/ the same way (settings read var/django-secret-key).
+if [ -z "${DJANGO_SECRET_KEY:-}" ] && [ ! -s var/django-secret-key ]; then
+  .venv/bin/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/django-secret-key
+  chmod 600 var/django-secret-key
+fi
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py collectstatic --noinput -v0
 .venv/bin/python manage.py bootstrap_demo
+# Something to look at in the first minute: a Delta catalog with three small tables, a job, a paused schedule.
+.venv/bin/python manage.py create_demo_data
 
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }

@@ -14,9 +14,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from teams.models import Role, Team
-from teams.services import api_token_create
 from tests.conftest import MARIADB, MariaDatabase, PgDatabase
 from tests.factories import MembershipFactory, UserFactory
+from tests.support.clients import token_client
 
 # Every secret value the catalog tests send. None may ever appear in a response, a header or a log record.
 PG_PASSWORD = "pg-Secr3t-7f3a9c0d"
@@ -44,13 +44,6 @@ class RecordingAPIClient(APIClient):
 RecordingAPIClient.recorded = []
 
 
-def recording_token_client(user: Any) -> APIClient:
-    client = RecordingAPIClient()
-    issued = api_token_create(user=user, name="test")
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {issued.raw}")
-    return client
-
-
 @pytest.fixture
 def client_for(team: Team) -> Callable[..., APIClient]:
     """Like the suite's `client_for` (a bearer-token client of a new member with `role`), recording responses."""
@@ -58,14 +51,14 @@ def client_for(team: Team) -> Callable[..., APIClient]:
     def make(role: str, in_team: Team | None = None) -> APIClient:
         user = UserFactory()
         MembershipFactory(team=in_team or team, user=user, role=role)
-        return recording_token_client(user)
+        return token_client(user, RecordingAPIClient)
 
     return make
 
 
 @pytest.fixture
 def platform_admin_client(db: Any) -> APIClient:
-    return recording_token_client(UserFactory(username="root-admin", is_superuser=True, is_staff=True))
+    return token_client(UserFactory(username="root-admin", is_superuser=True, is_staff=True), RecordingAPIClient)
 
 
 def leaked(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.secrets import open_configuration, stored_plain
-from jobs.spark.secretbox import SecretBox, SecretKeyError
+from lakeport_kernel.secretbox import SecretBox, SecretKeyError
 from tests.catalogs.conftest import (
     API,
     DELTA_ACCESS_KEY,

@@ -6,12 +6,12 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import yaml
 from cryptography.fernet import Fernet
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.paths import REPO
+
 COMPOSE = yaml.safe_load((REPO / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
 SECRET_NAMES = re.compile(r"(?i)(password|secret|token|key)")

@@ -26,8 +26,9 @@ from teams.models import Role
 from teams.services import api_token_create
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
 from tests.support.net import free_port, wait_for_port
+from tests.support.paths import REPO
 from tests.support.processes import stop_process_group
-from tests.support.worker import REPO, worker_env
+from tests.support.worker import celery_command, worker_env
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spark]
 
@@ -73,10 +74,9 @@ def stack(tmp_path: Path, hive_metastore: Any) -> Iterator[dict[str, Any]]:
         app_env = worker_env({"SPARK_MASTER": master, "LAKEPORT_WORKER_HEARTBEAT_SECONDS": "2"})
         s.start("web", [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{web_port}",
                         "--workers", "2", "--threads", "2"], app_env)
-        s.start("worker", [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
-                           "--pool=threads", "--concurrency=2", "--hostname", "stack-worker@%h"], app_env)
-        s.start("beat", [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
-                         "--schedule", str(tmp_path / "celerybeat-schedule")], app_env)
+        s.start("worker", celery_command("worker", hostname="stack-worker@%h", concurrency=2, quiet_cluster=False),
+                app_env)
+        s.start("beat", celery_command("beat", schedule=tmp_path / "celerybeat-schedule"), app_env)
         wait_for_port(web_port, timeout=60)
         yield {"url": f"http://127.0.0.1:{web_port}", "stack": s, "hms": hive_metastore, "master_ui": master_ui}
     finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,8 +18,9 @@ import pytest
 import redis
 from django.conf import settings
 
+from tests.support.paths import REPO
 from tests.support.processes import stop_process_group
-from tests.support.worker import REPO, worker_env
+from tests.support.worker import Worker, celery_command, worker_env
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -86,7 +86,9 @@ class Browser:
             self.page.wait_for_url(lambda url: "/login" not in url)
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API leaves its asyncio loop marked running in this thread while it lives, so
+# later tests calling asyncio.run() (the NATS client) would fail if it outlived the e2e package.
+@pytest.fixture(scope="package")
 def playwright_driver() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -167,17 +169,8 @@ def hive_table(spark: Any) -> str:
     return "e2e_hive.events"
 
 
-@dataclass
-class WorkerProcess:
-    process: subprocess.Popen
-    log_path: Path
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-
 @pytest.fixture
-def celery_worker(transactional_db: Any, tmp_path: Path) -> Iterator[WorkerProcess]:
+def celery_worker(transactional_db: Any, tmp_path: Path) -> Iterator[Worker]:
     """A real Celery worker (threads pool; team engines as child processes) on this session's Redis db."""
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
     log_path = tmp_path / "worker.log"
@@ -185,9 +178,8 @@ def celery_worker(transactional_db: Any, tmp_path: Path) -> Iterator[WorkerProce
         "SPARK_MASTER": "local[1]",
         "LAKEPORT_SPARK_STATIC_CONF": "spark.ui.enabled=false,spark.driver.memory=1g,spark.sql.shuffle.partitions=2",
     })
-    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--pool=threads",
-           "--concurrency=1", "--hostname", "e2e-worker@%h", "--without-mingle", "--without-gossip"]
+    cmd = celery_command("worker", hostname="e2e-worker@%h", concurrency=1)
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    yield WorkerProcess(process=proc, log_path=log_path)
+    yield Worker(worker=proc, beat=None, log_path=log_path, hostname="e2e-worker@%h")
     stop_process_group(proc)  # the worker (its engines exit when their channel closes)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from tests.support.worker import REPO
+from tests.support.paths import REPO
 
 
 def test_frontend_unit_tests_pass() -> None:

@@ -403,7 +403,7 @@ def test_an_ended_session_sends_the_user_to_sign_in(browser: Browser, team: Any,
     b.sign_in("ada")
     # the first screen has loaded everything it asks for (its list and the type filter's options)
     expect(page.get_by_role("heading", name="No catalogs yet")).to_be_visible()
-    expect(page.locator("#filter-type option")).to_have_count(4)
+    expect(page.locator("#filter-type option")).to_have_count(7)  # "all" and six types
     Session.objects.all().delete()  # the session expires on the server (or is signed out in another tab)
     b.console.expect_failed("/api/v1/teams/acme/runs/", 401)
     b.console.expect_failed("/api/v1/teams/acme/runs/", 403)

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,9 +14,9 @@ import pytest
 
 from tests.support.leakscan import SCAN
 from tests.support.postgres import PrivatePostgres, start_private_postgres
-from tests.support.processes import stop_process_group
 from tests.support.secrets import register_secret
-from tests.support.servers import REPO, PrivateRedis, manage, server_env, start_private_redis
+from tests.support.servers import PrivateRedis, manage, server_env, start_private_redis
+from tests.support.worker import WORKER_SPARK, Worker, spawn_worker
 
 # Short reaper timings for workers and beat (production default: 120 s).
 REAPER_INTERVAL = 8
@@ -75,54 +73,11 @@ def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrivateR
 
 
 # ---- Celery worker and beat on the private stack ----------------------------------------------------------------
-WORKER_SPARK = {
-    "SPARK_MASTER": "local[2]",
-    "LAKEPORT_SPARK_STATIC_CONF": "spark.ui.enabled=false,spark.driver.memory=1g,spark.sql.shuffle.partitions=2",
-}
-
-
-@dataclass
-class Worker:
-    """A `celery worker` (threads pool) and optionally `celery beat`, each in its own process group."""
-
-    worker: subprocess.Popen
-    beat: subprocess.Popen | None
-    log: Path
-
-    def text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-    def kill(self) -> None:
-        """SIGKILL the worker's process group (the Celery process and its Spark JVM): no shutdown code runs."""
-        os.killpg(self.worker.pid, signal.SIGKILL)
-        self.worker.wait()
-
-    def stop(self) -> None:
-        for proc in (self.worker, self.beat):
-            stop_process_group(proc)
-
-
 def start_worker(env: dict[str, str], logdir: Path, name: str, *, beat: bool = True, concurrency: int = 2,
                  extra: dict[str, str] | None = None) -> Worker:
     """A worker (and beat) of the platform on `env`'s database and broker, with fast reaper timings."""
-    logdir.mkdir(parents=True, exist_ok=True)
     full = {**env, **FAST_REAPER, **WORKER_SPARK, **(extra or {})}
-    log = logdir / f"{name}-worker.log"
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--pool=threads",
-         f"--concurrency={concurrency}", "--hostname", f"{name}@%h", "--without-mingle", "--without-gossip",
-         "-Q", "lakeport"],
-        cwd=REPO, env=full, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True,  # noqa: SIM115
-    )
-    beat_proc = None
-    if beat:
-        beat_proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
-             "--schedule", str(logdir / f"{name}-beat-schedule")],
-            cwd=REPO, env=full, stdout=open(logdir / f"{name}-beat.log", "ab"),  # noqa: SIM115
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )
-    return Worker(worker=worker, beat=beat_proc, log=log)
+    return spawn_worker(full, logdir, hostname=f"{name}@%h", beat=beat, concurrency=concurrency, prefix=f"{name}-")
 
 
 def event_log_conf(directory: Path) -> dict[str, str]:

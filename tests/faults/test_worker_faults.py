@@ -27,7 +27,6 @@ import redis
 from tests.faults.conftest import (
     REAPER_INTERVAL,
     Platform,
-    Worker,
     event_log_conf,
     prepare_platform,
     start_worker,
@@ -35,6 +34,7 @@ from tests.faults.conftest import (
 from tests.support.postgres import PrivatePostgres, start_private_postgres
 from tests.support.secrets import register_secret
 from tests.support.servers import LiveServer, PrivateRedis, http, start_gunicorn, wait_until
+from tests.support.worker import Worker
 
 pytestmark = pytest.mark.spark
 
@@ -214,7 +214,7 @@ def test_sigkill_mid_run_fails_it_as_worker_lost_and_a_redelivery_does_not_run_i
     run_id = stack.submit(stack.job("killed", LONG_QUERY))
     stack.wait(run_id, "RUNNING")
     time.sleep(2)  # a few heartbeats in
-    victim.kill()
+    victim.kill_worker()
     killed_at = time.time()
 
     done = stack.wait(run_id, *FINAL, "QUEUED")
@@ -227,7 +227,7 @@ def test_sigkill_mid_run_fails_it_as_worker_lost_and_a_redelivery_does_not_run_i
     # it back in the queue exactly as kombu's restore does; a new worker receives it and must not run the run again.
     task_id = redeliver_unacked(stack.redis, run_id)
     second = stack.worker("after-kill")
-    wait_until(lambda: f"jobs.run_execute[{task_id}] succeeded" in second.text(), what="the redelivered task")
+    wait_until(lambda: f"jobs.run_execute[{task_id}] succeeded" in second.log(), what="the redelivered task")
     again = stack.run(run_id)
     assert again["status"] == "FAILED" and again["attempt"] == 1 and again["finished_at"] == done["finished_at"]
     log = stack.log(run_id)
@@ -249,7 +249,7 @@ def test_sigkill_with_retries_requeues_the_run_and_it_finishes_on_another_worker
                                     max_retries=1))
     stack.wait(run_id, "RUNNING")
     time.sleep(2)
-    first.kill()
+    first.kill_worker()
     source_sql(stack, "gate", "UPDATE flag SET slow = false")  # the next attempt is quick
 
     requeued = stack.wait(run_id, "QUEUED", *FINAL)

@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +17,13 @@ from catalogs.secrets import seal_configuration
 from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import JobRun, SqlJob
 from teams.models import Team
-from tests.support.processes import stop_process_group
-from tests.support.worker import REPO, worker_env
+from tests.support.servers import wait_until
+from tests.support.worker import WORKER_SPARK, Worker, spawn_worker, worker_env
 
 PG_PASSWORD = "pg-Secret-9f3a1c"  # trust auth ignores it; it must still never show up anywhere
 # Short reaper timings for the worker and beat subprocesses (the default interval is 2 minutes).
 FAST_REAPER = {"LAKEPORT_REAPER_INTERVAL_SECONDS": "8", "LAKEPORT_REQUEUE_AFTER_SECONDS": "3"}
-WORKER_SPARK = {
-    "SPARK_MASTER": "local[2]",
-    "LAKEPORT_SPARK_STATIC_CONF": "spark.ui.enabled=false,spark.driver.memory=1g,spark.sql.shuffle.partitions=2",
-}
-
-
-def wait_for(predicate: Callable[[], Any], *, timeout: float = 180.0, interval: float = 0.25, what: str = "") -> Any:
-    """Poll until `predicate()` is truthy and return it (a safety net against hangs, not a performance limit)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what or predicate}")
-        time.sleep(interval)
+wait_for = wait_until  # an older name still imported from here; one implementation in tests/support/servers.py
 
 
 def run_status(run_id: int) -> str:
@@ -53,7 +32,7 @@ def run_status(run_id: int) -> str:
 
 def wait_status(run_id: int, *statuses: str, timeout: float = 240.0) -> JobRun:
     """Wait until run `run_id` reaches one of `statuses` and return it."""
-    wait_for(lambda: run_status(run_id) in statuses, timeout=timeout, what=f"run {run_id} to be {statuses}")
+    wait_until(lambda: run_status(run_id) in statuses, timeout=timeout, what=f"run {run_id} to be {statuses}")
     return JobRun.objects.get(id=run_id)
 
 
@@ -87,46 +66,11 @@ def flush_broker() -> None:
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
 
 
-@dataclass
-class Worker:
-    """A real `celery worker` (threads pool) and `celery beat` started as subprocesses."""
-
-    worker: subprocess.Popen | None
-    beat: subprocess.Popen | None
-    logdir: Path
-    hostname: str
-
-    def log(self) -> str:
-        return (self.logdir / "worker.log").read_text(errors="replace") if (self.logdir / "worker.log").exists() else ""
-
-    def kill_worker(self) -> None:
-        """SIGKILL the worker (its whole process group: the Celery process and its Spark JVM)."""
-        assert self.worker is not None
-        os.killpg(self.worker.pid, signal.SIGKILL)
-        self.worker.wait()
-
-    def stop(self) -> None:
-        for proc in (self.worker, self.beat):
-            stop_process_group(proc)
-
-
 def start_worker_and_beat(logdir: Path, *, hostname: str = "jobs-test@%h", beat: bool = True,
                           env: dict[str, str] | None = None, concurrency: int = 2) -> Worker:
     """Start a worker (threads pool: one warm SparkContext shared by its runs) and, optionally, beat."""
-    logdir.mkdir(parents=True, exist_ok=True)
     full_env = worker_env({**FAST_REAPER, **WORKER_SPARK, **(env or {})})
-    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--pool=threads",
-           f"--concurrency={concurrency}", "--hostname", hostname, "--without-mingle", "--without-gossip",
-           "-Q", "lakeport"]
-    worker = subprocess.Popen(cmd, cwd=REPO, env=full_env, stdout=open(logdir / "worker.log", "ab"),  # noqa: SIM115
-                              stderr=subprocess.STDOUT, start_new_session=True)
-    beat_proc = None
-    if beat:
-        bcmd = [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
-                "--schedule", str(logdir / "beat-schedule")]
-        beat_proc = subprocess.Popen(bcmd, cwd=REPO, env=full_env, stdout=open(logdir / "beat.log", "ab"),  # noqa: SIM115
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-    return Worker(worker=worker, beat=beat_proc, logdir=logdir, hostname=hostname)
+    return spawn_worker(full_env, logdir, hostname=hostname, beat=beat, concurrency=concurrency)
 
 
 @contextlib.contextmanager

@@ -14,8 +14,10 @@ from rest_framework.test import APIClient
 from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
 from teams.models import Role, Team
 from tests.factories import TeamFactory
-from tests.jobs.conftest import Worker, running_worker, wait_for, wait_status
+from tests.jobs.conftest import running_worker, wait_status
 from tests.support.engines import alive, engine_pid
+from tests.support.servers import wait_until
+from tests.support.worker import Worker
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -42,12 +44,12 @@ def test_a_full_pool_queues_then_evicts_and_idle_engines_stop(one_engine_worker:
     globex = TeamFactory(name="globex")
     acme, other = client_for(Role.DEVELOPER), client_for(Role.DEVELOPER, in_team=globex)
     busy = submit(acme, "acme", SLOW)
-    wait_for(lambda: JobRun.objects.get(id=busy).progress.get("statements_total") == 1,
-             what="acme's engine to run the slow query")
+    wait_until(lambda: JobRun.objects.get(id=busy).progress.get("statements_total") == 1,
+               what="acme's engine to run the slow query")
     waiting = submit(other, "globex", "SELECT 1 AS one")
     # The only engine is busy: globex's run waits in the queue and is not failed.
-    wait_for(lambda: one_engine_worker.log().count("run.waiting_for_engine") >= 2, timeout=120,
-             what="the worker to defer globex's run")
+    wait_until(lambda: one_engine_worker.log().count("run.waiting_for_engine") >= 2, timeout=120,
+               what="the worker to defer globex's run")
     assert JobRun.objects.get(id=waiting).status == RunStatus.QUEUED
     acme_pid = engine_pid(busy)
 
@@ -58,7 +60,7 @@ def test_a_full_pool_queues_then_evicts_and_idle_engines_stop(one_engine_worker:
     assert done.result["rows"] == [[1]]
     globex_pid = engine_pid(waiting)
     assert globex_pid != acme_pid
-    wait_for(lambda: not alive(acme_pid), what="acme's idle engine to be evicted for globex's")
+    wait_until(lambda: not alive(acme_pid), what="acme's idle engine to be evicted for globex's")
 
     # With nothing to do, globex's engine is stopped after its idle TTL.
-    wait_for(lambda: not alive(globex_pid), timeout=120, what="the idle engine to stop")
+    wait_until(lambda: not alive(globex_pid), timeout=120, what="the idle engine to stop")

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from jobs.models import JobRun, RunStatus
-from tests.jobs.conftest import Worker, flush_broker, start_worker_and_beat, wait_status
+from tests.jobs.conftest import flush_broker, start_worker_and_beat, wait_status
 from tests.jobs.test_worker_runs import LONG_QUERY, create_job, submit
+from tests.support.worker import Worker
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spark]
 

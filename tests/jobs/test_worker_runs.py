@@ -9,7 +9,9 @@ import pytest
 from catalogs.models import Catalog
 from jobs.models import JobRun, RunStatus
 from jobs.tasks import run_execute
-from tests.jobs.conftest import PG_PASSWORD, Worker, wait_for, wait_status
+from tests.jobs.conftest import PG_PASSWORD, wait_status
+from tests.support.servers import wait_until
+from tests.support.worker import Worker
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spark]
 
@@ -115,8 +117,8 @@ def test_cancel_stops_a_long_running_query_with_live_progress(celery_worker: Wor
     run = submit(developer_client, create_job(developer_client, LONG_QUERY))
     wait_status(run["id"], RunStatus.RUNNING)
     # Live progress is readable by polling the run while it runs.
-    progress = wait_for(lambda: (p := developer_client.get(f"{RUNS}{run['id']}/").json()["progress"])["tasks_total"]
-                        and p, what="stage progress while running")
+    progress = wait_until(lambda: (p := developer_client.get(f"{RUNS}{run['id']}/").json()["progress"])["tasks_total"]
+                          and p, what="stage progress while running")
     assert progress["stages_total"] >= 1 and progress["statements_total"] == 1
     assert developer_client.get(f"{RUNS}{run['id']}/").json()["status"] == "RUNNING"
 
@@ -139,8 +141,8 @@ def test_idempotent_submit_and_duplicate_messages_execute_once(celery_worker: Wo
         run_execute.delay(first["id"])
     done = wait_status(first["id"], RunStatus.SUCCEEDED, RunStatus.FAILED)
     assert done.status == RunStatus.SUCCEEDED and done.attempt == 1
-    wait_for(lambda: celery_worker.log().count("run.claim_skipped") >= 3, timeout=60,
-             what="the three duplicate deliveries to be skipped")
+    wait_until(lambda: celery_worker.log().count("run.claim_skipped") >= 3, timeout=60,
+               what="the three duplicate deliveries to be skipped")
     log = full_log(developer_client, first["id"])
     assert log.count("started on") == 1
     assert JobRun.objects.filter(job_id=job["id"]).count() == 1
@@ -191,7 +193,7 @@ def test_isolated_engine_runs_in_a_driver_of_its_own_with_user_positions(
 def test_cancel_of_an_isolated_run_kills_its_driver(celery_worker: Worker, developer_client: Any) -> None:
     run = submit(developer_client, create_job(developer_client, LONG_QUERY, engine="isolated", name="isolated long"))
     # The driver is up once it reported the statement's start.
-    wait_for(lambda: JobRun.objects.get(id=run["id"]).progress["statements_total"] == 1, what="the driver to start")
+    wait_until(lambda: JobRun.objects.get(id=run["id"]).progress["statements_total"] == 1, what="the driver to start")
     assert developer_client.post(f"{RUNS}{run['id']}/cancel/").status_code == 202
     done = wait_status(run["id"], RunStatus.CANCELLED, RunStatus.FAILED, RunStatus.SUCCEEDED)
     assert done.status == RunStatus.CANCELLED and done.error["message"] == "Cancelled by a user."

@@ -15,6 +15,8 @@ from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
 from catalogs.types.delta_config import DeltaConfig
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
+from lineage.models import Dataset, DatasetAlias
+from schedules.models import Schedule
 from teams.models import ApiToken, Role, Team
 from teams.services import api_token_create
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
@@ -45,6 +47,8 @@ class TeamObjects:
     job_id: int
     run_id: int
     member: str
+    schedule_id: int = 0
+    dataset_id: int = 0
 
 
 @dataclass
@@ -79,8 +83,13 @@ def team_objects(team: Team, warehouse: Path, member: str, catalog: str) -> Team
                                 result={"columns": [{"name": "one", "type": "int"}], "rows": [[1]], "truncated": False})
     JobRunLogLine.objects.create(run=run, seq=0, message="Run SUCCEEDED.")
     JobRun.objects.filter(id=run.id).update(log_lines=1)
+    schedule = Schedule.objects.create(team=team, job=job, name="nightly", cron="0 6 * * *", enabled=False)
+    # the team's catalog table as a lineage dataset, so lineage routes have an object of each team to ask for
+    dataset = Dataset.objects.create(namespace="file", name=str(warehouse / "sales" / "orders"), kind="delta")
+    DatasetAlias.objects.create(dataset=dataset, team=team, catalog=Catalog.objects.get(team=team, catalog_name=catalog),
+                                name=f"{catalog}.sales.orders")
     return TeamObjects(team=team, catalog=catalog, database="sales", table="orders", job_id=job.id, run_id=run.id,
-                       member=member)
+                       member=member, schedule_id=schedule.id, dataset_id=dataset.id)
 
 
 def issue(user: Any) -> tuple[str, int]:

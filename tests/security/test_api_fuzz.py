@@ -1,5 +1,6 @@
 """Schemathesis against the platform's own OpenAPI schema (/api/schema/), through the WSGI app, as each role:
-no request may produce a 5xx, and every response must match what the schema documents for it.
+no request may produce a 5xx, every status must be one the schema documents for the operation, and every
+response (errors too: the ApiError envelope) must match what the schema documents for it.
 
 Every operation is fuzzed except the two that run Spark inside the web process (`sql/preview`, `sql/validate`:
 a warm SparkContext per fuzz example is out of budget; tests/jobs covers them). Run submission is included: in
@@ -20,7 +21,11 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from tests.security.conftest import ROLES, World
 from tests.support.leakscan import SCAN
@@ -59,7 +64,9 @@ def error_body_shape(ctx: Any, response: Any, case: Any) -> bool | None:
     return None
 
 
-CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance, error_body_shape]
+# status_code_conformance: every status the API answers is documented for that operation (errors included).
+CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance, content_type_conformance,
+          error_body_shape]
 
 
 def aim(case: Any, world: World, caller: Any) -> None:

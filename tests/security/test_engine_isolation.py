@@ -30,9 +30,11 @@ from catalogs.secrets import seal_configuration
 from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
 from teams.models import Role, Team
-from tests.jobs.conftest import PG_PASSWORD, Worker, running_worker, wait_for, wait_status
+from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
 from tests.support.engines import engine_pid, run_log_text
 from tests.support.processes import descendants
+from tests.support.servers import wait_until
+from tests.support.worker import Worker
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -158,8 +160,8 @@ def test_sigkill_of_one_teams_engine_fails_only_its_run_and_the_next_run_gets_a_
     acme, other = client_of(team, client_for), client_of(globex, client_for)
     victim = submit(acme, "acme", LONG_QUERY)
     bystander = submit(other, "globex", "SELECT count(*) FROM range(0, 3000000)")
-    wait_for(lambda: JobRun.objects.get(id=victim).status == RunStatus.RUNNING and "engine pid" in run_log_text(victim),
-             what="the victim run to be running")
+    wait_until(lambda: JobRun.objects.get(id=victim).status == RunStatus.RUNNING and "engine pid" in run_log_text(victim),
+               what="the victim run to be running")
     pid = engine_pid(victim)
     os.kill(pid, signal.SIGKILL)
 

@@ -45,7 +45,7 @@ def test_a_compressed_event_log_counts_as_unscanned() -> None:
 
 def test_the_log_capture_sees_what_the_handlers_write(caplog: pytest.LogCaptureFixture) -> None:
     """Records are kept after the platform's redaction: a registered runtime secret is masked, an unknown one is not."""
-    from jobs.spark.redaction import register_secret as runtime_register
+    from lakeport_kernel.redaction import register_secret as runtime_register
 
     runtime_register("runtime-Secr3t-11aa22bb")  # the runtime decrypted it, so its filter masks it
     before = len(SCAN.logs)

@@ -18,9 +18,9 @@ import psycopg
 import pytest
 
 from jobs.spark.guard import RULES, GuardPolicy, SqlGuard
-from jobs.spark.redaction import MASK
 from jobs.spark.script import ScriptRunner, split_statements
 from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_kernel.redaction import MASK
 from tests.conftest import PgDatabase
 from tests.spark.conftest import PG_PASSWORD, pg_config
 

@@ -27,7 +27,8 @@ from catalogs.types.delta_config import DeltaConfig
 from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import TERMINAL_STATUSES, RunStatus
 from teams.models import Team
-from tests.jobs.conftest import PG_PASSWORD, Worker, running_worker, wait_status
+from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
+from tests.support.worker import Worker
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -57,6 +57,12 @@ POLICY: dict[tuple[str, str], str] = {
     ("runs/<run_id>/cancel/", "post"): Role.DEVELOPER,
     ("sql/validate/", "post"): Role.DEVELOPER,
     ("sql/preview/", "post"): Role.DEVELOPER,
+    ("schedules/", "get"): Role.VIEWER, ("schedules/", "post"): Role.DEVELOPER,
+    ("schedules/preview/", "get"): Role.VIEWER,
+    ("schedules/<schedule_id>/", "get"): Role.VIEWER, ("schedules/<schedule_id>/", "patch"): Role.DEVELOPER,
+    ("schedules/<schedule_id>/", "delete"): Role.DEVELOPER,
+    ("schedules/<schedule_id>/pause/", "post"): Role.DEVELOPER,
+    ("schedules/<schedule_id>/resume/", "post"): Role.DEVELOPER,
 }
 
 
@@ -105,7 +111,8 @@ ENDPOINTS = team_endpoints()
 
 def url(endpoint: Endpoint, team: str, objects: TeamObjects) -> str:
     values = {"name": objects.catalog, "database": objects.database, "table": objects.table,
-              "job_id": objects.job_id, "run_id": objects.run_id, "username": objects.member}
+              "job_id": objects.job_id, "run_id": objects.run_id, "username": objects.member,
+              "schedule_id": objects.schedule_id, "dataset_id": objects.dataset_id, "column": "id"}
     path = endpoint.route
     for param in endpoint.params:
         assert param in values, f"{endpoint}: the matrix does not know how to fill <{param}>; add it to url()"
@@ -175,7 +182,7 @@ def test_other_team(world: World, endpoint: Endpoint, role: str) -> None:
     assert (missing.status_code, missing.json()) == (resp.status_code, resp.json())
 
 
-OBJECT_PARAMS = {"name", "job_id", "run_id", "username"}
+OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id"}
 CREATES_BY_NAME = {("catalogs/<name>/", "put")}
 
 

@@ -35,10 +35,10 @@ from tests.spark.conftest import (
     pg_rows,
 )
 from tests.support.net import free_port, wait_for_port
+from tests.support.paths import REPO
 
 pytestmark = pytest.mark.spark
 
-REPO = Path(__file__).resolve().parents[2]
 SPARK_HOME = Path(pyspark.__file__).parent
 SPARK_SUBMIT = SPARK_HOME / "bin" / "spark-submit"
 RUNNER = REPO / "jobs" / "spark" / "runner.py"

@@ -14,7 +14,6 @@ from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
 from catalogs.types.delta_config import DeltaConfig
 from catalogs.types.jdbc_config import JdbcConfig
-from jobs.spark.redaction import redact
 from jobs.spark.store import (
     CatalogEntry,
     CatalogStoreError,
@@ -25,6 +24,7 @@ from jobs.spark.store import (
     open_store,
     redact_dsn,
 )
+from lakeport_kernel.redaction import redact
 from tests.factories import TeamFactory
 
 

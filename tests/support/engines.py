@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from jobs.models import JobRunLogLine
-from tests.jobs.conftest import wait_for
+from tests.support.servers import wait_until
 
 
 def run_log_text(run_id: int) -> str:
@@ -18,7 +18,7 @@ def engine_pid(run_id: int) -> int:
     def find() -> int | None:
         match = re.search(r"engine pid (\d+)", run_log_text(run_id))
         return int(match.group(1)) if match else None
-    return int(wait_for(find, what=f"run {run_id} to report its engine"))
+    return int(wait_until(find, what=f"run {run_id} to report its engine"))
 
 
 def alive(pid: int) -> bool:

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.support.net import free_port, wait_for_port
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.paths import REPO
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 Tests register the secrets they use (`register_secret("pg-Secr3t-…")`); the scan also learns, on its own, every
 bearer token a test client sends, every secret stored in a catalog row of a test, and every value the runtime
-registered with `jobs.spark.redaction`. It must never register anything into the runtime's redaction registry:
+registered with `lakeport_kernel.redaction`. It must never register anything into the runtime's redaction registry:
 that would make the application mask exactly the values the scan is looking for, and hide a leak.
 """
 
@@ -39,13 +39,13 @@ def register_secrets(values: Iterable[str], source: str = "test") -> None:
 
 def known_secrets() -> dict[str, str]:
     """Every secret known so far: registered here, plus those the runtime's redaction registry holds."""
-    from jobs.spark import redaction
+    from lakeport_kernel import redaction
 
     with _lock:
         found = dict(_secrets)
     for value in list(redaction._secrets):
         if is_secret_like(value):
-            found.setdefault(value, "jobs.spark.redaction")
+            found.setdefault(value, "lakeport_kernel.redaction")
     return found
 
 

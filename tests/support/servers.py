@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.net import free_port, wait_for_port
+from tests.support.paths import REPO
 from tests.support.processes import stop_process_group
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 # ---- Redis ---------------------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def test_session_login_requires_csrf_for_writes() -> None:
     with_csrf = browser.post("/api/v1/teams/web/members/", {"username": "bob", "role": "viewer"},
                              content_type="application/json", HTTP_X_CSRFTOKEN=csrf)
     assert with_csrf.status_code == 201
-    assert browser.post("/api/v1/auth/logout/", HTTP_X_CSRFTOKEN=csrf).status_code == 204
+    assert browser.post("/api/v1/auth/logout/", content_type="application/json", HTTP_X_CSRFTOKEN=csrf).status_code == 204
     assert browser.get("/api/v1/me/").status_code in (401, 403)
 
 

@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from catalogs.services import InvalidInput, apply_document_entries, catalogs_apply
 from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.services.spec import field_paths
+from schedules.services.apply import pipeline_sections
 from teams.models import Team
 
 
@@ -31,7 +32,8 @@ def _flatten(details: Any, prefix: str = "") -> list[str]:
 
 class Command(BaseCommand):
     help = (
-        "Make a team's catalogs match a YAML/JSON file (a list of catalog bodies, or {catalogs: [...]}): create "
+        "Make a team's catalogs match a YAML/JSON file (a list of catalog bodies, or {catalogs: [...], jobs: [...], "
+        "schedules: [...]}): create "
         "and update them, and with --prune delete the ones not listed. All or nothing. ${VAR} in configurations "
         "is read from the environment, so the file need not hold secrets; an entry without a secret keeps the "
         "stored one."
@@ -66,11 +68,11 @@ class Command(BaseCommand):
             result = catalogs_apply(
                 team=team, actor=actor, entries=apply_document_entries(document), prune=options["prune"],
                 dry_run=options["dry_run"], environ=os.environ, actor_name=None if actor else "manage.py apply",
+                pipelines=pipeline_sections(document),
             )
         except InvalidInput as exc:
-            detail = exc.detail if isinstance(exc.detail, dict) else {"catalogs": exc.detail}
-            lines = "\n".join(_flatten(detail))
-            raise CommandError(f"{exc.default_detail}\n{lines}" if field_paths(detail) else str(exc.default_detail)) from exc
+            lines = "\n".join(_flatten(exc.details))
+            raise CommandError(f"{exc.message}\n{lines}" if field_paths(exc.details) else exc.message) from exc
         if options["json"]:
             self.stdout.write(json.dumps(result.as_dict(), sort_keys=True))
             return
@@ -78,3 +80,8 @@ class Command(BaseCommand):
         for label, names in (("created", result.created), ("updated", result.updated), ("deleted", result.deleted),
                              ("unchanged", result.unchanged)):
             self.stdout.write(f"{prefix}{label}: {', '.join(names) if names else '-'}")
+        for section in ("jobs", "schedules"):
+            counts = getattr(result, section)
+            if counts is not None:
+                self.stdout.write(f"{section}: " + "; ".join(
+                    f"{prefix}{label} {', '.join(names) if names else '-'}" for label, names in counts.items()))

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from catalogs.services import catalog_secrets_rotate
-from jobs.spark.secretbox import SecretKeyError
+from lakeport_kernel.secretbox import SecretKeyError
 
 
 class Command(BaseCommand):

@@ -8,6 +8,9 @@ import { NoTeamPage } from "@/features/auth/components/NoTeamPage";
 import { CatalogDetailPage } from "@/features/catalogs/components/CatalogDetailPage";
 import { CatalogEditPage } from "@/features/catalogs/components/CatalogEditPage";
 import { CatalogsPage } from "@/features/catalogs/components/CatalogsPage";
+import { JobPage } from "@/features/jobs/components/JobPage";
+import { JobsPage } from "@/features/jobs/components/JobsPage";
+import { LineagePage } from "@/features/lineage/components/LineagePage";
 import { MembersPage } from "@/features/members/components/MembersPage";
 import { MetadataBrowserPage } from "@/features/metadata/components/MetadataBrowserPage";
 import { RunPage } from "@/features/runs/components/RunPage";
@@ -45,7 +48,10 @@ export function AppRoutes() {
         <Route path="catalogs/:name/edit" element={<CatalogEditPage />} />
         <Route path="browse" element={<MetadataBrowserPage />} />
         <Route path="sql" element={<SqlEditorPage />} />
+        <Route path="jobs" element={<JobsPage />} />
+        <Route path="jobs/:jobId" element={<JobPage />} />
         <Route path="runs" element={<RunsPage />} />
+        <Route path="lineage" element={<LineagePage />} />
         <Route path="runs/:runId" element={<RunPage />} />
         <Route path="members" element={<MembersPage />} />
       </Route>

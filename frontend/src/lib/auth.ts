@@ -9,10 +9,12 @@ export type Me = { username: string; is_platform_admin: boolean; teams: TeamRole
 
 export const meQueryKey = ["me"] as const;
 
-/** The current user, or null when nobody is signed in. */
+/** The current user, or null when nobody is signed in. The session endpoint answers 200 either way, so a
+ * signed-out first visit logs no failed request in the browser console. */
 export async function getMe(): Promise<Me | null> {
   try {
-    return await apiGet<Me>("me/");
+    const session = await apiGet<{ authenticated: boolean; user: Me | null }>("auth/session/");
+    return session.authenticated ? session.user : null;
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return null;
     throw e;

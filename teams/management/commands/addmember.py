@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.api.errors import Conflict
+from config.errors import Conflict
 from teams.models import Role, Team
 from teams.services import membership_set, user_get_or_create
 
@@ -36,5 +36,5 @@ class Command(BaseCommand):
         try:
             membership_set(team=team, user=user, role=options["role"])
         except Conflict as exc:
-            raise CommandError(str(exc.detail)) from exc
+            raise CommandError(exc.message) from exc
         self.stdout.write(f"{user.username} is {options['role']} in {team.name}")

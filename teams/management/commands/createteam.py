@@ -7,7 +7,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.api.errors import Conflict
+from config.errors import Conflict
 from teams.services import team_create
 
 
@@ -21,6 +21,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             team = team_create(name=options["name"], description=options["description"])
-        except (ValidationError, Conflict) as exc:
-            raise CommandError(str(getattr(exc, "detail", exc))) from exc
+        except Conflict as exc:
+            raise CommandError(exc.message) from exc
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from exc
         self.stdout.write(f"created team {team.name}")

@@ -14,7 +14,7 @@ export function AppShell() {
 
   const switchTeam = (next: string) => {
     const section = location.pathname.split("/")[3] ?? "catalogs";
-    const keep = ["catalogs", "browse", "sql", "runs", "members"].includes(section) ? section : "catalogs";
+    const keep = ["catalogs", "browse", "sql", "jobs", "runs", "members"].includes(section) ? section : "catalogs";
     navigate(`/t/${encodeURIComponent(next)}/${keep}`);
   };
 
@@ -22,6 +22,7 @@ export function AppShell() {
     { to: "catalogs", label: "Catalogs" },
     { to: "browse", label: "Browse" },
     { to: "sql", label: "SQL" },
+    { to: "jobs", label: "Jobs" },
     { to: "runs", label: "Runs" },
     ...(isAdmin ? [{ to: "members", label: "Members" }] : []),
   ];

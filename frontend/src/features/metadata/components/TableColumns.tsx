@@ -56,6 +56,9 @@ export function TableColumns({ team, catalog, database, table }: { team: string;
           )}
           <Link className="btn" to={`/t/${encodeURIComponent(team)}/sql?sql=${encodeURIComponent(sql)}`}>
             Query in SQL editor
+          </Link>{" "}
+          <Link className="btn" to={`/t/${encodeURIComponent(team)}/lineage?table=${encodeURIComponent(fq)}`}>
+            Lineage
           </Link>
         </>
       )}
