@@ -8,6 +8,7 @@ import { NoTeamPage } from "@/features/auth/components/NoTeamPage";
 import { CatalogDetailPage } from "@/features/catalogs/components/CatalogDetailPage";
 import { CatalogEditPage } from "@/features/catalogs/components/CatalogEditPage";
 import { CatalogsPage } from "@/features/catalogs/components/CatalogsPage";
+import { JobCreatePage } from "@/features/jobs/components/JobCreatePage";
 import { JobPage } from "@/features/jobs/components/JobPage";
 import { JobsPage } from "@/features/jobs/components/JobsPage";
 import { LineagePage } from "@/features/lineage/components/LineagePage";
@@ -16,6 +17,7 @@ import { MetadataBrowserPage } from "@/features/metadata/components/MetadataBrow
 import { RunPage } from "@/features/runs/components/RunPage";
 import { RunsPage } from "@/features/runs/components/RunsPage";
 import { SqlEditorPage } from "@/features/sql-editor/components/SqlEditorPage";
+import { StreamPanel } from "@/features/streams/components/StreamPanel";
 import { useMe } from "@/lib/auth";
 
 function RequireAuth({ children }: { children: ReactNode }) {
@@ -49,7 +51,8 @@ export function AppRoutes() {
         <Route path="browse" element={<MetadataBrowserPage />} />
         <Route path="sql" element={<SqlEditorPage />} />
         <Route path="jobs" element={<JobsPage />} />
-        <Route path="jobs/:jobId" element={<JobPage />} />
+        <Route path="jobs/new" element={<JobCreatePage />} />
+        <Route path="jobs/:jobId" element={<JobPage renderStreaming={(job) => <StreamPanel jobId={job.id} />} />} />
         <Route path="runs" element={<RunsPage />} />
         <Route path="lineage" element={<LineagePage />} />
         <Route path="runs/:runId" element={<RunPage />} />

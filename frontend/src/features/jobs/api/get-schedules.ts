@@ -7,11 +7,13 @@ export function getSchedules(team: string, jobId: string): Promise<Paginated<Sch
   return apiGet<Paginated<Schedule>>(`teams/${encodeURIComponent(team)}/schedules/`, { job: jobId, page_size: 100 });
 }
 
-/** A job's schedules; refreshed every 15 s so fires and next times stay current. */
-export function useSchedules(team: string, jobId: string) {
+/** A job's schedules; refreshed every 15 s so fires and next times stay current. `enabled` is false for a
+ * streaming job, which has none. */
+export function useSchedules(team: string, jobId: string, enabled = true) {
   return useQuery({
     queryKey: ["schedules", team, "job", jobId],
     queryFn: () => getSchedules(team, jobId),
+    enabled,
     refetchInterval: 15_000,
   });
 }

@@ -1,21 +1,42 @@
+import type { ReactNode } from "react";
 import { useParams } from "react-router";
 
 import { ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useJob } from "@/features/jobs/api/get-job";
 import { useSchedules } from "@/features/jobs/api/get-schedules";
+import type { Job } from "@/features/jobs/types";
 import { ScheduleEditor } from "@/features/jobs/components/ScheduleEditor";
 import { JobLineage } from "@/features/jobs/components/JobLineage";
 import { ScheduleList } from "@/features/jobs/components/ScheduleList";
 import { useTeam } from "@/hooks/use-team";
 
-/** One job: its SQL, its `${name}` parameters and its schedules (editor with a live fire-time preview). */
-export function JobPage() {
+type Props = {
+  /** What a streaming job shows instead of parameters and schedules (the app passes the streams feature's panel,
+   * so the two features do not import each other). */
+  renderStreaming?: (job: Job) => ReactNode;
+};
+
+/** One job: its SQL, its `${name}` parameters and its schedules (editor with a live fire-time preview); a
+ * streaming job shows its operations panel instead of parameters and schedules. */
+export function JobPage({ renderStreaming }: Props) {
   const { team, canRunSql } = useTeam();
   const { jobId = "" } = useParams();
   const job = useJob(team, jobId);
-  const schedules = useSchedules(team, jobId);
+  const streaming = job.data?.kind === "streaming";
+  const schedules = useSchedules(team, jobId, !streaming);
   if (job.isPending) return <Loading label="Loading job…" />;
   if (job.error) return <ErrorBox error={job.error} onRetry={() => job.refetch()} />;
+  if (streaming) {
+    return (
+      <>
+        <PageHeader title={<>{job.data.name} <span className="badge">streaming</span></>} />
+        {renderStreaming?.(job.data)}
+        <JobLineage team={team} jobId={jobId} />
+        <h2>SQL</h2>
+        <pre className="sql-block">{job.data.sql}</pre>
+      </>
+    );
+  }
   const params = Object.entries(job.data.parameters);
   return (
     <>

@@ -5,14 +5,16 @@ import { useJobs } from "@/features/jobs/api/get-jobs";
 import { useTeam } from "@/hooks/use-team";
 import { formatDateTime } from "@/lib/format";
 
-/** The team's saved SQL jobs; each opens its page with parameters and schedules. */
+/** The team's saved SQL jobs (batch or streaming); each opens its page. Developers and admins create new ones. */
 export function JobsPage() {
-  const { team } = useTeam();
+  const { team, canRunSql } = useTeam();
   const q = useJobs(team);
   const base = `/t/${encodeURIComponent(team)}`;
   return (
     <>
-      <PageHeader title="Jobs" />
+      <PageHeader title="Jobs">
+        {canRunSql && <Link className="btn primary" to={`${base}/jobs/new`}>New job</Link>}
+      </PageHeader>
       {q.isPending ? (
         <Loading label="Loading jobs…" />
       ) : q.error ? (
@@ -26,6 +28,7 @@ export function JobsPage() {
           <thead>
             <tr>
               <th scope="col">Job</th>
+              <th scope="col">Kind</th>
               <th scope="col">Parameters</th>
               <th scope="col">Updated</th>
             </tr>
@@ -36,6 +39,7 @@ export function JobsPage() {
                 <td>
                   <Link to={`${base}/jobs/${job.id}`}>{job.name}</Link>
                 </td>
+                <td>{job.kind === "streaming" ? "Streaming" : "Batch"}</td>
                 <td>{Object.keys(job.parameters).join(", ") || "—"}</td>
                 <td>{formatDateTime(job.updated_at)}</td>
               </tr>

@@ -1,8 +1,13 @@
 export type ParameterDeclaration = { type: string; default: string | null };
 
+/** A batch job runs to completion per run; a streaming job is one long-running query the platform supervises. */
+export type JobKind = "batch" | "streaming";
+
 export type Job = {
   id: number;
   name: string;
+  /** Absent from servers older than streaming jobs: read as "batch". */
+  kind?: JobKind;
   sql: string;
   default_catalog: string;
   engine: string;
@@ -51,3 +56,5 @@ export type SchedulePreview = {
   next_fire_times: string[];
   error: { field: string; message: string } | null;
 };
+
+export type JobCreateInput = { name: string; kind: JobKind; sql: string; default_catalog: string };
