@@ -33,7 +33,7 @@ export function JobPage({ renderStreaming }: Props) {
         {renderStreaming?.(job.data)}
         <JobLineage team={team} jobId={jobId} />
         <h2>SQL</h2>
-        <pre className="sql-block">{job.data.sql}</pre>
+        <pre className="sql-block statement-sql">{job.data.sql}</pre>
       </>
     );
   }
@@ -43,7 +43,7 @@ export function JobPage({ renderStreaming }: Props) {
       <PageHeader title={job.data.name} />
       <JobLineage team={team} jobId={jobId} />
       <h2>SQL</h2>
-      <pre className="sql-block">{job.data.sql}</pre>
+      <pre className="sql-block statement-sql">{job.data.sql}</pre>
       <h2>Parameters</h2>
       {params.length === 0 ? (
         <p className="muted">None. Built in: <code>{"${ds}"}</code> (logical date) and <code>{"${ts}"}</code>.</p>

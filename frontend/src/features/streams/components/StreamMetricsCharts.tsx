@@ -4,7 +4,7 @@ import { ErrorBox, Loading } from "@/components/Status";
 import { useStreamMetrics } from "@/features/streams/api/get-stream-metrics";
 import { TimeSeriesChart } from "@/features/streams/components/TimeSeriesChart";
 import { formatDuration } from "@/lib/format";
-import { formatRate, METRIC_RANGES, METRICS_LIMIT, metricColumns, formatLag, formatNumber } from "@/features/streams/utils/metric-format";
+import { formatNumber, formatRate, METRIC_RANGES, METRICS_LIMIT, metricColumns } from "@/features/streams/utils/metric-format";
 
 type Props = { team: string; jobId: number | string; live: boolean };
 
@@ -44,14 +44,14 @@ export function StreamMetricsCharts({ team, jobId, live }: Props) {
               { label: "processed", color: "#8a63c7", values: c.rowsProcessed, format: formatRate },
               { label: "out", color: "#1b7a3d", values: c.rowsOut, format: formatRate },
             ]} />
-            <TimeSeriesChart id="duration" title="Batch duration" xs={c.xs} series={[
+            <TimeSeriesChart id="duration" title="Batch duration (ms)" xs={c.xs} series={[
               { label: "duration", color: "#9a6200", values: c.durationMs, format: formatDuration },
             ]} />
             <TimeSeriesChart id="state" title="State rows" xs={c.xs} series={[
               { label: "state rows", color: "#33506f", values: c.stateRows, format: formatNumber },
             ]} />
             <TimeSeriesChart id="lag" title="Source lag (records)" xs={c.xs} series={[
-              { label: "lag", color: "#b3261e", values: c.lag, format: formatLag },
+              { label: "lag", color: "#b3261e", values: c.lag, format: formatNumber },
             ]} />
           </div>
         </>

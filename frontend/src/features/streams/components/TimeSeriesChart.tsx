@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
-import { formatNumber } from "@/features/streams/utils/metric-format";
+import { formatNumber, timeTick } from "@/features/streams/utils/metric-format";
 
 export type ChartSeries = { label: string; color: string; values: (number | null)[]; format?: (v: number | null) => string };
 
@@ -37,7 +37,11 @@ export function TimeSeriesChart({ id, title, xs, series, height = 180 }: Props) 
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true } },
       axes: [
-        { stroke: "#5b6b7f", grid: { stroke: "#eef1f5" } },
+        {
+          stroke: "#5b6b7f", grid: { stroke: "#eef1f5" }, space: 70,
+          // one line of local time (uPlot's default adds a second, date line that crowds narrow charts)
+          values: (u, splits) => splits.map((v) => timeTick(v, (u.scales.x.max ?? 0) - (u.scales.x.min ?? 0))),
+        },
         { stroke: "#5b6b7f", grid: { stroke: "#eef1f5" }, size: 56, values: (_u, splits) => splits.map((v) => formatNumber(v)) },
       ],
       series: [

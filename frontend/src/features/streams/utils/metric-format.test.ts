@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import type { StreamMetric } from "@/features/streams/types";
 import {
-  formatAge, formatBytes, formatLag, formatNumber, formatRate, formatWatermark, metricColumns, rangeParams,
+  formatAge, formatBytes, formatLag, formatNumber, formatRate, formatWatermark, metricColumns, rangeParams, timeTick,
 } from "@/features/streams/utils/metric-format";
 
 const metric = (over: Partial<StreamMetric>): StreamMetric => ({
@@ -60,5 +60,13 @@ describe("rangeParams", () => {
   it("asks for the last N minutes up to now", () => {
     const now = Date.parse("2026-11-23T18:15:00Z");
     expect(rangeParams(15, now)).toEqual({ since: "2026-11-23T18:00:00.000Z", until: "2026-11-23T18:15:00.000Z" });
+  });
+});
+
+describe("timeTick", () => {
+  it("shows seconds on short ranges and only hours:minutes on long ones", () => {
+    const t = new Date(2026, 10, 23, 18, 4, 5).getTime() / 1000;  // local time, as the axis shows it
+    expect(timeTick(t, 15 * 60)).toBe("18:04:05");
+    expect(timeTick(t, 6 * 3600)).toBe("18:04");
   });
 });

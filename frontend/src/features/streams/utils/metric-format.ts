@@ -102,3 +102,12 @@ export function rangeParams(minutes: number, now: number = Date.now()): { since:
 
 /** The API returns at most this many points per request (oldest first). */
 export const METRICS_LIMIT = 2000;
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** A time-axis tick in local time: "18:04:30" when the chart spans at most an hour, else "18:04". */
+export function timeTick(seconds: number, spanSeconds: number): string {
+  const d = new Date(seconds * 1000);
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return spanSeconds <= 3600 ? `${hm}:${pad(d.getSeconds())}` : hm;
+}
