@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
 
 if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
     from jobs.spark.delta import EmbeddedDelta
     from jobs.spark.store import CatalogEntry
 
@@ -124,6 +126,63 @@ class DeltaBinding(PlainBinding):
         """The catalog's `default-database`."""
         value = config.get("default-database")
         return str(value) if value else None
+
+    def stream(self, spark: SparkSession, binding: Binding, database: str, table: str) -> DataFrame:
+        """The table as a stream: new versions are micro-batches (embedded: jobs/spark/delta/stream_source.py;
+        jvm mode: Delta's own source)."""
+        from jobs.spark.streaming.tables import StreamSourceError
+
+        catalog, ref, uri, current = _stream_table(binding, database, table)
+        if not binding.embedded:
+            return spark.readStream.format("delta").load(uri if "://" in uri else f"file://{uri}")
+        if not catalog.is_local:
+            raise StreamSourceError(f"STREAM({ref}): the embedded Delta connector streams from tables in local "
+                                    f"warehouses only; use {MODE_ENV}=jvm with delta-spark jars for object storage.")
+        from jobs.spark.delta.stream_source import FORMAT, DeltaStreamDataSource
+
+        _register(spark, DeltaStreamDataSource)
+        reader = (spark.readStream.format(FORMAT).option("uri", uri).option("table", str(ref))
+                  .option("schema", current.json()))
+        limit = binding.configuration.get("max-versions-per-batch")
+        if limit:
+            reader = reader.option("max_versions_per_batch", str(int(limit)))
+        return reader.load()
+
+    def sample(self, spark: SparkSession, binding: Binding, database: str, table: str, limit: int) -> DataFrame:
+        """The first `limit` rows of the latest snapshot (Delta keeps no arrival order within a version)."""
+        from jobs.spark.delta.snapshot import open_table, snapshot_frame
+
+        catalog, ref, _uri, _current = _stream_table(binding, database, table)
+        return snapshot_frame(spark, open_table(catalog, ref), ref).limit(limit)
+
+
+def _register(spark: SparkSession, source: type) -> None:
+    """Register a Python data source in `spark` (a session's own registry).
+
+    Spark refuses a name its *active* session can already look up, so `spark` is made the active session first.
+    """
+    jvm = spark.sparkContext._jvm
+    jvm.org.apache.spark.sql.SparkSession.setActiveSession(spark._jsparkSession)  # type: ignore[union-attr]
+    spark.dataSource.register(source)
+
+
+def _stream_table(binding: Binding, database: str, table: str) -> tuple[Any, Any, str, Any]:
+    """(DeltaCatalog, TableRef, table URI, Spark schema) of a Delta table to stream; StreamSourceError if missing."""
+    from jobs.spark.delta.catalog import DeltaCatalog, TableRef
+    from jobs.spark.delta.errors import DeltaConnectorError
+    from jobs.spark.delta.features import check_readable
+    from jobs.spark.delta.schema import spark_schema
+    from jobs.spark.delta.snapshot import open_table
+    from jobs.spark.streaming.tables import StreamSourceError
+
+    ref = TableRef(binding.name, database, table)
+    try:
+        catalog = DeltaCatalog.from_config(binding.name, binding.configuration)
+        loaded = open_table(catalog, ref)
+        check_readable(loaded, ref)
+    except DeltaConnectorError as exc:
+        raise StreamSourceError(f"STREAM({ref}): {exc}") from None
+    return catalog, ref, catalog.table_uri(ref), spark_schema(loaded.schema())
 
 
 def embedded_delta(ctx: BindContext) -> EmbeddedDelta:
