@@ -69,11 +69,11 @@ export function JobCreatePage() {
         </div>
         <fieldset className="config-fields">
           <legend>Kind</legend>
-          <label className="field-inline">
+          <label className="field field-inline">
             <input type="radio" name="job-kind" value="batch" checked={kind === "batch"} onChange={() => setKind("batch")} />
             Batch <span className="muted">— runs to completion, on demand or on a schedule</span>
           </label>
-          <label className="field-inline">
+          <label className="field field-inline">
             <input type="radio" name="job-kind" value="streaming" checked={kind === "streaming"} onChange={() => setKind("streaming")} />
             Streaming <span className="muted">— one long-running query the platform keeps running</span>
           </label>
@@ -89,7 +89,8 @@ export function JobCreatePage() {
           <label htmlFor="job-sql">SQL</label>
           {kind === "streaming" && (
             <p className="muted" id="job-sql-hint">
-              Statements, the last one <code>INSERT INTO … SELECT … FROM STREAM(…) … [EMIT …]</code>, for example:
+              Statements, the last one <code>INSERT INTO … SELECT … FROM STREAM(…) … [EMIT …]</code>; checked when you
+              save (an empty box shows an example).
             </p>
           )}
           <textarea id="job-sql" className="mono" rows={10} value={sql} onChange={(e) => setSql(e.target.value)} spellCheck={false}

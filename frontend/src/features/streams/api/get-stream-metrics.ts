@@ -7,8 +7,9 @@ import { rangeParams } from "@/features/streams/utils/metric-format";
 
 export const streamMetricsKey = (team: string, jobId: string | number) => ["streams", team, String(jobId), "metrics"];
 
-/** Metrics of the batches between `since` and `until` (ISO 8601), oldest first, at most 2,000. */
-export function getStreamMetrics(team: string, jobId: string | number, since: string, until: string): Promise<StreamMetrics> {
+/** Metrics of the batches since `since` (and until `until`, when given; ISO 8601), oldest first, at most the
+ * newest 2,000. */
+export function getStreamMetrics(team: string, jobId: string | number, since: string, until?: string): Promise<StreamMetrics> {
   return apiGet<StreamMetrics>(streamPath(team, jobId, "metrics/"), { since, until });
 }
 
@@ -16,10 +17,7 @@ export function getStreamMetrics(team: string, jobId: string | number, since: st
 export function useStreamMetrics(team: string, jobId: string | number, minutes: number, live: boolean) {
   return useQuery({
     queryKey: [...streamMetricsKey(team, jobId), minutes],
-    queryFn: () => {
-      const { since, until } = rangeParams(minutes);
-      return getStreamMetrics(team, jobId, since, until);
-    },
+    queryFn: () => getStreamMetrics(team, jobId, rangeParams(minutes).since),
     refetchInterval: live ? 2000 : false,
     // keep the chart on screen while the next window loads (no flicker on a range switch)
     placeholderData: keepPreviousData,

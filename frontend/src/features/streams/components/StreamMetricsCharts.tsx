@@ -36,7 +36,7 @@ export function StreamMetricsCharts({ team, jobId, live }: Props) {
       ) : (
         <>
           {rows.length >= METRICS_LIMIT && (
-            <p className="muted">Showing the first {METRICS_LIMIT} batches of this range; pick a shorter range for the newest ones.</p>
+            <p className="muted">Showing the newest {METRICS_LIMIT} batches of this range; pick a shorter range to see all of it.</p>
           )}
           <div className="stream-charts">
             <TimeSeriesChart id="rows" title="Rows per second" xs={c.xs} series={[
@@ -44,7 +44,7 @@ export function StreamMetricsCharts({ team, jobId, live }: Props) {
               { label: "processed", color: "#8a63c7", values: c.rowsProcessed, format: formatRate },
               { label: "out", color: "#1b7a3d", values: c.rowsOut, format: formatRate },
             ]} />
-            <TimeSeriesChart id="duration" title="Batch duration (ms)" xs={c.xs} series={[
+            <TimeSeriesChart id="duration" title="Batch duration" xs={c.xs} axisFormat={formatDuration} series={[
               { label: "duration", color: "#9a6200", values: c.durationMs, format: formatDuration },
             ]} />
             <TimeSeriesChart id="state" title="State rows" xs={c.xs} series={[

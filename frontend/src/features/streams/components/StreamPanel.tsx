@@ -32,7 +32,7 @@ function AtAGlance({ state }: { state: StreamState }) {
             <span className="stream-behind" data-testid="stream-falling-behind" title="The sources' lag grew over the last batches">
               ⚠ Falling behind
             </span>
-          ) : m ? (
+          ) : m && m.lag !== null ? (
             <span className="stream-ok" data-testid="stream-keeping-up">keeping up</span>
           ) : null}
         </dd>
@@ -51,7 +51,10 @@ function AtAGlance({ state }: { state: StreamState }) {
       </div>
       <div>
         <dt>State</dt>
-        <dd>{m ? `${formatNumber(m.state_rows)} rows · ${formatBytes(m.state_memory_bytes)}` : "—"}</dd>
+        <dd data-testid="stream-state-size">
+          {!m ? "—" : m.state_rows === null && m.state_memory_bytes === null ? "none (stateless query)"
+            : `${formatNumber(m.state_rows)} rows · ${formatBytes(m.state_memory_bytes)}`}
+        </dd>
       </div>
     </dl>
   );

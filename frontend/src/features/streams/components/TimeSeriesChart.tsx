@@ -13,13 +13,15 @@ type Props = {
   xs: number[];
   series: ChartSeries[];
   height?: number;
+  /** Y-axis labels (default: compact numbers). */
+  axisFormat?: (v: number) => string;
 };
 
 const fmt = (s: ChartSeries) => (v: number | null | undefined) => (s.format ?? formatNumber)(v ?? null);
 
 /** A live line chart over time (uPlot on a canvas). Created once per series set; new points go in with setData,
  * so a 2 s refresh redraws without rebuilding the chart or losing the legend's hover state. */
-export function TimeSeriesChart({ id, title, xs, series, height = 180 }: Props) {
+export function TimeSeriesChart({ id, title, xs, series, height = 180, axisFormat = formatNumber }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const labels = series.map((s) => s.label).join("|");
@@ -42,7 +44,7 @@ export function TimeSeriesChart({ id, title, xs, series, height = 180 }: Props) 
           // one line of local time (uPlot's default adds a second, date line that crowds narrow charts)
           values: (u, splits) => splits.map((v) => timeTick(v, (u.scales.x.max ?? 0) - (u.scales.x.min ?? 0))),
         },
-        { stroke: "#5b6b7f", grid: { stroke: "#eef1f5" }, size: 56, values: (_u, splits) => splits.map((v) => formatNumber(v)) },
+        { stroke: "#5b6b7f", grid: { stroke: "#eef1f5" }, size: 56, values: (_u, splits) => splits.map((v) => axisFormat(v)) },
       ],
       series: [
         {},
@@ -74,7 +76,11 @@ export function TimeSeriesChart({ id, title, xs, series, height = 180 }: Props) 
       <figcaption id={`${id}-title`}>{title}</figcaption>
       <div ref={host} className="stream-chart-canvas" role="img"
            aria-label={xs.length ? `${title}: ${xs.length} batches; latest ${latest}` : `${title}: no batches in this range`} />
-      {xs.length === 0 && <p className="muted stream-chart-empty">No batches in this range yet.</p>}
+      {xs.length === 0 ? (
+        <p className="muted stream-chart-empty">No batches in this range yet.</p>
+      ) : series.every((s) => s.values.every((v) => v === null)) ? (
+        <p className="muted stream-chart-empty">Not reported by this job's batches.</p>
+      ) : null}
     </figure>
   );
 }

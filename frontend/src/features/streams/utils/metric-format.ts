@@ -95,12 +95,13 @@ export const METRIC_RANGES = [
   { minutes: 1440, label: "24 h" },
 ] as const;
 
-/** `since`/`until` query parameters for the last `minutes` before `now`. */
-export function rangeParams(minutes: number, now: number = Date.now()): { since: string; until: string } {
-  return { since: new Date(now - minutes * 60_000).toISOString(), until: new Date(now).toISOString() };
+/** The `since` query parameter for the last `minutes` before `now`; no `until`, so a batch the server stamped a
+ * little after the browser's clock still shows. */
+export function rangeParams(minutes: number, now: number = Date.now()): { since: string } {
+  return { since: new Date(now - minutes * 60_000).toISOString() };
 }
 
-/** The API returns at most this many points per request (oldest first). */
+/** The API returns at most this many points per request (the newest of the range, oldest first). */
 export const METRICS_LIMIT = 2000;
 
 const pad = (n: number) => String(n).padStart(2, "0");
