@@ -359,7 +359,7 @@ class ScriptRunner:
                     sql, bindings = resolver.prepare(stmt)
                     resolver.check(sql, stmt, temp_views=frozenset(created))
                     current = resolver.binding(resolver.current_catalog)
-                    if any(b.type == "delta" and b.spark_name is None for b in [*bindings, *([current] if current else [])]):
+                    if any(b.embedded for b in [*bindings, *([current] if current else [])]):
                         schema = None  # tables of the embedded Delta connector exist only while a statement runs
                         continue
                     df = child.sql(sql)
