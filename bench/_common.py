@@ -111,3 +111,18 @@ def print_row(name: str, result: SideBySide, *, unit: str = "ms", scale: float =
         f"{result.spread * 100:.0f}%",
         file=out or sys.stdout,  # type: ignore[arg-type]
     )
+
+
+def local_spark(app_name: str, cores: int) -> object:
+    """A quiet local SparkSession for a Delta benchmark: `local[cores]`, no UI, a 3 GiB driver."""
+    import os
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master(f"local[{cores}]").appName(app_name)
+             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+             .config("spark.driver.memory", "3g")
+             .config("spark.sql.shuffle.partitions", str(cores * 2)).getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark

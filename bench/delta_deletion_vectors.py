@@ -24,15 +24,15 @@ import platform
 import shutil
 import statistics
 import struct
-import sys
 import tempfile
 import time
 import uuid
 import zlib
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from _common import interleaved, print_header, print_row
+from _common import interleaved, local_spark, print_header, print_row
 
 QUERY = "SELECT k, count(*) AS n, sum(amount) AS total, max(tag) AS top FROM {t} GROUP BY k"
 _MAGIC = 1681511377  # RoaringBitmapArray magic number of a Delta deletion vector
@@ -92,19 +92,13 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2, help="Spark local[N]; keep ≤ 2 on shared machines")
     args = parser.parse_args()
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     import pyarrow as pa
     import pyarrow.compute as pc
     from deltalake import DeltaTable, QueryBuilder, write_deltalake
-    from pyspark.sql import SparkSession
 
     from jobs.spark.delta import EmbeddedDelta
 
-    spark = (SparkSession.builder.master(f"local[{args.cores}]").appName("bench-delta-dv")
-             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-             .config("spark.driver.memory", "3g")
-             .config("spark.sql.shuffle.partitions", str(args.cores * 2)).getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
+    spark: Any = local_spark("bench-delta-dv", args.cores)
     work = Path(tempfile.mkdtemp(prefix="bench-delta-dv-"))
     try:
         warehouse = work / "warehouse"
