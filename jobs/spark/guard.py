@@ -30,6 +30,9 @@ ENGINE_STATIC_CONF: dict[str, str] = {
     "spark.sql.avro.schemaUrlAllowedSchemes": "lakeport-none",  # no avroSchemaUrl may be opened
     "spark.sql.legacy.hive.thriftServer.allowSettingSystemProperties": "false",
     "spark.sql.artifact.copyFromLocalToFs.allowDestLocal": "false",
+    # Spark would replace `${env:X}`, `${system:x}` and `${<conf key>}` in the SQL text with the process's
+    # environment, JVM properties and conf; `${name}` parameters are the platform's, substituted before Spark.
+    "spark.sql.variable.substitute": "false",
 }
 
 # A copy of config/settings/base.py LAKEPORT_SPARK_CONF_ALLOWLIST's default (this module imports no Django).
@@ -41,7 +44,8 @@ DEFAULT_CONF_ALLOWLIST: tuple[str, ...] = (
 )
 # Conf a script may never set, whatever an operator allows.
 NEVER_SET_PREFIXES: tuple[str, ...] = ("spark.sql.catalog.", "spark.sql.runSQLOnFiles", "spark.sql.restrictedMode",
-                                       "spark.hadoop.", "spark.sql.extensions", "spark.sql.warehouse.dir")
+                                       "spark.hadoop.", "spark.sql.extensions", "spark.sql.warehouse.dir",
+                                       "spark.sql.variable.substitute")
 
 SESSION_CATALOG = "spark_catalog"
 GLOBAL_TEMP_DATABASE = "global_temp"

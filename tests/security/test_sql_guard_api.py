@@ -177,3 +177,17 @@ def test_legitimate_scripts_still_run_through_the_api(guard_worker: Worker, worl
     preview = developer_client.post(f"{API}/sql/preview/", {
         "sql": "SELECT amount FROM pg.public.orders WHERE id = 2"}, format="json")
     assert preview.status_code == 200 and preview.json()["rows"] == [[20]]
+
+
+def test_spark_variable_substitution_is_off_and_stays_off(guard_worker: Worker, world: World,
+                                                          developer_client: APIClient) -> None:
+    """`${env:…}`, `${system:…}` and `${<conf key>}` would put the engine's environment, JVM properties and conf into
+    the query text; in an engine they are plain text, and a script cannot switch substitution back on."""
+    sql = "SELECT '${env:PATH}' AS e, '${system:user.dir}' AS s, '${spark.app.name}' AS c"
+    preview = developer_client.post(f"{API}/sql/preview/", {"sql": sql}, format="json")
+    assert preview.status_code == 200, preview.content
+    assert preview.json()["rows"] == [["${env:PATH}", "${system:user.dir}", "${spark.app.name}"]]
+    validate = developer_client.post(f"{API}/sql/validate/", {
+        "sql": "SET spark.sql.variable.substitute=true;\nSELECT '${env:PATH}' AS e"}, format="json")
+    assert validate.json()["valid"] is False
+    _assert_clean(validate.json()["errors"][0]["message"], "conf")
