@@ -7,12 +7,13 @@ from catalogs.types.delta import DeltaCatalogType
 from catalogs.types.files import FilesCatalogType
 from catalogs.types.hive import HiveCatalogType
 from catalogs.types.jdbc import JdbcCatalogType
+from catalogs.types.kafka import KafkaCatalogType
 from catalogs.types.nats_jetstream import NatsJetStreamCatalogType
 from catalogs.types.redis_streams import RedisStreamsCatalogType
 
 CATALOG_TYPES: dict[str, CatalogType] = {
     t.key: t for t in (JdbcCatalogType(), HiveCatalogType(), DeltaCatalogType(), RedisStreamsCatalogType(),
-                       NatsJetStreamCatalogType(), FilesCatalogType())
+                       NatsJetStreamCatalogType(), FilesCatalogType(), KafkaCatalogType())
 }
 
 

@@ -21,6 +21,9 @@ class DeltaConfig(CatalogConfig):
         default_factory=dict, alias="storage-options", description="Object-store credentials (write-only)."
     )
     default_database: str = Field(default="default", alias="default-database", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+    max_versions_per_batch: int | None = Field(
+        default=None, alias="max-versions-per-batch", ge=1, le=1_000_000,
+        description="A STREAM over this catalog's tables reads at most this many table versions per micro-batch.")
 
     @field_validator("warehouse")
     @classmethod

@@ -18,6 +18,25 @@ KAFKA_JARS = ("org.apache.spark:spark-sql-kafka-0-10_2.13 (same version as Spark
               "org.apache.spark:spark-token-provider-kafka-0-10_2.13", "org.apache.commons:commons-pool2")
 
 
+_LOGIN_MODULES = {"PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
+                  "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
+                  "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule"}
+
+
+def sasl_options(config: dict[str, Any]) -> dict[str, str]:
+    """The Kafka source's `kafka.security.protocol` / SASL options of a catalog configuration."""
+    protocol = str(config.get("security-protocol") or "PLAINTEXT")
+    options = {"kafka.security.protocol": protocol}
+    mechanism = config.get("sasl-mechanism")
+    if protocol.startswith("SASL_") and mechanism:
+        quoted = [str(config.get(k) or "").replace("\\", "\\\\").replace('"', '\\"')
+                  for k in ("sasl-username", "sasl-password")]
+        options["kafka.sasl.mechanism"] = str(mechanism)
+        options["kafka.sasl.jaas.config"] = (f'{_LOGIN_MODULES[str(mechanism)]} required username="{quoted[0]}" '
+                                             f'password="{quoted[1]}";')
+    return options
+
+
 def kafka_available(spark: SparkSession) -> bool:
     """True when Spark's Kafka source classes are on the driver's classpath."""
     loader = spark.sparkContext._jvm.Thread.currentThread().getContextClassLoader()  # type: ignore[union-attr]
@@ -54,11 +73,15 @@ class KafkaBinding(StreamCatalogBinding):
         spec = declared_table(binding.configuration, binding.name, database, table)
         self._require_jars(spark, label)
         config: dict[str, Any] = binding.configuration
-        raw = (spark.readStream.format("kafka")
-               .option("kafka.bootstrap.servers", str(config.get("bootstrap-servers", "")))
-               .option("subscribe", table)
-               .option("startingOffsets", str(config.get("start") or "earliest"))
-               .load())
+        reader = (spark.readStream.format("kafka")
+                  .option("kafka.bootstrap.servers", str(config.get("bootstrap-servers", "")))
+                  .option("subscribe", table)
+                  .option("startingOffsets", str(config.get("start") or "earliest")))
+        for key, value in sasl_options(config).items():
+            reader = reader.option(key, value)  # the JAAS value holds `password=`: spark.redaction.regex masks it
+        if config.get("max-records-per-batch"):
+            reader = reader.option("maxOffsetsPerTrigger", str(config["max-records-per-batch"]))
+        raw = reader.load()
         parsed = raw.select(F.from_json(F.col("value").cast("string"), spec.ddl(), {"mode": "FAILFAST"}).alias("r"))
         return parsed.select("r.*")
 
