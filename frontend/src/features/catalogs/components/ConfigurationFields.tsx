@@ -1,5 +1,5 @@
 import { FieldErrors } from "@/components/FieldErrors";
-import type { ConfigField, FormValues, MapRow } from "@/features/catalogs/hooks/use-config-form";
+import { jsonFieldProblems, type ConfigField, type FormValues, type MapRow } from "@/features/catalogs/hooks/use-config-form";
 
 type Props = {
   fields: ConfigField[];
@@ -59,6 +59,15 @@ export function ConfigurationFields({ fields, values, onChange, errors, secretsS
               onChange={(rows) => onChange(f.name, rows)}
             />
           );
+        } else if (f.kind === "json") {
+          control = (
+            <JsonEditor
+              common={common}
+              field={f}
+              text={String(values[f.name] ?? "")}
+              onChange={(text) => onChange(f.name, text)}
+            />
+          );
         } else {
           control = (
             <input
@@ -98,6 +107,43 @@ export function ConfigurationFields({ fields, values, onChange, errors, secretsS
         );
       })}
     </>
+  );
+}
+
+/** A textarea for a structured setting (e.g. a stream catalog's declared `tables`), checked against the
+ * setting's JSON Schema as the user types; the API checks it again on save. */
+function JsonEditor({ common, field, text, onChange }: { common: Record<string, unknown>; field: ConfigField; text: string; onChange: (text: string) => void }) {
+  const problems = jsonFieldProblems(field, text);
+  const problemsId = `${String(common.id)}-json-problems`;
+  const format = () => {
+    try {
+      onChange(JSON.stringify(JSON.parse(text), null, 2));
+    } catch {
+      // not JSON yet: the problem is already listed
+    }
+  };
+  const describedBy = [common["aria-describedby"], problems.length ? problemsId : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="json-editor">
+      <textarea
+        {...common}
+        aria-describedby={describedBy}
+        aria-invalid={problems.length > 0 || common["aria-invalid"] ? true : undefined}
+        className="mono"
+        rows={Math.min(20, Math.max(4, text.split("\n").length + 1))}
+        spellCheck={false}
+        value={text}
+        placeholder={field.name === "tables" ? '{"default.orders": {"columns": [{"name": "id", "type": "bigint"}, {"name": "ts", "type": "timestamp"}], "event-time": "ts"}}' : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <div className="json-editor-bar">
+        <button type="button" className="btn small" onClick={format} disabled={problems.some((p) => p.startsWith("not valid JSON"))}>
+          Format
+        </button>
+        {text.trim() !== "" && problems.length === 0 && <span className="badge ok" data-testid={`json-ok-${field.name}`}>valid</span>}
+      </div>
+      {problems.length > 0 && <FieldErrors id={problemsId} messages={problems.slice(0, 8)} />}
+    </div>
   );
 }
 

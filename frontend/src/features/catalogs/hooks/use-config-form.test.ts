@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { fieldsOf, initialValues, toConfiguration, type MapRow } from "@/features/catalogs/hooks/use-config-form";
+import { fieldsOf, initialValues, jsonFieldProblems, toConfiguration, type MapRow } from "@/features/catalogs/hooks/use-config-form";
 import type { JsonSchema } from "@/features/catalogs/types";
 
 // Shapes as pydantic writes them (model_json_schema(by_alias=True)) for the jdbc and delta types.
@@ -70,5 +70,60 @@ describe("toConfiguration", () => {
     rows[1].removed = true;
     rows.push({ key: "REGION", value: "eu-west-1" });
     expect(toConfiguration(fields, values, new Set())["storage-options"]).toEqual({ SECRET: null, REGION: "eu-west-1" });
+  });
+});
+
+// A stream catalog's `tables`, as pydantic writes it for redis-streams (model_json_schema(by_alias=True)).
+const redisStreams: JsonSchema = {
+  type: "object",
+  required: ["url"],
+  properties: {
+    url: { type: "string" },
+    tables: { type: "object", additionalProperties: { $ref: "#/$defs/StreamTableSpec" } },
+  },
+  $defs: {
+    StreamColumnSpec: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "type"],
+      properties: { name: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,127}$" }, type: { type: "string" } },
+    },
+    StreamTableSpec: {
+      type: "object",
+      additionalProperties: false,
+      required: ["columns"],
+      properties: {
+        columns: { type: "array", items: { $ref: "#/$defs/StreamColumnSpec" }, minItems: 1, maxItems: 500 } as JsonSchema,
+        "event-time": { anyOf: [{ type: "string" }, { type: "null" }], default: null },
+        format: { anyOf: [{ enum: ["json", "csv", "parquet"], type: "string" }, { type: "null" }], default: null },
+      },
+    },
+  },
+};
+
+describe("json fields", () => {
+  const tables = fieldsOf(redisStreams).find((f) => f.name === "tables")!;
+
+  it("edits a map of objects as JSON checked against its schema", () => {
+    expect(tables.kind).toBe("json");
+    const good = { "default.orders": { columns: [{ name: "id", type: "bigint" }, { name: "ts", type: "timestamp" }], "event-time": "ts" } };
+    expect(jsonFieldProblems(tables, JSON.stringify(good, null, 2))).toEqual([]);
+    expect(jsonFieldProblems(tables, JSON.stringify({ "default.t": { columns: [{ name: "a", type: "string" }], "event-time": null } }))).toEqual([]);
+    expect(toConfiguration([tables], { tables: JSON.stringify(good) }, new Set())).toEqual({ tables: good });
+  });
+
+  it("names what is wrong, and where", () => {
+    expect(jsonFieldProblems(tables, '{"default.orders": {')[0]).toMatch(/^not valid JSON/);
+    expect(jsonFieldProblems(tables, '{"default.orders": {"columns": []}}')).toEqual(['default.orders["columns"]: needs at least 1 item(s)']);
+    expect(jsonFieldProblems(tables, '{"default.orders": {"columns": [{"name": "1st", "type": "int"}], "format": "xml"}}')).toEqual([
+      'default.orders["columns"][0]["name"]: \'1st\' does not match ^[A-Za-z_][A-Za-z0-9_]{0,127}$',
+      'default.orders["format"]: must be one of json, csv, parquet',
+    ]);
+    expect(jsonFieldProblems(tables, '{"default.orders": {"cols": []}}')).toEqual([
+      "default.orders.columns: required",
+      'default.orders["cols"]: not a known setting',
+    ]);
+    expect(jsonFieldProblems(tables, "[]")).toEqual(["value: expected object, got array"]);
+    expect(jsonFieldProblems(tables, "")).toEqual([]);
   });
 });

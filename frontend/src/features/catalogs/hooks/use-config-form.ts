@@ -14,6 +14,8 @@ export type ConfigField = {
   maxLength?: number;
   secretValues?: boolean; // a map whose values are all secret
   isSecret: boolean;
+  schema?: JsonSchema; // a json field's own schema, checked in the browser as the user types
+  root?: JsonSchema; // the type's whole schema (its $defs resolve the field's $refs)
 };
 
 // a row of a map field; `stored` rows of a secret map are keys whose value is set on the server (never sent back)
@@ -49,6 +51,75 @@ function humanize(key: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** True when a map's values are objects or arrays (e.g. a stream catalog's `tables`): edited as JSON. */
+function isStructured(values: JsonSchema["additionalProperties"], root: JsonSchema): boolean {
+  if (!values || typeof values !== "object") return false;
+  const s = nonNull(deref(values, root), root);
+  return s.type === "object" || s.type === "array" || !!s.properties;
+}
+
+const TYPE_OF = (v: unknown): string =>
+  v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v;
+
+/**
+ * Problems of `value` against `schema` (the subset pydantic writes: type, enum, required, properties,
+ * additionalProperties, items, pattern, length and item bounds, anyOf with null), each naming its path.
+ * The API validates again; this only tells the user early.
+ */
+export function validateJson(value: unknown, schema: JsonSchema, root: JsonSchema, path = ""): string[] {
+  const s = deref(schema, root);
+  const at = path || "value";
+  const branches = s.anyOf ?? s.oneOf;
+  if (branches) {
+    const results = branches.map((b) => validateJson(value, b, root, path));
+    return results.some((r) => r.length === 0) ? [] : results.find((r) => !r[0]?.includes("got ")) ?? results[0];
+  }
+  const types = s.type === undefined ? [] : Array.isArray(s.type) ? s.type : [s.type];
+  const actual = TYPE_OF(value);
+  if (types.length && !types.includes(actual) && !(actual === "integer" && types.includes("number"))) {
+    return [`${at}: expected ${types.join(" or ")}, got ${actual}`];
+  }
+  if (s.enum && !s.enum.some((e) => e === value)) return [`${at}: must be one of ${s.enum.map(String).join(", ")}`];
+  const problems: string[] = [];
+  const limits = s as JsonSchema & { minLength?: number; minItems?: number; maxItems?: number };
+  if (typeof value === "string") {
+    if (s.pattern && !new RegExp(s.pattern, "u").test(value)) problems.push(`${at}: '${value}' does not match ${s.pattern}`);
+    if (s.maxLength !== undefined && value.length > s.maxLength) problems.push(`${at}: longer than ${s.maxLength}`);
+    if (limits.minLength !== undefined && value.length < limits.minLength) problems.push(`${at}: shorter than ${limits.minLength}`);
+  }
+  if (Array.isArray(value)) {
+    if (limits.minItems !== undefined && value.length < limits.minItems) problems.push(`${at}: needs at least ${limits.minItems} item(s)`);
+    if (limits.maxItems !== undefined && value.length > limits.maxItems) problems.push(`${at}: at most ${limits.maxItems} item(s)`);
+    if (s.items) value.forEach((item, i) => problems.push(...validateJson(item, s.items as JsonSchema, root, `${path}[${i}]`)));
+  }
+  if (actual === "object") {
+    const obj = value as Record<string, unknown>;
+    for (const name of s.required ?? []) if (!(name in obj)) problems.push(`${path ? `${path}.` : ""}${name}: required`);
+    for (const [key, item] of Object.entries(obj)) {
+      const where = path ? `${path}["${key}"]` : key;
+      const own = s.properties?.[key];
+      if (own) problems.push(...validateJson(item, own, root, where));
+      else if (s.additionalProperties === false) problems.push(`${where}: not a known setting`);
+      else if (s.additionalProperties && typeof s.additionalProperties === "object") {
+        problems.push(...validateJson(item, s.additionalProperties, root, where));
+      }
+    }
+  }
+  return problems;
+}
+
+/** Problems of a json field's text: not JSON, or not what the field's schema describes. */
+export function jsonFieldProblems(field: ConfigField, text: string): string[] {
+  if (text.trim() === "") return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return [`not valid JSON: ${(e as Error).message}`];
+  }
+  return field.schema ? validateJson(value, field.schema, field.root ?? field.schema) : [];
+}
+
 export function fieldsOf(schema: JsonSchema | undefined): ConfigField[] {
   if (!schema?.properties) return [];
   const required = new Set(schema.required ?? []);
@@ -64,7 +135,7 @@ export function fieldsOf(schema: JsonSchema | undefined): ConfigField[] {
       options = enumValues.map(String);
     } else if (type === "boolean") kind = "checkbox";
     else if (type === "integer" || type === "number") kind = "number";
-    else if (type === "object") kind = "map";
+    else if (type === "object") kind = isStructured(s.additionalProperties, schema) ? "json" : "map";
     else if (type === "array") kind = "json";
     else if (isSecret) kind = "secret";
     return {
@@ -78,6 +149,7 @@ export function fieldsOf(schema: JsonSchema | undefined): ConfigField[] {
       maxLength: s.maxLength,
       secretValues: kind === "map" && !!(s.secretValues || s.secret),
       isSecret: isSecret || (kind === "map" && !!(s.secretValues || s.secret)),
+      ...(kind === "json" ? { schema: s, root: schema } : {}),
     };
   });
 }
