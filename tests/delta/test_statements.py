@@ -44,6 +44,11 @@ pytestmark = pytest.mark.spark
     ("DESC TABLE EXTENDED t", "lake", "db", True),
     ("DESCRIBE HISTORY lake.db.t LIMIT 3", None, None, True),
     ("DESCRIBE HISTORY t", "pg", None, False),
+    # read from the project's SQL tokens, not regexes: comments and quoted names are where regexes slipped
+    ("SHOW /* all */ TABLES -- here\n IN `lake`.db", None, None, True),
+    ("DESC HISTORY `lake`.`db`.`t` LIMIT 2", None, None, True),
+    ("SELECT 'lake.db.t' AS s", None, None, False),
+    ("EXPLAIN /* plan */ EXTENDED SELECT * FROM lake.db.t", None, None, True),
     ("SET spark.sql.shuffle.partitions=4", "lake", None, False),
     ("UPDATE lake.db.t SET x = 1", None, None, True),
 ])

@@ -228,6 +228,7 @@ def test_drop_table_and_databases_and_show(lake: Lake) -> None:
     assert lake.rows("SHOW DATABASES", catalog="lake") == [("a",), ("default",)]
     assert lake.rows("SHOW DATABASES IN lake LIKE 'a*'") == [("a",)]
     assert lake.rows("SHOW TABLES IN lake.a") == [("a", "t1", False), ("a", "t2", False)]
+    assert lake.rows("SHOW /* all */ TABLES -- of a\n IN `lake`.`a` LIKE 't2'") == [("a", "t2", False)]
     assert lake.rows("SHOW TABLES", catalog="lake", database="a") == [("a", "t1", False), ("a", "t2", False)]
     lake.sql("DROP TABLE lake.a.t1")
     assert not Path(lake.path("a", "t1")).exists()

@@ -19,6 +19,8 @@ from sqlglot.tokens import Token
 
 from jobs.spark.delta.catalog import DeltaCatalog, TableRef, check_name
 from jobs.spark.delta.errors import DeltaConnectorError
+from jobs.spark.sqltext import PUNCT, QUOTED, STRING, WORD, SqlTextError, significant, tokenize
+from jobs.spark.sqltext import Token as TextToken
 
 _DIALECT = Spark()
 # Tokens that end a table factor's `VERSION|TIMESTAMP AS OF <expr>` clause when no alias follows it.
@@ -26,13 +28,6 @@ _CLAUSE_END = {",", ")", ";", "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL",
                "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "HAVING", "WINDOW", "LATERAL", "NATURAL",
                "SORT", "CLUSTER", "DISTRIBUTE", "SEMI", "ANTI", "TABLESAMPLE", "PIVOT", "UNPIVOT", "QUALIFY"}
 _QUERY_START = {"SELECT", "WITH", "FROM", "VALUES", "TABLE", "("}
-_IDENT = r"(?:`(?:[^`]|``)+`|[A-Za-z0-9_$-]+)"
-_NAME = rf"({_IDENT}(?:\s*\.\s*{_IDENT}){{0,2}})"
-_SHOW_DBS = re.compile(rf"^SHOW\s+(?:DATABASES|SCHEMAS|NAMESPACES)(?:\s+(?:IN|FROM)\s+{_NAME})?"
-                       r"(?:\s+(?:LIKE\s+)?'([^']*)')?$", re.I)
-_SHOW_TABLES = re.compile(rf"^SHOW\s+TABLES(?:\s+(?:IN|FROM)\s+{_NAME})?(?:\s+(?:LIKE\s+)?'([^']*)')?$", re.I)
-_HISTORY = re.compile(rf"^DESC(?:RIBE)?\s+HISTORY\s+{_NAME}(?:\s+LIMIT\s+(\d+))?$", re.I)
-_EXPLAIN = re.compile(r"^EXPLAIN(?:\s+(?:EXTENDED|FORMATTED|CODEGEN|COST))?\s+", re.I)
 _NOT_TABLES = {"parquet", "json", "csv", "orc", "text", "avro", "delta", "binaryfile"}
 
 
@@ -142,14 +137,27 @@ class StatementReader:
         return self._plan(text, tree, tokens)
 
     def _metadata_command(self, text: str) -> Plan | None:
-        if match := _SHOW_DBS.match(text):
-            catalog = _split(match.group(1))[0].lower() if match.group(1) else self.current_catalog
-            if catalog in self.catalogs:
-                return Plan("show_dbs", text, catalog=catalog, pattern=match.group(2))
+        """SHOW DATABASES/TABLES and DESCRIBE HISTORY, read from the project's tokens (sqlglot has no grammar for them)."""
+        cursor = _Cursor.of(text)
+        if cursor is None:
             return None
-        if match := _SHOW_TABLES.match(text):
-            if match.group(1):
-                ns = self.namespace(_split(match.group(1)))
+        if cursor.word("show") and cursor.word("databases", "schemas", "namespaces"):
+            name = cursor.name() if cursor.word("in", "from") else None
+            pattern = cursor.pattern()
+            if not cursor.done():
+                return None
+            catalog = name[0].lower() if name else self.current_catalog
+            if catalog in self.catalogs:
+                return Plan("show_dbs", text, catalog=catalog, pattern=pattern)
+            return None
+        cursor.rewind()
+        if cursor.word("show") and cursor.word("tables"):
+            name = cursor.name() if cursor.word("in", "from") else None
+            pattern = cursor.pattern()
+            if not cursor.done():
+                return None
+            if name:
+                ns = self.namespace(name)
             elif self.in_delta_catalog:
                 catalog = self.current_catalog or ""
                 ns = (catalog, self.current_database or self.catalogs[catalog].default_database)
@@ -157,18 +165,33 @@ class StatementReader:
                 ns = None
             if ns is None:
                 return None
-            return Plan("show_tables", text, catalog=ns[0], database=ns[1], pattern=match.group(2))
-        if match := _HISTORY.match(text):
-            ref = self.table(_split(match.group(1)))
+            return Plan("show_tables", text, catalog=ns[0], database=ns[1], pattern=pattern)
+        cursor.rewind()
+        if cursor.word("desc", "describe") and cursor.word("history"):
+            name = cursor.name()
+            limit = None
+            if cursor.word("limit") and (limit := cursor.number()) is None:
+                return None
+            if not name or not cursor.done():
+                return None
+            ref = self.table(name)
             if ref is None:
                 return None
-            return Plan("history", text, target=ref, limit=int(match.group(2)) if match.group(2) else None)
+            return Plan("history", text, target=ref, limit=limit)
         return None
 
     def _mentions_delta(self, text: str) -> bool:
-        if self.in_delta_catalog:
-            return True
-        return any(re.search(rf"(?i)(?<![\w.`]){re.escape(name)}`?\s*\.", text) for name in self.catalogs)
+        return self.in_delta_catalog or self._names_a_catalog(text)
+
+    def _names_a_catalog(self, text: str) -> bool:
+        """True if a name chain of `text` starts with one of the Delta catalogs (`lake.db.t`, `` `lake`.db ``)."""
+        try:
+            tokens = significant(tokenize(text))
+        except SqlTextError:
+            return False
+        return any(tok.kind in (WORD, QUOTED) and tok.name.lower() in self.catalogs
+                   and k + 1 < len(tokens) and tokens[k + 1].text == "."
+                   and not (k > 0 and tokens[k - 1].text == ".") for k, tok in enumerate(tokens))
 
     def _plan(self, text: str, tree: exp.Expression, tokens: list[Token]) -> Plan | None:
         if isinstance(tree, exp.Insert):
@@ -191,19 +214,18 @@ class StatementReader:
             verb = {exp.Update: "UPDATE", exp.Delete: "DELETE", exp.Merge: "MERGE", exp.Alter: "ALTER TABLE",
                     exp.TruncateTable: "TRUNCATE TABLE"}[type(tree)]
             return Plan("unsupported", text, reason=verb)
-        if isinstance(tree, exp.Command) and (explain := _EXPLAIN.match(text)):
-            inner = text[explain.end():]
+        if isinstance(tree, exp.Command) and (explained := _explained_offset(text)) is not None:
+            inner = text[explained:]
             inner_plan = self.read(inner)
             if inner_plan is None:
                 return None
             if inner_plan.kind != "query":
                 return Plan("unsupported", text, reason=f"EXPLAIN of {inner_plan.kind.upper()}")
-            shift = explain.end()
+            shift = explained
             shifted = [replace(r, start=r.start + shift, end=r.end + shift) for r in inner_plan.references]
             return Plan("query", text, references=shifted)
         if isinstance(tree, exp.Command):
-            if self._mentions_delta(text) and any(re.search(rf"(?i)\b{re.escape(n)}\s*\.", text)
-                                                  for n in self.catalogs):
+            if self._names_a_catalog(text):
                 return Plan("unsupported", text, reason=str(tree.this).upper())
             return None
         refs = self.references(text, tree, tokens)
@@ -408,11 +430,6 @@ def _parts(table: exp.Expression) -> list[str]:
     return [p.name for p in parts]
 
 
-def _split(name: str) -> list[str]:
-    parts = re.findall(_IDENT, name)
-    return [p[1:-1].replace("``", "`") if p.startswith("`") else p for p in parts]
-
-
 def _literal(node: exp.Expression, ref: TableRef) -> str | None:
     if isinstance(node, exp.Null):
         return None
@@ -482,3 +499,78 @@ def _ctas_query_start(tokens: list[Token], index: int) -> int:
         elif depth == 0 and word == "AS" and i + 1 < len(tokens) and tokens[i + 1].text.upper() in _QUERY_START:
             return i + 1
     raise DeltaConnectorError("CREATE TABLE … AS: could not find the query.")
+
+
+# ---- metadata commands, on the project's SQL tokens ------------------------------------------------------
+_EXPLAIN_MODES = ("extended", "formatted", "codegen", "cost")
+
+
+def _explained_offset(text: str) -> int | None:
+    """Where the statement an `EXPLAIN [mode]` explains begins in `text`, or None if `text` is no EXPLAIN."""
+    cursor = _Cursor.of(text)
+    if cursor is None or not cursor.word("explain"):
+        return None
+    cursor.word(*_EXPLAIN_MODES)
+    return None if cursor.done() else cursor.tokens[cursor.position].start
+
+
+@dataclass
+class _Cursor:
+    """A read position in a statement's significant tokens, for the few fixed-shape commands read here."""
+
+    tokens: list[TextToken]
+    position: int = 0
+
+    @classmethod
+    def of(cls, text: str) -> _Cursor | None:
+        try:
+            return cls(significant(tokenize(text)))
+        except SqlTextError:
+            return None  # Spark's parser reports it with its position
+
+    def rewind(self) -> None:
+        self.position = 0
+
+    def done(self) -> bool:
+        return self.position >= len(self.tokens)
+
+    def _peek(self) -> TextToken | None:
+        return self.tokens[self.position] if self.position < len(self.tokens) else None
+
+    def word(self, *options: str) -> str | None:
+        """Consume a keyword among `options` (lower case)."""
+        tok = self._peek()
+        if tok is not None and tok.kind == WORD and tok.lower in options:
+            self.position += 1
+            return tok.lower
+        return None
+
+    def name(self) -> list[str] | None:
+        """Consume a name of one to three parts (`a`, `` `a b`.c ``, `a.b.c`): its parts, unquoted."""
+        parts: list[str] = []
+        while (tok := self._peek()) is not None and tok.kind in (WORD, QUOTED):
+            parts.append(tok.name)
+            self.position += 1
+            dot = self._peek()
+            if dot is None or dot.kind != PUNCT or dot.text != "." or len(parts) == 3:
+                break
+            self.position += 1
+        return parts or None
+
+    def pattern(self) -> str | None:
+        """Consume `[LIKE] '<pattern>'`: the pattern, or None when there is none."""
+        start = self.position
+        self.word("like")
+        tok = self._peek()
+        if tok is not None and tok.kind == STRING and tok.text.startswith("'"):
+            self.position += 1
+            return tok.text[1:-1]
+        self.position = start
+        return None
+
+    def number(self) -> int | None:
+        tok = self._peek()
+        if tok is not None and tok.kind == WORD and tok.text.isdigit():
+            self.position += 1
+            return int(tok.text)
+        return None
