@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 from django.conf import settings
 from pydantic import ValidationError as PydanticValidationError
@@ -18,6 +19,7 @@ from catalogs.secrets import open_configuration, secret_paths
 from catalogs.services.spec import config_error_details, invalid
 from catalogs.types import CATALOG_TYPES, get_catalog_type
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
+from catalogs.types.streams import StreamSample, sample_table
 from config.errors import Conflict, InvalidInput
 from lakeport_kernel.redaction import register_secret
 
@@ -29,6 +31,28 @@ MAX_TIMEOUT_SECONDS = 30.0
 MIN_TIMEOUT_SECONDS = 1.0
 # Database and table names from URLs: letters, digits, _, $ and -; no quotes, separators, dots or spaces.
 _OBJECT_NAME = re.compile(r"^[\w$-]{1,128}$")
+MAX_SAMPLE_ROWS = 1000  # records one sample returns at most
+
+
+@runtime_checkable
+class StreamSampler(Protocol):
+    """A stream catalog type that reads a table's newest records (redis-streams, nats-jetstream, files)."""
+
+    def sample_records(self, config: Any, database: str, table: str, limit: int, *, timeout: float) -> StreamSample:
+        """The newest `limit` records, oldest first; MetadataError(404) for an unknown database or table."""
+        ...
+
+
+@dataclass(frozen=True)
+class TableSample:
+    """`{"columns": [{"name", "type"}], "rows": [[…]], "schema": "declared|inferred"}`."""
+
+    columns: list[dict[str, str]]
+    rows: list[list[Any]]
+    schema: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"columns": self.columns, "rows": self.rows, "schema": self.schema}
 
 
 class ConfigurationUnreadable(Conflict):
@@ -120,6 +144,31 @@ def catalog_table_describe(*, catalog: Catalog, database: str, table: str, timeo
     check_object_name(database, what="database")
     check_object_name(table, what="table")
     return _browse(catalog, "table", lambda t, c: t.describe_table(c, database, table, timeout=timeout))
+
+
+def catalog_table_sample(*, catalog: Catalog, database: str, table: str, limit: int, timeout: float) -> TableSample:
+    """The newest `limit` records of a stream table, oldest first, read by the type's native client (a broker read
+    with the team's configuration, no Spark and no user SQL, so it runs here like browsing); 400 for a catalog that
+    is not a stream catalog or a limit outside 1–1000, MetadataError(404) for an unknown database or table."""
+    check_object_name(database, what="database")
+    check_object_name(table, what="table")
+    if not 1 <= limit <= MAX_SAMPLE_ROWS:
+        raise InvalidInput.of({"limit": [f"Ask for 1 to {MAX_SAMPLE_ROWS} records."]})
+    catalog_type = get_catalog_type(catalog.catalog_type)
+    if not isinstance(catalog_type, StreamSampler):
+        raise InvalidInput.of({"catalog": [
+            f"'{catalog.catalog_name}' is a {catalog.catalog_type} catalog; only stream catalogs (redis-streams, "
+            "nats-jetstream, files) can be sampled. Preview a query on it instead."]})
+
+    def read(_: Any, config: Any) -> TableSample:
+        sample = catalog_type.sample_records(config, database, table, limit, timeout=timeout)
+        columns, rows, schema = sample_table(config, database, table, sample)
+        return TableSample([{"name": c.name, "type": c.type} for c in columns], rows, schema)
+
+    result: TableSample = _browse(catalog, "sample", read)
+    logger.info("catalog.sample", extra={"team_id": catalog.team_id, "catalog": catalog.catalog_name,
+                                         "rows": len(result.rows), "schema": result.schema})
+    return result
 
 
 # ---- helpers -----------------------------------------------------------------------------------------------

@@ -11,9 +11,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalogs.metadata import (
+    MAX_SAMPLE_ROWS,
     catalog_config_test_connection,
     catalog_databases_list,
     catalog_table_describe,
+    catalog_table_sample,
     catalog_tables_list,
     catalog_test_connection,
     resolve_timeout,
@@ -158,3 +160,29 @@ class CatalogTableDetailApi(TeamScopedMixin, APIView):
             lambda: catalog_table_describe(catalog=catalog, database=database, table=table, timeout=timeout)
         )
         return Response({"catalog": catalog.catalog_name, **detail.as_dict()})
+
+
+class CatalogTableSampleApi(TeamScopedMixin, APIView):
+    """The newest records of a stream table (a read: viewers may sample)."""
+
+    read_role = Role.VIEWER
+    write_role = Role.VIEWER
+
+    class InputSerializer(serializers.Serializer):
+        limit = serializers.IntegerField(required=False, default=20, min_value=1, max_value=MAX_SAMPLE_ROWS)
+
+    @extend_schema(
+        operation_id="tables_sample", parameters=[TIMEOUT_PARAMETER], request=InputSerializer,
+        responses=inline_serializer("TableSample", {
+            "columns": serializers.ListField(child=serializers.DictField()),
+            "rows": serializers.ListField(child=serializers.ListField()),
+            "schema": serializers.ChoiceField(choices=["declared", "inferred"]),
+        }),
+    )
+    def post(self, request: Request, team: str, name: str, database: str, table: str) -> Response:
+        catalog = catalog_get(team=self.team, name=name)
+        timeout = resolve_timeout(request.query_params.get("timeout"))
+        data = validated(self.InputSerializer, request.data)
+        sample = _metadata_call(lambda: catalog_table_sample(catalog=catalog, database=database, table=table,
+                                                             limit=data["limit"], timeout=timeout))
+        return Response(sample.as_dict())

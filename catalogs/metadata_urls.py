@@ -24,6 +24,11 @@ urlpatterns: list = [
     ),
     path("catalogs/<str:name>/databases/", metadata_apis.CatalogDatabaseListApi.as_view(), name="catalog-databases"),
     path(
+        "catalogs/<str:name>/databases/<path:database>/tables/<path:table>/sample/",
+        metadata_apis.CatalogTableSampleApi.as_view(),
+        name="catalog-table-sample",
+    ),
+    path(
         "catalogs/<str:name>/databases/<path:database>/tables/<path:table>/",
         metadata_apis.CatalogTableDetailApi.as_view(),
         name="catalog-table",

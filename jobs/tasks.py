@@ -12,6 +12,7 @@ from django.conf import settings
 
 from jobs.services.execution import run_execute as execute_run
 from jobs.services.interactive import interactive_execute
+from jobs.services.live_preview import live_preview_execute
 from jobs.services.runs import RUN_EXECUTE_TASK
 from jobs.services.runs import runs_reap as reap_runs
 
@@ -32,6 +33,12 @@ def sql_interactive(self: Task, team_id: int, mode: str, sql: str, limit: int = 
                     check_writes: str | None = None) -> dict[str, Any]:
     """Validate or preview `sql` in the team's engine for the web process (which never hosts Spark)."""
     return interactive_execute(team_id=team_id, mode=mode, sql=sql, limit=limit, check_writes=check_writes)
+
+
+@shared_task(name="jobs.sql_live_preview", acks_late=False, ignore_result=False)
+def sql_live_preview(preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int) -> dict[str, Any]:
+    """A live preview of a streaming statement in the team's engine; rows go to the result backend as they come."""
+    return live_preview_execute(preview_id=preview_id, team_id=team_id, sql=sql, seconds=seconds, max_rows=max_rows)
 
 
 @shared_task(name="jobs.runs_reap", acks_late=True, ignore_result=True)

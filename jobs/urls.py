@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from jobs import apis
+from jobs import apis, preview_apis
 
 urlpatterns: list = [
     path("jobs/", apis.JobListApi.as_view(), name="job-list"),
@@ -17,4 +17,6 @@ urlpatterns: list = [
     path("runs/<int:run_id>/cancel/", apis.RunCancelApi.as_view(), name="run-cancel"),
     path("sql/validate/", apis.SqlValidateApi.as_view(), name="sql-validate"),
     path("sql/preview/", apis.SqlPreviewApi.as_view(), name="sql-preview"),
+    path("sql/preview/live/", preview_apis.SqlLivePreviewApi.as_view(), name="sql-preview-live"),
+    path("sql/preview/live/<str:preview_id>/", preview_apis.SqlLivePreviewDetailApi.as_view(), name="sql-preview-live-detail"),
 ]

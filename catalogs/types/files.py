@@ -3,6 +3,7 @@ Parquet files, under one of the team's data directories (catalogs/types/paths.py
 
 from __future__ import annotations
 
+import collections
 import csv
 import os
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from pydantic import Field, field_validator
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
 from catalogs.types.calls import browse, check_connection
 from catalogs.types.paths import check_local_path
-from catalogs.types.streams import StreamCatalogConfig, json_records, stream_detail
+from catalogs.types.streams import StreamCatalogConfig, StreamSample, json_records, stream_detail
 
 SAMPLE_FILES = 5
 SAMPLE_RECORDS = 50
@@ -61,6 +62,29 @@ def _sample(path: Path, fmt: str) -> tuple[list[dict[str, Any]], bool]:
     return records[:SAMPLE_RECORDS], fmt == "csv"
 
 
+def _tail(path: Path, fmt: str, limit: int) -> list[dict[str, Any]]:
+    """The last `limit` records of the newest files, oldest first (newest files read first, then stitched)."""
+    chunks: list[list[dict[str, Any]]] = []
+    wanted = limit
+    for file in reversed(_newest_files(path)):
+        if wanted <= 0:
+            break
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            data = pq.read_table(file)
+            records = data.slice(max(0, data.num_rows - wanted)).to_pylist()
+        elif fmt == "csv":
+            with file.open(newline="", encoding="utf-8", errors="replace") as handle:
+                records = [dict(r) for r in collections.deque(csv.DictReader(handle), maxlen=wanted)]
+        else:
+            with file.open("rb") as handle:
+                records = json_records(list(collections.deque(handle, maxlen=wanted)))
+        chunks.append(records)
+        wanted -= len(records)
+    return [record for chunk in reversed(chunks) for record in chunk]
+
+
 class FilesCatalogType:
     """Landing directories of files."""
 
@@ -105,6 +129,20 @@ class FilesCatalogType:
             files = sum(1 for e in os.scandir(path) if e.is_file())
             return stream_detail(config, database, table, records, row_count=None, location=str(path),
                                  properties={"format": fmt, "files": str(files)}, from_text=text)
+
+        return self._browse(config, run, timeout)
+
+    def sample_records(self, config: FilesConfig, database: str, table: str, limit: int, *,
+                       timeout: float) -> StreamSample:
+        """The last `limit` records of the newest files, oldest first."""
+
+        def run() -> StreamSample:
+            path = Path(config.root) / database / table
+            if not path.is_dir():
+                raise MetadataError(f"Table '{database}.{table}' does not exist in this catalog.", status=404)
+            spec = config.declared(database, table)
+            fmt = (spec.format if spec and spec.format else None) or config.format
+            return StreamSample(_tail(path, fmt, limit), from_text=fmt == "csv")
 
         return self._browse(config, run, timeout)
 

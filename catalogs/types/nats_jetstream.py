@@ -14,7 +14,7 @@ from pydantic import Field, SecretStr, field_validator
 
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary, secret_field
 from catalogs.types.calls import browse, check_connection
-from catalogs.types.streams import DEFAULT_DATABASE, StreamCatalogConfig, json_records, stream_detail
+from catalogs.types.streams import DEFAULT_DATABASE, StreamCatalogConfig, StreamSample, json_records, stream_detail
 from jobs.spark.streaming.nats_source import NatsAuth, connect, newest
 
 SAMPLE = 50
@@ -114,6 +114,20 @@ class NatsJetStreamCatalogType:
                           "subjects": ",".join(info.config.subjects or [])}
             return stream_detail(config, database, table, json_records([m for _, m in messages]),
                                  row_count=int(info.state.messages), properties=properties)
+
+        return self._browse(config, lambda: _run(config, timeout, work), timeout)
+
+    def sample_records(self, config: NatsJetStreamConfig, database: str, table: str, limit: int, *,
+                       timeout: float) -> StreamSample:
+        """The newest `limit` messages, oldest first; messages that are not JSON objects are skipped."""
+        _check_database(database)
+
+        async def work(client: Client) -> StreamSample:
+            try:
+                messages = await newest(client, table, limit)
+            except nats.js.errors.NotFoundError:
+                raise MetadataError(f"Stream '{table}' does not exist.", status=404) from None
+            return StreamSample(json_records([m for _, m in messages]))
 
         return self._browse(config, lambda: _run(config, timeout, work), timeout)
 

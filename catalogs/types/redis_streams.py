@@ -16,7 +16,7 @@ from pydantic import Field, SecretStr, field_validator
 
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary, secret_field
 from catalogs.types.calls import browse, check_connection
-from catalogs.types.streams import DEFAULT_DATABASE, StreamCatalogConfig, json_records, stream_detail
+from catalogs.types.streams import DEFAULT_DATABASE, StreamCatalogConfig, StreamSample, json_records, stream_detail
 
 MAX_KEYS = 10_000  # keys a table listing scans at most
 SAMPLE = 50  # newest entries read to infer a schema
@@ -132,6 +132,23 @@ class RedisStreamsCatalogType:
             properties = {"key": key, "last-entry-id": entries[0][0].decode() if entries else ""}
             return stream_detail(config, database, table, json_records(payloads), row_count=int(conn.xlen(key)),
                                  properties=properties)
+
+        return self._browse(config, run, timeout)
+
+    def sample_records(self, config: RedisStreamsConfig, database: str, table: str, limit: int, *,
+                       timeout: float) -> StreamSample:
+        """The newest `limit` entries (XREVRANGE), oldest first; entries that are not JSON objects are skipped."""
+        if database not in self.list_databases(config, timeout=timeout):
+            raise MetadataError(f"Database '{database}' does not exist in this catalog.", status=404)
+
+        def run() -> StreamSample:
+            conn = _client(config, timeout)
+            key = stream_key(database, table)
+            if conn.type(key).decode() != "stream":
+                raise MetadataError(f"Stream '{key}' does not exist.", status=404)
+            entries = conn.xrevrange(key, "+", "-", count=limit)
+            field = config.value_field.encode()
+            return StreamSample(json_records([fields.get(field) or b"" for _, fields in reversed(entries)]))
 
         return self._browse(config, run, timeout)
 

@@ -7,13 +7,17 @@ The shape matches what the Spark side reads (jobs/spark/streaming/tables.py).
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from catalogs.types.base import CatalogConfig, Column, TableDetail
+from jobs.spark.streaming.records import converter
 from jobs.spark.streaming.tables import DEFAULT_DATABASE, SIMPLE_TYPES, normalize_type
 
 _TABLE_KEY = re.compile(r"^[A-Za-z0-9_$-]{1,128}\.[A-Za-z0-9_$-]{1,128}$")
@@ -155,6 +159,66 @@ def json_records(payloads: list[bytes | str]) -> list[dict[str, Any]]:
     return records
 
 
+@dataclass(frozen=True)
+class StreamSample:
+    """The newest records of a stream table as its broker or files hold them, oldest first.
+
+    `from_text`: the values are text (CSV) and numbers are read from them, as inference does.
+    """
+
+    records: list[dict[str, Any]]
+    from_text: bool = False
+
+
+def sample_table(config: StreamCatalogConfig, database: str, table: str,
+                 sample: StreamSample) -> tuple[list[Column], list[list[Any]], str]:
+    """Columns, JSON-ready rows and "declared"/"inferred" of a sample: declared columns are converted as the
+    stream reader converts them (a value that does not fit is null), otherwise the inferred columns as read."""
+    spec = config.declared(database, table)
+    if spec is not None:
+        columns = [Column(name=c.name, type=c.type) for c in spec.columns]
+        kind = "declared"
+    else:
+        columns = infer_columns(sample.records, from_text=sample.from_text)
+        kind = "inferred"
+    convert = [_sample_converter(c.type) if kind == "declared" else _as_read(sample.from_text) for c in columns]
+    rows = [[fn(record.get(c.name)) for c, fn in zip(columns, convert, strict=True)] for record in sample.records]
+    return columns, rows, kind
+
+
+def _sample_converter(type_name: str) -> Callable[[Any], Any]:
+    strict = converter(type_name)
+
+    def convert(value: Any) -> Any:
+        if value is None:
+            return None
+        try:
+            return _json_ready(strict(_from_text(value) if isinstance(value, str) and type_name not in
+                                      ("string", "date", "timestamp", "timestamp_ntz") else value))
+        except (TypeError, ValueError, OverflowError, OSError):
+            return None
+
+    return convert
+
+
+def _as_read(from_text: bool) -> Callable[[Any], Any]:
+    def convert(value: Any) -> Any:
+        value = _from_text(value) if from_text and isinstance(value, str) else value
+        return value if isinstance(value, (str, int, float, bool, type(None))) else _json_ready(value)
+
+    return convert
+
+
+def _json_ready(value: Any) -> Any:
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"), default=str)
+    return value
+
+
 def stream_detail(config: StreamCatalogConfig, database: str, table: str, records: list[dict[str, Any]], *,
                   row_count: int | None, properties: dict[str, str], location: str | None = None,
                   from_text: bool = False) -> TableDetail:
@@ -175,5 +239,5 @@ def stream_detail(config: StreamCatalogConfig, database: str, table: str, record
                        row_count=row_count, properties=properties)
 
 
-__all__ = ["DEFAULT_DATABASE", "StreamCatalogConfig", "StreamTableSpec", "infer_columns", "json_records",
-           "stream_detail", "suggest_event_time"]
+__all__ = ["DEFAULT_DATABASE", "StreamCatalogConfig", "StreamSample", "StreamTableSpec", "infer_columns",
+           "json_records", "sample_table", "stream_detail", "suggest_event_time"]

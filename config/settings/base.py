@@ -235,6 +235,9 @@ LAKEPORT_ENGINE_SCRATCH_DIR = env(
 LAKEPORT_ENGINE_BIND_ADDRESS = env("LAKEPORT_ENGINE_BIND_ADDRESS", default="127.0.0.1")
 # The longest an editor call (validate, preview) waits for a worker's engine, first engine start included.
 LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = env.float("LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS", default=120.0)
+# A live preview of a streaming statement stops by itself after this many seconds or rows (engine time is shared).
+LAKEPORT_LIVE_PREVIEW_SECONDS = env.float("LAKEPORT_LIVE_PREVIEW_SECONDS", default=30.0)
+LAKEPORT_LIVE_PREVIEW_ROWS = env.int("LAKEPORT_LIVE_PREVIEW_ROWS", default=500)
 # A RUNNING run whose process stopped heartbeating is failed ("worker lost") or re-queued within this bound.
 LAKEPORT_REAPER_INTERVAL_SECONDS = env.int("LAKEPORT_REAPER_INTERVAL_SECONDS", default=120)
 # QUEUED runs not picked up after this long are re-enqueued from PostgreSQL (a broker restart loses messages).

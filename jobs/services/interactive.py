@@ -21,6 +21,7 @@ from jobs.engines.process import EngineError
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.script import split_statements
 from jobs.spark.sqltext import COMMENT, SPACE, tokenize
+from jobs.spark.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
 
@@ -50,7 +51,8 @@ def _error(message: str, *, statement: int | None = None, line: int | None = Non
     return {"statement": statement, "line": line, "column": column, "message": redact(message)}
 
 
-def _size_error(sql: str) -> str | None:
+def script_size_error(sql: str) -> str | None:
+    """Why `sql` cannot be sent to an engine (empty, or over LAKEPORT_MAX_SCRIPT_BYTES), or None."""
     if not sql.strip():
         return "The SQL script is empty."
     size, limit = len(sql.encode("utf-8")), settings.LAKEPORT_MAX_SCRIPT_BYTES
@@ -117,7 +119,7 @@ def sql_validate(*, team: Team, sql: str) -> ValidationReport:
     Errors carry the 0-based statement index and the script-absolute line/column; `schema` is the output of the
     last query when the script analyses cleanly.
     """
-    problem = _size_error(sql)
+    problem = script_size_error(sql)
     if problem:
         return ValidationReport(errors=[_error(problem, statement=None, line=1, column=1)])
     answer = _ask_engine(team=team, mode="validate", sql=sql)
@@ -133,46 +135,50 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
 
     A statement that writes, an empty script or a failing query raises a 400 whose message names the position.
     """
-    problem = _size_error(sql)
+    problem = script_size_error(sql)
     if problem:
-        raise _refuse(problem)
+        raise editor_refusal(problem)
     try:
         statements = split_statements(sql)
     except ValueError as exc:
-        raise _refuse(str(exc)) from None
+        raise editor_refusal(str(exc)) from None
     if not statements:
-        raise _refuse("The SQL script is empty.")
+        raise editor_refusal("The SQL script is empty.")
     for st in statements[:-1]:
-        if _first_keyword(st.sql) not in SETUP_KEYWORDS:
-            raise _refuse(f"Preview runs one query (after optional USE/SET); statement {st.index + 1} at line "
-                          f"{st.line} is '{_first_keyword(st.sql).upper()}'. Submit a job to run a script.")
+        if first_keyword(st.sql) not in SETUP_KEYWORDS:
+            raise editor_refusal(f"Preview runs one query (after optional USE/SET); statement {st.index + 1} at line "
+                          f"{st.line} is '{first_keyword(st.sql).upper()}'. Submit a job to run a script.")
     last = statements[-1]
-    keyword = _first_keyword(last.sql)
+    keyword = first_keyword(last.sql)
     writes = f"Preview only runs queries that read; statement {last.index + 1} at line {last.line} " \
              f"('{keyword.upper()}') would write or change state. Submit a job to run it."
-    if keyword not in READ_KEYWORDS:
-        raise _refuse(writes)
+    # a streaming statement (… FROM STREAM(…) … [EMIT …]) previews as a batch of its SELECT over each source's
+    # newest records: its INSERT target is never written (the engine refuses a query part that writes)
+    streaming = is_streaming(last.sql)
+    if keyword not in READ_KEYWORDS and not streaming:
+        raise editor_refusal(writes)
     answer = _ask_engine(team=team, mode="preview", sql=sql, limit=limit,
-                         check_writes=last.sql if keyword in PLAN_CHECKED else None)
+                         check_writes=last.sql if keyword in PLAN_CHECKED and not streaming else None)
     if answer.get("writes"):
-        raise _refuse(writes)
+        raise editor_refusal(writes)
     if not answer.get("succeeded"):
         error = answer.get("error") or {}
         message = str(error.get("message") or "The query failed.")
         where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
                  if error.get("statement") is not None and not message.startswith("Statement ") else "")
-        raise _refuse(where + message)
+        raise editor_refusal(where + message)
     return {"columns": answer.get("columns") or [], "rows": answer.get("rows") or [],
-            "truncated": bool(answer.get("truncated"))}
+            "truncated": bool(answer.get("truncated")), "streaming": bool(answer.get("streaming"))}
 
 
-def _refuse(message: str) -> InvalidInput:
-    # One non-field message: the error body's `message` is the text itself.
+def editor_refusal(message: str) -> InvalidInput:
+    """A 400 for an editor call with one non-field message (the error body's `message` is the text itself)."""
     text = redact(message)
     return InvalidInput(text, {"non_field_errors": [text]})
 
 
-def _first_keyword(sql: str) -> str:
+def first_keyword(sql: str) -> str:
+    """The statement's first keyword, lower-case ("" for an empty statement)."""
     for token in tokenize(sql):
         if token.kind not in (SPACE, COMMENT):
             return token.lower

@@ -33,6 +33,7 @@ import contextlib
 
 from jobs.spark.channel import Channel, ChannelClosed  # noqa: E402
 from jobs.spark.store import CatalogEntry, CatalogStoreError  # noqa: E402
+from jobs.spark.streaming.interactive import live_preview, preview_streaming, validate_streaming  # noqa: E402
 from lakeport_kernel.redaction import redact  # noqa: E402
 
 if TYPE_CHECKING:
@@ -150,6 +151,7 @@ class EngineHost:
         self.team = ""
         self.settings: dict[str, Any] = {}
         self._runners: dict[str, ScriptRunner] = {}
+        self._live_stops: dict[str, threading.Event] = {}  # live previews by request id: a cancel stops them
         self._lock = threading.Lock()
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
@@ -226,10 +228,14 @@ class EngineHost:
             with self._lock:
                 self._runners[request_id] = runner
             if mode == "validate":
-                errors, schema = runner.validate(str(message.get("script", "")))
+                script = str(message.get("script", ""))
+                errors, schema = (validate_streaming(runner, script, writes=lambda sql: plan_writes(self.spark, sql))
+                                  or runner.validate(script))
                 reply: dict[str, Any] = {"errors": errors, "schema": schema}
             elif mode == "preview":
                 reply = self._preview(runner, message)
+            elif mode == "live":
+                reply = self._live(runner, message, request_id)
             else:
                 reply = self._run_script(runner, message, listener)
         except Exception as exc:  # anything the runtime did not turn into a statement error
@@ -257,6 +263,10 @@ class EngineHost:
 
     def _preview(self, runner: ScriptRunner, message: dict[str, Any]) -> dict[str, Any]:
         script = str(message.get("script", ""))
+        streaming = preview_streaming(runner, script, limit=int(message.get("preview_limit", 100)),
+                                      writes=lambda sql: plan_writes(self.spark, sql))
+        if streaming is not None:  # a batch over each source's newest records; the sink is never written
+            return streaming
         last = message.get("check_writes")
         if last and plan_writes(self.spark, str(last)):
             return {"succeeded": False, "writes": True}
@@ -267,7 +277,29 @@ class EngineHost:
         return {"succeeded": True, "columns": final.columns or [], "rows": final.rows or [],
                 "truncated": bool(final.truncated)}
 
+    def _live(self, runner: ScriptRunner, message: dict[str, Any], request_id: str) -> dict[str, Any]:
+        """A short streaming query whose rows go back as `live_rows` events; a `cancel` ends it early."""
+        stop = threading.Event()
+        with self._lock:
+            self._live_stops[request_id] = stop
+        listener = ChannelListener(self.channel, request_id)
+        try:
+            outcome = live_preview(runner, str(message.get("script", "")), stop=stop,
+                                   seconds=float(message.get("live_seconds", 30)),
+                                   max_rows=int(message.get("live_rows", 500)),
+                                   writes=lambda sql: plan_writes(self.spark, sql),
+                                   send_rows=lambda columns, rows: listener.event("live_rows", columns=columns,
+                                                                                  rows=rows))
+        finally:
+            with self._lock:
+                self._live_stops.pop(request_id, None)
+        return outcome.as_dict()
+
     def _cancel(self, request_id: str) -> None:
+        live = self._live_stops.get(request_id)
+        if live is not None:
+            live.set()  # a live preview: its query stops now
+            return
         with self._lock:
             runner = self._runners.get(request_id)
         if runner is not None:

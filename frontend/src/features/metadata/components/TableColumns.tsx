@@ -3,12 +3,15 @@ import { Link } from "react-router";
 
 import { ErrorBox, Loading } from "@/components/Status";
 import { useTable } from "@/features/metadata/api/get-table";
+import { StreamSample } from "@/features/metadata/components/StreamSample";
 
 /** Columns (with types and partition columns) of one table, and Delta's version and row count. */
 export function TableColumns({ team, catalog, database, table }: { team: string; catalog: string; database: string; table: string }) {
   const q = useTable(team, catalog, database, table);
   const fq = `${catalog}.${database}.${table}`;
-  const sql = `SELECT * FROM ${fq} LIMIT 100`;
+  const stream = q.data?.kind === "stream";
+  // a stream table is read as STREAM(…): the editor previews it over the newest records
+  const sql = stream ? `SELECT * FROM STREAM(${fq})` : `SELECT * FROM ${fq} LIMIT 100`;
   const box = useRef<HTMLDivElement>(null);
   // on a phone the details sit below the tree: bring them into view when a table is picked
   useEffect(() => {
@@ -54,6 +57,7 @@ export function TableColumns({ team, catalog, database, table }: { team: string;
           {(q.data.partition_columns?.length ?? 0) > 0 && (
             <p className="muted">Partitioned by {q.data.partition_columns!.join(", ")}.</p>
           )}
+          {stream && <StreamSample key={fq} team={team} catalog={catalog} database={database} table={table} />}
           <Link className="btn" to={`/t/${encodeURIComponent(team)}/sql?sql=${encodeURIComponent(sql)}`}>
             Query in SQL editor
           </Link>{" "}

@@ -12,6 +12,7 @@ export type TableDetail = {
   location?: string | null;
   version?: number | null;
   row_count?: number | null;
+  properties?: Record<string, string>;
 };
 
 /** The API may answer a bare list, a page, or `{databases|tables: […]}`; names may be strings or objects. */
@@ -24,3 +25,6 @@ export function namesOf(data: unknown, key: string): { name: string; kind?: stri
   if (!Array.isArray(list)) return [];
   return list.map((x) => (typeof x === "string" ? { name: x } : (x as { name: string; kind?: string })));
 }
+
+/** `POST …/tables/{table}/sample/`: the newest records of a stream table, oldest first. */
+export type TableSample = { columns: { name: string; type: string }[]; rows: unknown[][]; schema: "declared" | "inferred" };

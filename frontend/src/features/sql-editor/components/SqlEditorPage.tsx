@@ -6,9 +6,11 @@ import { ResultView } from "@/components/ResultView";
 import { ErrorBox, PageHeader } from "@/components/Status";
 import { catalogNamesQuery } from "@/features/sql-editor/api/get-completion-metadata";
 import { useJobs } from "@/features/sql-editor/api/get-jobs";
+import { useStartLivePreview } from "@/features/sql-editor/api/live-preview";
 import { usePreviewSql } from "@/features/sql-editor/api/preview-sql";
 import { useSaveAndRun } from "@/features/sql-editor/api/submit-run";
 import { useValidateSql } from "@/features/sql-editor/api/validate-sql";
+import { LivePreviewPanel } from "@/features/sql-editor/components/LivePreviewPanel";
 import { SqlEditor } from "@/features/sql-editor/components/SqlEditor";
 import { toDiagnostics } from "@/features/sql-editor/hooks/diagnostics";
 import { metadataCompletionSource } from "@/features/sql-editor/hooks/sql-completion";
@@ -18,6 +20,8 @@ import { ApiError, fieldErrors } from "@/lib/api-client";
 import { formatDuration } from "@/lib/format";
 
 const draftKey = (team: string) => `lakeport.sql-draft.${team}`;
+// a script that reads FROM STREAM(…) can also be previewed live (the server decides what is streaming)
+const STREAMING = /\bSTREAM\s*\(/i;
 
 function defaultJobName(): string {
   const d = new Date();
@@ -44,6 +48,9 @@ export function SqlEditorPage() {
   const catalogs = useQuery(catalogNamesQuery(team));
   const [previewStarted, setPreviewStarted] = useState<number | null>(null);
   const [previewMs, setPreviewMs] = useState<number | null>(null);
+  const startLive = useStartLivePreview(team);
+  const [liveId, setLiveId] = useState<string | null>(null);
+  const streaming = STREAMING.test(sqlText);
 
   const teamRef = useRef(team);
   const catalogRef = useRef(defaultCatalog);
@@ -80,6 +87,11 @@ export function SqlEditorPage() {
     setPreviewMs(null);
     preview.mutate({ sql: sqlText }, { onSettled: () => setPreviewMs(performance.now() - t0) });
   };
+  const doLive = () => {
+    if (!canRunSql || !sqlText.trim() || startLive.isPending) return;
+    setLiveId(null);
+    startLive.mutate({ sql: sqlText }, { onSuccess: (p) => setLiveId(p.id) });
+  };
   const doRun = () => {
     if (!canRunSql || !sqlText.trim() || run.isPending) return;
     run.mutate(
@@ -103,6 +115,8 @@ export function SqlEditorPage() {
     setSqlText("");
     preview.reset();
     run.reset();
+    startLive.reset();
+    setLiveId(null);
     setParams(new URLSearchParams(), { replace: true });
   };
 
@@ -179,6 +193,11 @@ export function SqlEditorPage() {
             <button type="button" className="btn" onClick={doPreview} disabled={!sqlText.trim() || preview.isPending} title="Ctrl+Enter">
               {preview.isPending ? "Previewing…" : "Preview"}
             </button>
+            {streaming && (
+              <button type="button" className="btn" onClick={doLive} disabled={startLive.isPending} title="Run the streaming query for a few seconds">
+                {startLive.isPending ? "Starting…" : "Live"}
+              </button>
+            )}
             <button type="button" className="btn primary" onClick={doRun} disabled={!sqlText.trim() || run.isPending} title="Ctrl+Shift+Enter">
               {run.isPending ? "Submitting…" : "Run"}
             </button>
@@ -205,10 +224,17 @@ export function SqlEditorPage() {
           ) : preview.error ? (
             <ErrorBox error={preview.error} title="Preview failed" />
           ) : preview.data ? (
-            <ResultView result={preview.data} caption="Preview rows" />
+            <>
+              {preview.data.streaming && (
+                <p className="muted small">A batch over the newest records of each stream; the watermark and EMIT are ignored and nothing is written.</p>
+              )}
+              <ResultView result={preview.data} caption="Preview rows" />
+            </>
           ) : null}
         </section>
       )}
+      {startLive.error && <ErrorBox error={startLive.error} title="Could not start the live preview" />}
+      {liveId && <LivePreviewPanel key={liveId} team={team} id={liveId} />}
     </>
   );
 }

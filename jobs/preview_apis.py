@@ -1,0 +1,55 @@
+"""The editor's live preview of a streaming statement (thin views over jobs/services/live_preview.py)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.validation import validated
+from jobs.apis import JobsMixin
+from jobs.services.live_preview import live_preview_get, live_preview_start, live_preview_stop
+from teams.models import Role
+
+LivePreviewOutput = inline_serializer("LivePreview", {
+    "id": serializers.CharField(),
+    "status": serializers.ChoiceField(choices=["STARTING", "RUNNING", "STOPPED", "FAILED"]),
+    "columns": serializers.ListField(child=serializers.DictField()),
+    "rows": serializers.ListField(child=serializers.ListField()),
+    "stopped": serializers.CharField(allow_null=True, help_text="seconds | rows | cancelled | failed"),
+    "error": serializers.DictField(allow_null=True),
+    "seconds": serializers.FloatField(help_text="It stops by itself after this many seconds …"),
+    "max_rows": serializers.IntegerField(help_text="… or this many rows."),
+})
+
+
+class LivePreviewInput(serializers.Serializer):
+    sql = serializers.CharField(trim_whitespace=False, allow_blank=True)
+
+
+class SqlLivePreviewApi(JobsMixin, APIView):
+    """Start a short streaming query over the statement's sources (never its sink); poll it by id."""
+
+    write_role = Role.DEVELOPER
+
+    @extend_schema(operation_id="sql_preview_live_start", request=LivePreviewInput,
+                   responses={202: LivePreviewOutput})
+    def post(self, request: Request, team: str) -> Response:
+        data = validated(LivePreviewInput, request.data)
+        return Response(live_preview_start(team=self.team, sql=data["sql"]), status=status.HTTP_202_ACCEPTED)
+
+
+class SqlLivePreviewDetailApi(JobsMixin, APIView):
+    """A live preview's rows so far; DELETE stops it early."""
+
+    write_role = Role.DEVELOPER
+
+    @extend_schema(operation_id="sql_preview_live_get", responses=LivePreviewOutput)
+    def get(self, request: Request, team: str, preview_id: str) -> Response:
+        return Response(live_preview_get(team=self.team, preview_id=preview_id))
+
+    @extend_schema(operation_id="sql_preview_live_stop", responses=LivePreviewOutput)
+    def delete(self, request: Request, team: str, preview_id: str) -> Response:
+        return Response(live_preview_stop(team=self.team, preview_id=preview_id))

@@ -1,0 +1,163 @@
+"""Live preview of a streaming statement: a short streaming query in the team's engine, its rows polled by the
+editor.
+
+The web never hosts Spark: `live_preview_start` sends the Celery task `jobs.sql_live_preview`, whose worker holds a
+lease on the team's engine while the engine runs the query into a row-collecting `foreachBatch` (never the sink,
+jobs/spark/streaming/interactive.py). The worker publishes the rows it hears as the task's PROGRESS state in the
+result backend, where `live_preview_get` reads them; `live_preview_stop` leaves a stop mark there that the worker
+turns into a `cancel` of the engine request. The query stops by itself after LAKEPORT_LIVE_PREVIEW_SECONDS or
+LAKEPORT_LIVE_PREVIEW_ROWS, and its scratch checkpoint is removed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from typing import Any
+
+from celery import current_app, states
+from django.conf import settings
+
+from config.errors import NotFound
+from jobs.engines import engine_key
+from jobs.engines.pool import engine_pool
+from jobs.engines.process import EngineError
+from jobs.services.interactive import SETUP_KEYWORDS, editor_refusal, first_keyword, script_size_error
+from jobs.spark.errors import SparkRuntimeError
+from jobs.spark.script import split_statements
+from jobs.spark.streaming.statement import is_streaming
+from lakeport_kernel.redaction import redact
+from teams.models import Team
+
+STARTING, RUNNING, STOPPED, FAILED = "STARTING", "RUNNING", "STOPPED", "FAILED"
+STOP_POLL_SECONDS = 0.5
+# Beyond the engine's own deadline: engine start and planning, then the batch in flight when it stops.
+GRACE_SECONDS = 60.0
+
+
+def _owner_key(preview_id: str) -> str:
+    return f"lakeport-live-owner-{preview_id}"
+
+
+def _stop_key(preview_id: str) -> str:
+    return f"lakeport-live-stop-{preview_id}"
+
+
+def live_preview_start(*, team: Team, sql: str) -> dict[str, Any]:
+    """Start a live preview of the script's streaming statement (after optional USE/SET); its first state."""
+    problem = script_size_error(sql)
+    if problem:
+        raise editor_refusal(problem)
+    try:
+        statements = split_statements(sql)
+    except ValueError as exc:
+        raise editor_refusal(str(exc)) from None
+    if not statements or not is_streaming(statements[-1].sql):
+        raise editor_refusal("Live preview runs a streaming query: end the script with a statement that reads "
+                      "FROM STREAM(<catalog>.<db>.<stream>).")
+    for st in statements[:-1]:
+        if first_keyword(st.sql) not in SETUP_KEYWORDS:
+            raise editor_refusal(f"Live preview runs one streaming query (after optional USE/SET); statement {st.index + 1} "
+                          f"at line {st.line} is '{first_keyword(st.sql).upper()}'.")
+    preview_id = uuid.uuid4().hex
+    backend = current_app.backend
+    backend.set(_owner_key(preview_id), str(team.id))
+    current_app.send_task("jobs.sql_live_preview", queue="lakeport", task_id=preview_id, kwargs={
+        "preview_id": preview_id, "team_id": team.id, "sql": sql,
+        "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)})
+    return _state(preview_id, {"status": STARTING})
+
+
+def live_preview_get(*, team: Team, preview_id: str) -> dict[str, Any]:
+    """The preview's status, columns and rows so far; 404 for an unknown id or another team's preview."""
+    _check_owner(team, preview_id)
+    meta = current_app.backend.get_task_meta(preview_id)
+    status = meta.get("status")
+    if status == "PROGRESS" or status == states.SUCCESS:
+        return _state(preview_id, dict(meta.get("result") or {}))
+    if status in states.PROPAGATE_STATES:
+        return _state(preview_id, {"status": FAILED, "error": {"statement": None, "line": None, "column": None,
+                                                               "message": "The live preview's worker failed."}})
+    return _state(preview_id, {"status": STARTING})
+
+
+def live_preview_stop(*, team: Team, preview_id: str) -> dict[str, Any]:
+    """Ask the preview to stop now (it also stops by itself); its state."""
+    _check_owner(team, preview_id)
+    current_app.backend.set(_stop_key(preview_id), "1")
+    return live_preview_get(team=team, preview_id=preview_id)
+
+
+def _check_owner(team: Team, preview_id: str) -> None:
+    owner = current_app.backend.get(_owner_key(preview_id)) if preview_id.isalnum() else None
+    if owner is None or (owner.decode() if isinstance(owner, bytes) else str(owner)) != str(team.id):
+        raise NotFound(f"No live preview '{preview_id}' in team '{team.name}'.")
+
+
+def _state(preview_id: str, data: dict[str, Any]) -> dict[str, Any]:
+    return {"id": preview_id, "status": data.get("status", STARTING), "columns": data.get("columns") or [],
+            "rows": data.get("rows") or [], "stopped": data.get("stopped"), "error": data.get("error"),
+            "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS),
+            "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)}
+
+
+def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int) -> dict[str, Any]:
+    """Worker side: run the live query in the team's engine, publishing its rows as they come (plain data)."""
+    backend = current_app.backend
+    team = Team.objects.get(id=team_id)
+    state: dict[str, Any] = {"status": RUNNING, "columns": [], "rows": [], "stopped": None, "error": None}
+    lock = threading.Lock()
+
+    def publish() -> None:
+        with lock:
+            snapshot = {**state, "rows": list(state["rows"])}
+        backend.store_result(preview_id, snapshot, "PROGRESS")
+
+    def failed(message: str) -> dict[str, Any]:
+        return {**state, "status": FAILED, "error": {"statement": None, "line": None, "column": None,
+                                                      "message": redact(message)}}
+
+    def on_event(event: dict[str, Any]) -> None:
+        if event.get("event") != "live_rows":
+            return
+        with lock:
+            state["columns"] = event.get("columns") or state["columns"]
+            state["rows"] += (event.get("rows") or [])[: max(0, max_rows - len(state["rows"]))]
+        publish()
+
+    try:
+        key = engine_key(team=team.name, script=sql)
+    except SparkRuntimeError as exc:
+        return failed(exc.message)
+    publish()
+    pool = engine_pool()
+    with pool.lease(key) as engine:
+        if engine is None:
+            return failed("Every engine of the workers is busy; try again in a moment.")
+        try:
+            pool.start(engine)
+        except EngineError as exc:
+            return failed(str(exc))
+        pending = engine.request({"mode": "live", "script": sql, "live_seconds": seconds, "live_rows": max_rows},
+                                 on_event=on_event)
+        deadline = time.monotonic() + seconds + GRACE_SECONDS
+        cancelled = False
+        while not pending.done.wait(STOP_POLL_SECONDS):
+            if not cancelled and (backend.get(_stop_key(preview_id)) is not None or time.monotonic() > deadline):
+                engine.cancel(pending.id)
+                cancelled = True
+        answer = dict(pending.result)
+    with lock:
+        state["columns"] = answer.get("columns") or state["columns"]
+        state["stopped"] = answer.get("stopped") or ("cancelled" if cancelled else None)
+        error = answer.get("error")
+        if error:
+            state["status"], state["error"] = FAILED, {**error, "message": redact(str(error.get("message", "")))}
+        else:
+            state["status"] = STOPPED
+        return {**state, "rows": list(state["rows"])}
+
+
+__all__ = ["live_preview_execute", "live_preview_get", "live_preview_start", "live_preview_stop"]
+
