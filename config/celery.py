@@ -31,6 +31,9 @@ def _schedule_reaper(sender: Celery, **kwargs: Any) -> None:
     # The schedule tick: safe when two beats send it (row locks + a unique fire key per tick).
     sender.add_periodic_task(settings.LAKEPORT_SCHEDULE_TICK_SECONDS, sender.signature("schedules.tick"),
                              name="schedules.tick")
+    # Streams nobody supervises (a lost worker, a platform restart) are resumed; old metrics pruned.
+    sender.add_periodic_task(settings.LAKEPORT_STREAM_TICK_SECONDS, sender.signature("streams.tick"),
+                             name="streams.tick")
 
 
 @beat_init.connect

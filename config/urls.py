@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/v1/teams/<str:team>/", include("jobs.urls")),
     path("api/v1/teams/<str:team>/", include("schedules.urls")),
     path("api/v1/teams/<str:team>/", include("lineage.urls")),
+    path("api/v1/teams/<str:team>/", include("streams.urls")),
 ]
 
 handler404 = "config.api.errors.json_not_found"

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from config.api.errors import Conflict
 from config.api.pagination import StandardPagination
 from config.api.validation import validated
-from jobs.models import Engine, JobRun, SqlJob
+from jobs.models import Engine, JobKind, JobRun, SqlJob
 from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page
 from jobs.services.interactive import sql_preview, sql_validate
 from jobs.services.jobs import job_create, job_delete, job_update
@@ -64,6 +64,7 @@ def job_out(job: SqlJob) -> dict[str, Any]:
         "spark_conf": job.spark_conf,
         "default_catalog": job.default_catalog,
         "engine": job.engine,
+        "kind": job.kind,
         "max_retries": job.max_retries,
         "parameters": job.parameters,
         "created_by": job.created_by.username if job.created_by else None,
@@ -108,6 +109,7 @@ class JobOutput(serializers.Serializer):
     spark_conf = serializers.DictField()
     default_catalog = serializers.CharField(allow_blank=True)
     engine = serializers.ChoiceField(choices=Engine.choices)
+    kind = serializers.ChoiceField(choices=JobKind.choices, help_text="streaming jobs run by stream/start/.")
     max_retries = serializers.IntegerField()
     parameters = serializers.DictField(child=serializers.DictField())
     created_by = serializers.CharField(allow_null=True)
@@ -166,6 +168,8 @@ class JobInput(serializers.Serializer):
     spark_conf = serializers.DictField(required=False, default=dict)
     default_catalog = serializers.CharField(required=False, allow_blank=True, default="", max_length=63)
     engine = serializers.ChoiceField(choices=Engine.choices, required=False, default=Engine.DEFAULT)
+    kind = serializers.ChoiceField(choices=JobKind.choices, required=False, default=JobKind.BATCH, help_text=(
+        "streaming: the SQL's last statement is a streaming INSERT … FROM STREAM(…); started with stream/start/."))
     max_retries = serializers.IntegerField(required=False, default=0, min_value=0, max_value=5)
     parameters = serializers.DictField(required=False, default=dict,
                                        help_text='`${name}` parameters: {name: {"type": "date", "default": "…"}}.')

@@ -28,6 +28,13 @@ class Engine(models.TextChoices):
     ISOLATED = "isolated", "Isolated engine (a driver of the run's own)"
 
 
+class JobKind(models.TextChoices):
+    """A batch job runs to completion per submitted run; a streaming job is one supervised long-running query."""
+
+    BATCH = "batch", "Batch"
+    STREAMING = "streaming", "Streaming"
+
+
 class SqlJob(models.Model):
     """A named Spark SQL script of one team, with its Spark conf overrides and engine choice."""
 
@@ -37,6 +44,8 @@ class SqlJob(models.Model):
     spark_conf = models.JSONField(default=dict, blank=True, help_text="Allow-listed Spark SQL conf overrides.")
     default_catalog = models.CharField(max_length=63, blank=True, default="")
     engine = models.CharField(max_length=16, choices=Engine.choices, default=Engine.DEFAULT)
+    kind = models.CharField(max_length=16, choices=JobKind.choices, default=JobKind.BATCH,
+                            help_text="streaming: the script ends with one streaming INSERT, run by streams/.")
     max_retries = models.PositiveSmallIntegerField(
         default=0, help_text="How often a run whose worker was lost is re-queued before it fails."
     )

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "jobs",
     "schedules",
     "lineage",
+    "streams",
 ]
 
 MIDDLEWARE = [
@@ -213,6 +214,24 @@ LAKEPORT_LINEAGE_CAPTURE = env.bool("LAKEPORT_LINEAGE_CAPTURE", default=True)
 # OpenLineage transport (openlineage-python config as JSON: {"type": "file", "log_file_path": "…", "append": true},
 # {"type": "http", "url": "…"}, {"type": "console"}); empty sends no events.
 LAKEPORT_OPENLINEAGE_TRANSPORT = env.json("LAKEPORT_OPENLINEAGE_TRANSPORT", default={})
+
+# STREAMING JOBS (streams/, docs/streaming-jobs.md)
+# Metrics of micro-batches are kept this long, then pruned by the streams tick.
+LAKEPORT_STREAM_METRICS_RETENTION_HOURS = env.float("LAKEPORT_STREAM_METRICS_RETENTION_HOURS", default=24.0)
+# A stream is "falling behind" when its source lag grew over each of its last N batches.
+LAKEPORT_STREAM_FALLING_BEHIND_BATCHES = env.int("LAKEPORT_STREAM_FALLING_BEHIND_BATCHES", default=5)
+# The supervisor's lease on a stream: renewed every heartbeat; an expired lease is taken over by another worker.
+LAKEPORT_STREAM_LEASE_SECONDS = env.float("LAKEPORT_STREAM_LEASE_SECONDS", default=30.0)
+LAKEPORT_STREAM_HEARTBEAT_SECONDS = env.float("LAKEPORT_STREAM_HEARTBEAT_SECONDS", default=3.0)
+# How often beat looks for streams to resume (lease expired, desired running) and prunes metrics.
+LAKEPORT_STREAM_TICK_SECONDS = env.float("LAKEPORT_STREAM_TICK_SECONDS", default=10.0)
+# A driver that dies is restarted after min(base * 2^(n-1), max) seconds, n consecutive failures, up to the budget;
+# a batch that completes resets the count. Past the budget the stream is FAILED with the last error.
+LAKEPORT_STREAM_RESTART_BACKOFF_SECONDS = env.float("LAKEPORT_STREAM_RESTART_BACKOFF_SECONDS", default=2.0)
+LAKEPORT_STREAM_RESTART_BACKOFF_MAX_SECONDS = env.float("LAKEPORT_STREAM_RESTART_BACKOFF_MAX_SECONDS", default=60.0)
+LAKEPORT_STREAM_RESTART_BUDGET = env.int("LAKEPORT_STREAM_RESTART_BUDGET", default=5)
+# Platform-managed checkpoints: <dir>/<team>/job-<id>/gen-<n>/ (a reset starts a new generation).
+LAKEPORT_STREAM_CHECKPOINT_DIR = env("LAKEPORT_STREAM_CHECKPOINT_DIR", default=str(DATA_DIR / "checkpoints"))
 
 # ENGINES
 # Engines (one Spark driver process per team) a worker process keeps; a run waits QUEUED when all are busy.

@@ -10,8 +10,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from catalogs.models import Catalog
-from jobs.models import Engine, SqlJob
+from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.parameters import check_script_parameters, clean_declarations
+from jobs.spark.sqltext import SqlTextError
+from jobs.spark.streaming.errors import StreamingStatementError
+from jobs.spark.streaming.script import split_script
 from teams.models import Team
 
 MAX_CONF_ENTRIES = 100
@@ -25,6 +28,16 @@ def check_script(sql: str) -> None:
     limit = settings.LAKEPORT_MAX_SCRIPT_BYTES
     if size > limit:
         raise ValidationError({"sql": [f"The SQL script is {size} bytes; the limit is {limit} bytes."]})
+
+
+def check_kind(*, kind: str, sql: str) -> None:
+    """A streaming job's script must be batch statements then one streaming INSERT (… FROM STREAM(…) [EMIT …])."""
+    if kind != JobKind.STREAMING:
+        return
+    try:
+        split_script(sql)
+    except (StreamingStatementError, SqlTextError) as exc:
+        raise ValidationError({"sql": [f"Not a streaming script: {exc}"]}) from None
 
 
 def clean_spark_conf(conf: Any) -> dict[str, str]:
@@ -68,12 +81,14 @@ def job_create(
     engine: str = Engine.DEFAULT,
     max_retries: int = 0,
     parameters: dict[str, Any] | None = None,
+    kind: str = JobKind.BATCH,
 ) -> SqlJob:
     """Create a SQL job in `team`; a duplicate name, empty/oversized script, unknown catalog or conf key is refused.
 
     A bad parameter declaration or a `${name}` the job does not declare raises ParameterError naming it.
     """
     check_script(sql)
+    check_kind(kind=kind, sql=sql)
     declared = clean_declarations(parameters)
     check_script_parameters(sql, declared)
     conf = clean_spark_conf(spark_conf)
@@ -84,7 +99,7 @@ def job_create(
         with transaction.atomic():
             return SqlJob.objects.create(
                 team=team, name=name, sql=sql, spark_conf=conf, default_catalog=default_catalog, engine=engine,
-                max_retries=max_retries, parameters=declared,
+                max_retries=max_retries, parameters=declared, kind=kind,
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
     except IntegrityError:  # a concurrent create with the same name
@@ -93,7 +108,8 @@ def job_create(
 
 @transaction.atomic
 def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
-    """Change the given fields of `job` (name, sql, spark_conf, default_catalog, engine, max_retries, parameters).
+    """Change the given fields of `job` (name, sql, spark_conf, default_catalog, engine, max_retries, parameters,
+    kind).
 
     Runs already submitted keep the script and conf they were submitted with.
     """
@@ -110,12 +126,13 @@ def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
         if SqlJob.objects.filter(team_id=job.team_id, name=data["name"]).exclude(pk=job.pk).exists():
             raise ValidationError({"name": [f"A job named '{data['name']}' already exists in this team."]})
         job.name = data["name"]
-    for field in ("engine", "max_retries"):
+    for field in ("engine", "max_retries", "kind"):
         if field in data:
             setattr(job, field, data[field])
     if "parameters" in data:
         job.parameters = clean_declarations(data["parameters"])
     check_script_parameters(job.sql, job.parameters)
+    check_kind(kind=job.kind, sql=job.sql)
     job.updated_at = timezone.now()
     job.save()
     return job

@@ -19,7 +19,7 @@ from django.utils import timezone
 from kombu.exceptions import ChannelError
 
 from config.errors import Conflict
-from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
+from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
 from jobs.services.parameters import RawValue, render_script, resolve_values
 from jobs.services.timing import run_stale_seconds
@@ -60,6 +60,8 @@ def run_submit(
     `enqueue=False` leaves the run QUEUED for the caller to execute (manage.py runjob); the reaper still
     enqueues it if nobody claims it within LAKEPORT_REQUEUE_AFTER_SECONDS.
     """
+    if job.kind == JobKind.STREAMING:
+        raise Conflict(f"Job '{job.name}' is a streaming job: it is not run by runs/; use stream/start/.")
     if idempotency_key:
         existing = JobRun.objects.filter(job=job, idempotency_key=idempotency_key).first()
         if existing is not None:

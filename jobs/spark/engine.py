@@ -5,7 +5,8 @@
 Started by a worker (jobs/engines/pool.py) with a scrubbed environment, a per-team scratch directory as its
 working directory and, where the platform runs as root, an unprivileged user. It talks to the platform only
 through the channel on `--channel-fd` (jobs/spark/channel.py): the platform sends `init` (team, master, static
-conf, guard policy), then `run` requests (mode run | validate | preview) and `cancel`s; the engine answers with
+conf, guard policy), then `run` requests (mode run | validate | preview | stream) and `cancel`s (for a `stream`
+request: stop after the batch in flight); the engine answers with
 `event`s and one `result` per request, and asks for catalogs by name (`catalog`, `catalogs`, `contains`), which
 the platform answers only for this engine's team. Every request gets `spark.newSession()`: its own SQL conf,
 current catalog and temp views. The engine exits when the channel closes, so it never outlives its worker.
@@ -152,6 +153,7 @@ class EngineHost:
         self.settings: dict[str, Any] = {}
         self._runners: dict[str, ScriptRunner] = {}
         self._live_stops: dict[str, threading.Event] = {}  # live previews by request id: a cancel stops them
+        self._stream_stops: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
@@ -222,7 +224,7 @@ class EngineHost:
     def _run_request(self, message: dict[str, Any]) -> None:
         request_id = str(message.get("id"))
         mode = message.get("mode", "run")
-        listener = ChannelListener(self.channel, request_id) if mode == "run" else None
+        listener = ChannelListener(self.channel, request_id) if mode in ("run", "stream") else None
         try:
             runner = self._runner(request_id, message, listener)
             with self._lock:
@@ -236,6 +238,8 @@ class EngineHost:
                 reply = self._preview(runner, message)
             elif mode == "live":
                 reply = self._live(runner, message, request_id)
+            elif mode == "stream" and listener is not None:
+                reply = self._stream(runner, message, listener, request_id)
             else:
                 reply = self._run_script(runner, message, listener)
         except Exception as exc:  # anything the runtime did not turn into a statement error
@@ -277,6 +281,39 @@ class EngineHost:
         return {"succeeded": True, "columns": final.columns or [], "rows": final.rows or [],
                 "truncated": bool(final.truncated)}
 
+    def _stream(self, runner: ScriptRunner, message: dict[str, Any], listener: ChannelListener,
+                request_id: str) -> dict[str, Any]:
+        """A streaming script as one long-running query on `checkpoint` (jobs/spark/streaming/driver.py), its
+        query_started/batch/stopped/failed events forwarded; a `cancel` of this request stops it gracefully."""
+        from jobs.spark.errors import SparkRuntimeError
+        from jobs.spark.script import split_statements
+        from jobs.spark.sqltext import SqlTextError
+        from jobs.spark.streaming.driver import drive
+        from jobs.spark.streaming.script import split_script
+
+        stop = threading.Event()
+        with self._lock:
+            self._stream_stops[request_id] = stop
+
+        def send(event: dict[str, Any]) -> None:
+            listener.event(str(event.get("event")), **{k: v for k, v in event.items() if k != "event"})
+
+        try:
+            default_catalog = message.get("default_catalog")
+            try:
+                if default_catalog:
+                    runner.resolver.execute(split_statements(f"USE CATALOG `{default_catalog}`")[0])
+                batch, statement = split_script(str(message.get("script", "")))
+            except (SparkRuntimeError, SqlTextError) as exc:
+                send({"event": "failed", "planning": True, "statement": None, "message": redact(str(exc))})
+                return {"succeeded": False}
+            code = drive(runner, batch, statement, checkpoint=str(message["checkpoint"]), send=send, stop=stop,
+                         query_name=message.get("query_name"))
+            return {"succeeded": code == 0}
+        finally:
+            with self._lock:
+                self._stream_stops.pop(request_id, None)
+
     def _live(self, runner: ScriptRunner, message: dict[str, Any], request_id: str) -> dict[str, Any]:
         """A short streaming query whose rows go back as `live_rows` events; a `cancel` ends it early."""
         stop = threading.Event()
@@ -301,7 +338,11 @@ class EngineHost:
             live.set()  # a live preview: its query stops now
             return
         with self._lock:
+            stop = self._stream_stops.get(request_id)
             runner = self._runners.get(request_id)
+        if stop is not None:
+            stop.set()  # a streaming query: the batch in flight finishes, then it stops
+            return
         if runner is not None:
             runner.cancel()
 

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from jobs.models import SqlJob
+from jobs.models import JobKind, SqlJob
 from jobs.services.parameters import ParameterError, render_script, resolve_values
 from schedules.cron import check_cron, fire_times, zone
 from schedules.models import CatchUp, Concurrency, Schedule
@@ -36,6 +36,8 @@ def first_fire_after(schedule: Schedule, moment: datetime) -> datetime:
 
 
 def _check(schedule: Schedule) -> None:
+    if schedule.job.kind == JobKind.STREAMING:  # a stream runs until stopped: stream/start/, not fires
+        raise ValidationError({"job": [f"Job '{schedule.job.name}' is a streaming job; it cannot be scheduled."]})
     check_cron(schedule.cron)
     zone(schedule.time_zone)
     first_fire_after(schedule, timezone.now())  # one that never fires (31 February) is refused

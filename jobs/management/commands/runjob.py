@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from config.errors import Conflict
 from jobs.models import JobRun, RunStatus, SqlJob
 from jobs.selectors import run_log_page
 from jobs.services.jobs import job_create, job_update
@@ -42,7 +43,10 @@ class Command(BaseCommand):
             job = job_update(job=job, data=fields) if job else job_create(team=team, user=None, name=name, **fields)
         except ValidationError as exc:
             raise CommandError("; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())) from None
-        submission = run_submit(job=job, user=None, enqueue=opts["via_worker"])
+        try:
+            submission = run_submit(job=job, user=None, enqueue=opts["via_worker"])
+        except Conflict as exc:  # a streaming job: started with the API's stream/start/, not run
+            raise CommandError(exc.message) from None
         run = submission.run
         self.stderr.write(f"run {run.id} of job '{job.name}' in team '{team.name}'")
         offset = 0

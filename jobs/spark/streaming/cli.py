@@ -17,20 +17,13 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from pyspark.errors import StreamingQueryException
-
 from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.sqltext import SqlTextError, Statement, split_statements
+from jobs.spark.sqltext import SqlTextError, Statement
 from jobs.spark.store import CatalogStoreError, open_store
-from jobs.spark.streaming.errors import StreamingStatementError, user_message
-from jobs.spark.streaming.events import BatchEvents
-from jobs.spark.streaming.sinks import StreamingSink
-from jobs.spark.streaming.statement import is_streaming
+from jobs.spark.streaming.script import split_script
 from lakeport_kernel.redaction import redact
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-# How long a graceful stop waits for the batch in flight before it interrupts it (the sinks stay exactly once).
-STOP_GRACE_SECONDS = 120.0
 
 
 class EventStream:
@@ -47,15 +40,7 @@ class EventStream:
             self.out.flush()
 
 
-def split_script(script: str) -> tuple[list[Statement], Statement]:
-    """The batch statements and the one streaming statement, which must come last."""
-    statements = split_statements(script)
-    streaming = [s for s in statements if is_streaming(s.sql)]
-    if len(streaming) != 1 or statements[-1] is not streaming[0]:
-        raise StreamingStatementError(
-            f"A streaming script has exactly one streaming INSERT (… FROM STREAM(…) [EMIT …]), as its last statement; "
-            f"this one has {len(streaming)}.")
-    return statements[:-1], streaming[0]
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "EventStream", "run_streaming", "split_script"]
 
 
 def run_streaming(args: argparse.Namespace) -> int:
@@ -81,8 +66,7 @@ def _run(args: argparse.Namespace, store: Any, batch: list[Statement], statement
     from jobs.spark.resolver import static_conf
     from jobs.spark.runner import build_session
     from jobs.spark.script import ScriptRunner
-    from jobs.spark.streaming import sources
-    from jobs.spark.streaming.query import plan_streaming, start_streaming
+    from jobs.spark.streaming.driver import drive
 
     script = ";\n".join(s.sql for s in [*batch, statement])
     try:
@@ -101,51 +85,7 @@ def _run(args: argparse.Namespace, store: Any, batch: list[Statement], statement
     try:
         runner = ScriptRunner(spark, store, team=args.team, connect_timeout=args.connect_timeout,
                               delta_mode=args.delta_mode)
-        if batch:
-            result = runner.run(";\n".join(s.sql for s in batch))
-            if not result.succeeded:
-                events.send({"event": "failed", **(result.error or {})})
-                return EXIT_FAILED
-        try:
-            plan = plan_streaming(runner.resolver, statement, stream_view=sources.stream_view)
-        except SparkRuntimeError as exc:
-            events.send({"event": "failed", "statement": len(batch), "line": statement.line,
-                         "message": redact(exc.message)})
-            return EXIT_FAILED
-        except Exception as exc:  # noqa: BLE001 - Spark's own refusal, as a message without a JVM stack
-            events.send({"event": "failed", "statement": len(batch), "line": statement.line,
-                         "message": runner.resolver.describe_failure(exc, statement)})
-            return EXIT_FAILED
-        listener = BatchEvents(events.send, plan.sink.rows_written)
-        spark.streams.addListener(listener)
-        query = start_streaming(plan, checkpoint=args.checkpoint, name=args.query_name,
-                                available_now=args.available_now)
-        events.send({"event": "query_started", "query_id": str(query.id), "run_id": str(query.runId),
-                     "checkpoint": args.checkpoint, **plan.describe()})
-        return _supervise(query, stop, events, listener, plan.sink)
+        return drive(runner, batch, statement, checkpoint=args.checkpoint, send=events.send, stop=stop,
+                     query_name=args.query_name, available_now=args.available_now)
     finally:
         spark.stop()
-
-
-def _supervise(query: Any, stop: threading.Event, events: EventStream, listener: BatchEvents,
-               sink: StreamingSink) -> int:
-    """Wait for the query; on a stop signal, let the batch in flight finish, then stop it."""
-    while query.isActive and not stop.is_set():
-        try:
-            query.awaitTermination(0.5)
-        except StreamingQueryException:
-            break  # reported below from query.exception()
-    if stop.is_set() and query.isActive:
-        deadline = time.monotonic() + STOP_GRACE_SECONDS
-        while query.isActive and query.status.get("isTriggerActive") and time.monotonic() < deadline:
-            time.sleep(0.1)
-        query.stop()
-    error = query.exception()
-    if error is not None:
-        message = sink.failure or user_message(error)
-        events.send({"event": "failed", "query_id": str(query.id), "batches": listener.batches,
-                     "message": redact(message)})
-        return EXIT_FAILED
-    events.send({"event": "stopped", "query_id": str(query.id), "batches": listener.batches,
-                 "signal": stop.is_set()})
-    return EXIT_OK

@@ -1,0 +1,137 @@
+"""REST endpoints of a streaming job's stream: state, start/stop/restart/reset, metrics (thin views)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.validation import validated
+from jobs.selectors import job_get
+from streams.models import Desired, StreamStatus
+from streams.selectors import metric_out, metrics_range, stream_out
+from streams.services.lifecycle import stream_reset, stream_restart, stream_start, stream_state, stream_stop
+from teams.models import Role
+from teams.permissions import TeamScopedMixin
+
+TAG = "streams"
+
+
+class StreamsMixin(TeamScopedMixin):
+    """Viewers read; developers and admins of the job's team act; other teams get 404."""
+
+    read_role = Role.VIEWER
+    write_role = Role.DEVELOPER
+
+
+# ---- bodies (OpenAPI; the responses are built by stream_out/metric_out) ------------------------------------
+class StreamMetricOutput(serializers.Serializer):
+    batch_id = serializers.IntegerField()
+    ts = serializers.DateTimeField()
+    input_rows = serializers.IntegerField()
+    input_rows_per_second = serializers.FloatField(allow_null=True)
+    processed_rows_per_second = serializers.FloatField(allow_null=True)
+    output_rows = serializers.IntegerField(allow_null=True)
+    output_rows_per_second = serializers.FloatField(allow_null=True)
+    duration_ms = serializers.IntegerField()
+    watermark = serializers.DateTimeField(allow_null=True)
+    state_rows = serializers.IntegerField(allow_null=True)
+    state_memory_bytes = serializers.IntegerField(allow_null=True)
+    lag = serializers.IntegerField(allow_null=True, help_text="Records the sources hold beyond this batch.")
+
+
+class StreamStateOutput(serializers.Serializer):
+    status = serializers.ChoiceField(choices=StreamStatus.choices)
+    desired = serializers.ChoiceField(choices=Desired.choices)
+    restarts = serializers.IntegerField()
+    last_error = serializers.CharField(allow_null=True)
+    query_id = serializers.CharField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    heartbeat_at = serializers.DateTimeField(allow_null=True)
+    checkpoint_generation = serializers.IntegerField()
+    latest = StreamMetricOutput(allow_null=True)
+    falling_behind = serializers.BooleanField(help_text="The source lag grew over the last N batches.")
+
+
+class StreamMetricsOutput(serializers.Serializer):
+    results = StreamMetricOutput(many=True)
+
+
+class StreamResetInput(serializers.Serializer):
+    confirm = serializers.BooleanField(required=False, default=False,
+                                       help_text="Must be true: the next start replays every source.")
+
+
+def _time_param(request: Request, name: str) -> Any:
+    raw = request.query_params.get(name)
+    if not raw:
+        return None
+    value = parse_datetime(raw)
+    if value is None:
+        raise exceptions.ValidationError({name: ["Use an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z."]})
+    return value
+
+
+class StreamApi(StreamsMixin, APIView):
+    """The stream of a streaming job: status, what was asked, restarts, the latest batch."""
+
+    @extend_schema(operation_id="streams_get", tags=[TAG], responses=StreamStateOutput)
+    def get(self, request: Request, team: str, job_id: int) -> Response:
+        return Response(stream_out(stream_state(job_get(team=self.team, job_id=job_id))))
+
+
+class StreamStartApi(StreamsMixin, APIView):
+    """Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver."""
+
+    @extend_schema(operation_id="streams_start", tags=[TAG], request=None, responses={202: StreamStateOutput})
+    def post(self, request: Request, team: str, job_id: int) -> Response:
+        state = stream_start(job=job_get(team=self.team, job_id=job_id), user=request.user)
+        return Response(stream_out(state), status=status.HTTP_202_ACCEPTED)
+
+
+class StreamStopApi(StreamsMixin, APIView):
+    """Stop the stream gracefully: the batch in flight finishes (409 if STOPPED or FAILED)."""
+
+    @extend_schema(operation_id="streams_stop", tags=[TAG], request=None, responses={202: StreamStateOutput})
+    def post(self, request: Request, team: str, job_id: int) -> Response:
+        state = stream_stop(job=job_get(team=self.team, job_id=job_id), user=request.user)
+        return Response(stream_out(state), status=status.HTTP_202_ACCEPTED)
+
+
+class StreamRestartApi(StreamsMixin, APIView):
+    """Restart the driver on the same checkpoint (a stopped stream is started)."""
+
+    @extend_schema(operation_id="streams_restart", tags=[TAG], request=None, responses={202: StreamStateOutput})
+    def post(self, request: Request, team: str, job_id: int) -> Response:
+        state = stream_restart(job=job_get(team=self.team, job_id=job_id), user=request.user)
+        return Response(stream_out(state), status=status.HTTP_202_ACCEPTED)
+
+
+class StreamResetApi(StreamsMixin, APIView):
+    """A new checkpoint: the next start reads every source from its beginning. STOPPED or FAILED only; audited."""
+
+    @extend_schema(operation_id="streams_reset", tags=[TAG], request=StreamResetInput,
+                   responses={202: StreamStateOutput})
+    def post(self, request: Request, team: str, job_id: int) -> Response:
+        job = job_get(team=self.team, job_id=job_id)
+        data = validated(StreamResetInput, request.data or {})
+        state = stream_reset(job=job, user=request.user, confirm=data["confirm"])
+        return Response(stream_out(state), status=status.HTTP_202_ACCEPTED)
+
+
+class StreamMetricsApi(StreamsMixin, APIView):
+    """Per-batch metrics in `[since, until]`, oldest first, at most 2000 (the newest when there are more)."""
+
+    @extend_schema(operation_id="streams_metrics", tags=[TAG], responses=StreamMetricsOutput, parameters=[
+        OpenApiParameter("since", str, OpenApiParameter.QUERY, required=False, description="ISO 8601"),
+        OpenApiParameter("until", str, OpenApiParameter.QUERY, required=False, description="ISO 8601")])
+    def get(self, request: Request, team: str, job_id: int) -> Response:
+        job = job_get(team=self.team, job_id=job_id)
+        stream_state(job)
+        rows = metrics_range(job=job, since=_time_param(request, "since"), until=_time_param(request, "until"))
+        return Response({"results": [metric_out(m) for m in rows]})

@@ -1,0 +1,138 @@
+"""Users' stream actions: start, stop, restart, reset. Every transition is a conditional UPDATE on the expected
+status, so a second start is a 409 and a stop never races a supervisor's own writes; the supervise task is sent
+by name after commit (services never import tasks)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from config.errors import Conflict, InvalidInput
+from jobs.models import JobKind, SqlJob
+from streams.models import (
+    IDLE_STATUSES,
+    Desired,
+    StreamAction,
+    StreamAudit,
+    StreamState,
+    StreamStatus,
+)
+
+logger = logging.getLogger("lakeport.streams")
+
+SUPERVISE_TASK = "streams.supervise"
+STREAM_QUEUE = "lakeport"  # the job queue: supervisors run on the workers that own engines
+
+
+def stream_state(job: SqlJob) -> StreamState:
+    """The job's stream state (created STOPPED on first use); a batch job is a 409."""
+    if job.kind != JobKind.STREAMING:
+        raise Conflict(f"Job '{job.name}' is a batch job; it runs with runs/, not stream/.")
+    state, _ = StreamState.objects.get_or_create(job=job)
+    return state
+
+
+def _refused(job: SqlJob, action: str, wanted: str) -> Conflict:
+    status = StreamState.objects.filter(job=job).values_list("status", flat=True).first()
+    return Conflict(f"Cannot {action} the stream of job '{job.name}': it is {status}; {wanted}.")
+
+
+def _audit(job: SqlJob, action: str, actor: Any, details: dict[str, Any] | None = None) -> None:
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    StreamAudit.objects.create(team_id=job.team_id, job=job, job_name=job.name, action=action, actor=user,
+                               actor_name=user.get_username() if user is not None else "platform",
+                               details=details or {})
+    logger.info("stream.action", extra={"job_id": job.id, "action": action,
+                                        "actor": user.get_username() if user is not None else "platform"})
+
+
+def stream_enqueue(*, job_id: int) -> bool:
+    """Send the job's supervise task; a broker outage is logged and left to the tick, which sends it again."""
+    StreamState.objects.filter(job_id=job_id).update(enqueued_at=timezone.now())
+    try:
+        current_app.send_task(SUPERVISE_TASK, args=[job_id], queue=STREAM_QUEUE, retry=True,
+                              retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
+    except Exception as exc:
+        logger.warning("stream.enqueue_failed", extra={"job_id": job_id, "error_class": type(exc).__name__})
+        return False
+    return True
+
+
+@transaction.atomic
+def stream_start(*, job: SqlJob, user: Any, action: str = StreamAction.START) -> StreamState:
+    """STOPPED | FAILED → STARTING, desired running, and a supervisor is sent; any other status is a 409."""
+    stream_state(job)
+    now = timezone.now()
+    moved = StreamState.objects.filter(job=job, status__in=IDLE_STATUSES).update(
+        status=StreamStatus.STARTING, desired=Desired.RUNNING, restarts=0, last_error=None, started_at=None,
+        enqueued_at=now, updated_at=now)
+    if not moved:
+        raise _refused(job, "start", "stop it first, or use restart")
+    _audit(job, action, user)
+    transaction.on_commit(lambda: stream_enqueue(job_id=job.id))
+    return StreamState.objects.get(job=job)
+
+
+@transaction.atomic
+def stream_stop(*, job: SqlJob, user: Any) -> StreamState:
+    """Ask the stream to stop gracefully (the batch in flight finishes); STOPPED or FAILED is a 409.
+
+    A stream nobody supervises (its task not picked up yet, or its worker gone) is STOPPED at once.
+    """
+    stream_state(job)
+    now = timezone.now()
+    moved = StreamState.objects.filter(
+        job=job, status__in=[StreamStatus.STARTING, StreamStatus.RUNNING, StreamStatus.RESTARTING,
+                             StreamStatus.STOPPING],
+    ).update(status=StreamStatus.STOPPING, desired=Desired.STOPPED, updated_at=now)
+    if not moved:
+        raise _refused(job, "stop", "it is not running")
+    StreamState.objects.filter(job=job, status=StreamStatus.STOPPING).filter(
+        Q(lease_owner="") | Q(lease_expires_at__lt=now)).update(status=StreamStatus.STOPPED, lease_owner="",
+                                                                updated_at=now)
+    _audit(job, StreamAction.STOP, user)
+    return StreamState.objects.get(job=job)
+
+
+@transaction.atomic
+def stream_restart(*, job: SqlJob, user: Any) -> StreamState:
+    """Restart the driver on the same checkpoint; a STOPPED or FAILED stream is started. STOPPING is a 409."""
+    state = stream_state(job)
+    if state.status in IDLE_STATUSES:
+        try:
+            return stream_start(job=job, user=user, action=StreamAction.RESTART)
+        except Conflict:
+            pass  # it was started concurrently: restart it below
+    moved = StreamState.objects.filter(
+        job=job, desired=Desired.RUNNING,
+        status__in=[StreamStatus.STARTING, StreamStatus.RUNNING, StreamStatus.RESTARTING],
+    ).update(restart_seq=F("restart_seq") + 1, updated_at=timezone.now())
+    if not moved:
+        raise _refused(job, "restart", "wait until it has stopped, then start it")
+    _audit(job, StreamAction.RESTART, user)
+    return StreamState.objects.get(job=job)
+
+
+@transaction.atomic
+def stream_reset(*, job: SqlJob, user: Any, confirm: bool) -> StreamState:
+    """A new checkpoint generation: the next start reads every source from its beginning (audit-logged).
+
+    Only a STOPPED or FAILED stream; without `confirm` nothing happens (400).
+    """
+    if not confirm:
+        raise InvalidInput.of({"confirm": ["Send {\"confirm\": true}: a reset replays every source from its "
+                                           "beginning into the sink."]})
+    state = stream_state(job)
+    moved = StreamState.objects.filter(job=job, status__in=IDLE_STATUSES,
+                                       checkpoint_generation=state.checkpoint_generation).update(
+        checkpoint_generation=F("checkpoint_generation") + 1, query_id=None, restarts=0, updated_at=timezone.now())
+    if not moved:
+        raise _refused(job, "reset", "stop it first")
+    _audit(job, StreamAction.RESET, user, {"checkpoint_generation": {
+        "from": state.checkpoint_generation, "to": state.checkpoint_generation + 1}})
+    return StreamState.objects.get(job=job)

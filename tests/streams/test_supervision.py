@@ -1,0 +1,276 @@
+"""Streams run by real Celery workers: each driver a dedicated engine process, fed by a real Redis stream, writing
+a Delta table that delta-rs reads back. Start → metrics → stop → restart from the checkpoint (sink exact) →
+reset; SIGKILL of the driver; two workers and one driver; a worker lost or stopped; a refused statement."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from celery import current_app
+from rest_framework.test import APIClient
+
+from streams.models import StreamState
+from tests.streams.conftest import API, Lake, events, produce, sink_ids, stream, wait_stream
+from tests.support.processes import descendants
+from tests.support.servers import wait_until
+from tests.support.worker import Worker
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spark]
+
+
+def _post(client: APIClient, job_id: int, action: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    response = client.post(f"{API}/jobs/{job_id}/stream/{action}/", body or {}, format="json")
+    assert response.status_code == 202, response.content
+    return response.json()
+
+
+def _running(state: dict[str, Any]) -> bool:
+    return state["status"] == "RUNNING"
+
+
+def _stopped(state: dict[str, Any]) -> bool:
+    return state["status"] in ("STOPPED", "FAILED")
+
+
+def _exact(path: str, ids: list[int], what: str) -> None:
+    wait_until(lambda: sink_ids(path) == sorted(ids) or len(sink_ids(path)) > len(ids), timeout=300,
+               what=what)
+    assert sink_ids(path) == sorted(ids), f"{what}: the sink is not exact"
+
+
+def _drivers(*workers: Worker) -> list[int]:
+    """Engine processes (`python -m jobs.spark.engine`) under the workers."""
+    found = []
+    for worker in workers:
+        assert worker.worker is not None
+        for pid in descendants(worker.worker.pid):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"jobs.spark.engine" in cmdline:
+                found.append(pid)
+    return found
+
+
+class Producer(threading.Thread):
+    """Adds 5 events to the stream every 0.5 s until stopped; `ids` are the ids it produced."""
+
+    def __init__(self, lake: Lake, first: int) -> None:
+        super().__init__(daemon=True)
+        self.lake, self.next = lake, first
+        self.ids: list[int] = []
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(0.5):
+            batch = events(self.next, 5)
+            produce(self.lake.server, self.lake.key, batch)
+            self.ids += [e["id"] for e in batch]
+            self.next += 5
+
+    def finish(self) -> list[int]:
+        self.stopped.set()
+        self.join()
+        return self.ids
+
+
+def test_start_metrics_stop_restart_from_checkpoint_and_reset(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient, viewer_client: APIClient,
+) -> None:
+    sink = lake.sink("out")
+    produce(lake.server, lake.key, events(0, 120))
+    job_id = streaming_job(lake.script("out"))["id"]
+    stream_workers("w1")
+    assert _post(developer_client, job_id, "start")["status"] == "STARTING"
+
+    running = wait_stream(viewer_client, job_id, _running, "the stream to run")
+    _exact(sink, list(range(120)), "the first 120 events")
+    assert running["query_id"] and running["started_at"] and running["heartbeat_at"]
+    def metrics() -> list[dict[str, Any]]:
+        return viewer_client.get(f"{API}/jobs/{job_id}/stream/metrics/").json()["results"]
+
+    # the batches' events arrive right after their commits: every event read is counted once
+    wait_until(lambda: sum(m["input_rows"] for m in metrics()) >= 120, what="metrics of 120 events")
+    assert sum(m["input_rows"] for m in metrics()) == 120 and metrics()[0]["duration_ms"] > 0
+    assert [m["batch_id"] for m in metrics()] == sorted(m["batch_id"] for m in metrics())
+    assert stream(viewer_client, job_id)["latest"] is not None
+    first_query = running["query_id"]
+
+    assert _post(developer_client, job_id, "stop")["status"] in ("STOPPING", "STOPPED")
+    stopped = wait_stream(viewer_client, job_id, _stopped, "the stream to stop")
+    assert stopped["status"] == "STOPPED" and stopped["desired"] == "stopped"
+
+    produce(lake.server, lake.key, events(120, 60))  # while it is stopped
+    _post(developer_client, job_id, "start")
+    resumed = wait_stream(viewer_client, job_id, _running, "the stream to resume")
+    _exact(sink, list(range(180)), "the stream resumed from its checkpoint")
+    assert resumed["query_id"] == first_query  # the same checkpoint
+
+    _post(developer_client, job_id, "stop")
+    wait_stream(viewer_client, job_id, _stopped, "the second stop")
+    reset = _post(developer_client, job_id, "reset", {"confirm": True})
+    assert reset["checkpoint_generation"] == 2 and reset["status"] == "STOPPED"
+    _post(developer_client, job_id, "start")
+    again = wait_stream(viewer_client, job_id, lambda s: _running(s) and s["query_id"] != first_query,
+                        "the reset stream to run")
+    # a new checkpoint reads the stream from its beginning: every event once more
+    _exact(sink, sorted(list(range(180)) * 2), "the reset stream replayed the sources")
+    assert again["checkpoint_generation"] == 2
+    _post(developer_client, job_id, "stop")
+    wait_stream(viewer_client, job_id, _stopped, "the last stop")
+
+
+def test_a_killed_driver_restarts_from_its_checkpoint_and_the_sink_stays_exact(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient,
+) -> None:
+    sink = lake.sink("out")
+    job_id = streaming_job(lake.script("out"))["id"]
+    worker = stream_workers("w1")
+    producer = Producer(lake, 0)
+    producer.start()
+    _post(developer_client, job_id, "start")
+    wait_stream(developer_client, job_id, lambda s: _running(s) and s["latest"] is not None, "batches")
+    drivers = wait_until(lambda: _drivers(worker), what="the driver process")
+    assert len(drivers) == 1
+    os.killpg(drivers[0], signal.SIGKILL)  # the driver and its JVM, as a crash takes both
+
+    restarting = wait_stream(developer_client, job_id, lambda s: s["restarts"] >= 1, "a restart")
+    assert restarting["status"] in ("RESTARTING", "RUNNING") and "driver stopped" in restarting["last_error"]
+    wait_stream(developer_client, job_id, lambda s: _running(s) and s["restarts"] == 1, "RUNNING again")
+    wait_until(lambda: _drivers(worker) and _drivers(worker) != drivers, what="a new driver")
+    ids = producer.finish()
+    _exact(sink, ids, "after the driver was killed")
+    _post(developer_client, job_id, "stop")
+    wait_stream(developer_client, job_id, _stopped, "the stop")
+
+
+def test_two_workers_one_driver_and_takeover_of_a_lost_worker(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient,
+) -> None:
+    sink = lake.sink("out")
+    produce(lake.server, lake.key, events(0, 100))
+    job_id = streaming_job(lake.script("out"))["id"]
+    first, second = stream_workers("w1"), stream_workers("w2", beat=False)
+    _post(developer_client, job_id, "start")
+    for _ in range(3):  # duplicate supervise messages race for the lease
+        current_app.send_task("streams.supervise", args=[job_id], queue="lakeport")
+    wait_stream(developer_client, job_id, _running, "the stream to run")
+    _exact(sink, list(range(100)), "the first events")
+    assert len(_drivers(first, second)) == 1
+
+    owner = StreamState.objects.get(job_id=job_id).worker
+    holder, other = (first, second) if owner.startswith("w1@") else (second, first)
+    holder.kill_worker()  # no shutdown code runs: the lease expires, the tick sends supervise again
+    produce(lake.server, lake.key, events(100, 50))
+    taken = wait_stream(developer_client, job_id,
+                        lambda s: _running(s) and StreamState.objects.get(job_id=job_id).worker != owner,
+                        "another worker to take the stream over")
+    assert taken["restarts"] >= 1
+    _exact(sink, list(range(150)), "after the takeover")
+    assert len(_drivers(other)) == 1
+    _post(developer_client, job_id, "stop")
+    wait_stream(developer_client, job_id, _stopped, "the stop")
+
+
+def test_platform_stop_and_start_resumes_running_streams(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient,
+) -> None:
+    sink = lake.sink("out")
+    produce(lake.server, lake.key, events(0, 60))
+    job_id = streaming_job(lake.script("out"))["id"]
+    worker = stream_workers("w1")
+    _post(developer_client, job_id, "start")
+    wait_stream(developer_client, job_id, _running, "the stream to run")
+    _exact(sink, list(range(60)), "before the platform stops")
+    worker.stop()  # SIGTERM: the worker stops its driver gracefully and frees the lease
+    paused = stream(developer_client, job_id)
+    assert paused["status"] == "RESTARTING" and paused["desired"] == "running"
+    assert not StreamState.objects.get(job_id=job_id).lease_owner
+    produce(lake.server, lake.key, events(60, 40))
+    stream_workers("w3")
+    wait_stream(developer_client, job_id, _running, "the stream to resume after the platform restart")
+    _exact(sink, list(range(100)), "after the platform restart")
+    _post(developer_client, job_id, "stop")
+    wait_stream(developer_client, job_id, _stopped, "the stop")
+
+
+def test_a_refused_statement_fails_the_stream_with_a_clear_message(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient,
+) -> None:
+    lake.sink("out")
+    job_id = streaming_job(lake.script("out", source="nosuch"))["id"]
+    stream_workers("w1")
+    _post(developer_client, job_id, "start")
+    failed = wait_stream(developer_client, job_id, _stopped, "the stream to fail")
+    assert failed["status"] == "FAILED" and failed["restarts"] == 0
+    assert "nosuch" in failed["last_error"] and "Traceback" not in failed["last_error"]
+    assert lake.server.password not in failed["last_error"]
+    assert developer_client.post(f"{API}/jobs/{job_id}/stream/stop/").status_code == 409
+
+
+def test_a_driver_failing_again_and_again_ends_failed_with_the_last_error(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient,
+) -> None:
+    lake.sink("out")
+    produce(lake.server, lake.key, events(0, 3))
+    lake.server.client().xadd(lake.key, {"data": '{"id": "not-a-number", "room": "x"}'})  # fails every batch
+    job_id = streaming_job(lake.script("out"))["id"]
+    stream_workers("w1", extra={"LAKEPORT_STREAM_RESTART_BUDGET": "2"})
+    _post(developer_client, job_id, "start")
+    failed = wait_stream(developer_client, job_id, _stopped, "the stream to give up")
+    assert failed["status"] == "FAILED" and failed["restarts"] == 2 and failed["desired"] == "running"
+    assert f"'{lake.key}'" in failed["last_error"] and "not a bigint" in failed["last_error"]
+    assert "not-a-number" not in failed["last_error"]  # the record's content is never shown
+    assert "Traceback" not in failed["last_error"]
+    # the user fixes the stream (deletes the record) and starts it again
+    bad = lake.server.client().xrange(lake.key)[-1][0]
+    lake.server.client().xdel(lake.key, bad)
+    _post(developer_client, job_id, "start")
+    wait_stream(developer_client, job_id, lambda s: _running(s) and s["latest"] is not None, "the fixed stream")
+    _post(developer_client, job_id, "stop")
+    wait_stream(developer_client, job_id, _stopped, "the stop")
+
+
+def test_editing_the_sql_of_a_running_stream_restarts_it_on_its_checkpoint(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient,
+) -> None:
+    sink = lake.sink("out")
+    produce(lake.server, lake.key, events(0, 30))
+    job = streaming_job(lake.script("out"))
+    worker = stream_workers("w1")
+    _post(developer_client, job["id"], "start")
+    first = wait_stream(developer_client, job["id"], _running, "the stream to run")
+    _exact(sink, list(range(30)), "the first events")
+    before = _drivers(worker)
+    edited = job["sql"].replace("SELECT id, room", "SELECT id, upper(room)")
+    assert developer_client.patch(f"{API}/jobs/{job['id']}/", {"sql": edited}, format="json").status_code == 200
+    wait_until(lambda: _drivers(worker) and _drivers(worker) != before, what="a new driver for the edited SQL")
+    restarted = wait_stream(developer_client, job["id"], _running, "the edited stream to run")
+    assert restarted["restarts"] == 0  # asked for, not a failure
+    produce(lake.server, lake.key, events(30, 30))
+    _exact(sink, list(range(60)), "the edited query on the same checkpoint")
+    rooms = _rooms(sink)
+    assert {"a", "b", "c"} <= rooms and {"A", "B", "C"} <= rooms  # old rows as they were, new ones upper-cased
+    assert stream(developer_client, job["id"])["query_id"] == first["query_id"]
+    _post(developer_client, job["id"], "stop")
+    wait_stream(developer_client, job["id"], _stopped, "the stop")
+
+
+def _rooms(path: str) -> set[str]:
+    import deltalake
+
+    return set(deltalake.DeltaTable(path).to_pyarrow_table().column("room").to_pylist())
