@@ -185,7 +185,8 @@ def read_files(uri: str, label: str, schema: StructType, version: int,
         raise DeltaConnectorError(f"cannot load version {version} of Delta table {label}: {exc}") from exc
     check_readable(table, table_ref(label))
     actions = pa.table(table.get_add_actions(flatten=True))
-    row_of = {p: i for i, p in enumerate(actions.column("path").to_pylist())}
+    # the commit's paths are URI-encoded as the log holds them; compare decoded forms
+    row_of = {unquote(p): i for i, p in enumerate(actions.column("path").to_pylist())}
     partition_cols = {c.lower() for c in table.metadata().partition_columns}
     current = spark_schema(table.schema())
     mapped = column_mapping_mode(table) != "none"
@@ -195,7 +196,7 @@ def read_files(uri: str, label: str, schema: StructType, version: int,
     root = table.table_uri.removeprefix("file://").rstrip("/")
     keep = _selection_vectors(table, label)
     for path in paths:
-        index = row_of.get(path)
+        index = row_of.get(unquote(path))
         if index is None:
             raise DeltaConnectorError(f"Delta table {label}: file {path} is not active at version {version}.")
         local = _local_path(root, path)
