@@ -167,8 +167,11 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
         where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
                  if error.get("statement") is not None and not message.startswith("Statement ") else "")
         raise editor_refusal(where + message)
-    return {"columns": answer.get("columns") or [], "rows": answer.get("rows") or [],
-            "truncated": bool(answer.get("truncated")), "streaming": bool(answer.get("streaming"))}
+    result = {"columns": answer.get("columns") or [], "rows": answer.get("rows") or [],
+              "truncated": bool(answer.get("truncated"))}
+    if answer.get("streaming"):
+        result["streaming"] = True  # rows of a batch over each source's newest records, not of the stream
+    return result
 
 
 def editor_refusal(message: str) -> InvalidInput:
