@@ -62,7 +62,7 @@ def live_preview_start(*, team: Team, sql: str) -> dict[str, Any]:
                           f"at line {st.line} is '{first_keyword(st.sql).upper()}'.")
     preview_id = uuid.uuid4().hex
     backend = current_app.backend
-    backend.set(_owner_key(preview_id), str(team.id))
+    backend.set(_owner_key(preview_id), f"{team.id}:{time.time():.3f}")  # owner, and when it was asked for
     current_app.send_task("jobs.sql_live_preview", queue="lakeport", task_id=preview_id, kwargs={
         "preview_id": preview_id, "team_id": team.id, "sql": sql,
         "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)})
@@ -71,7 +71,7 @@ def live_preview_start(*, team: Team, sql: str) -> dict[str, Any]:
 
 def live_preview_get(*, team: Team, preview_id: str) -> dict[str, Any]:
     """The preview's status, columns and rows so far; 404 for an unknown id or another team's preview."""
-    _check_owner(team, preview_id)
+    asked_at = _check_owner(team, preview_id)
     meta = current_app.backend.get_task_meta(preview_id)
     status = meta.get("status")
     if status == "PROGRESS" or status == states.SUCCESS:
@@ -79,6 +79,9 @@ def live_preview_get(*, team: Team, preview_id: str) -> dict[str, Any]:
     if status in states.PROPAGATE_STATES:
         return _state(preview_id, {"status": FAILED, "error": {"statement": None, "line": None, "column": None,
                                                                "message": "The live preview's worker failed."}})
+    if time.time() - asked_at > settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS:  # no worker took it
+        return _state(preview_id, {"status": FAILED, "error": {"statement": None, "line": None, "column": None,
+                                   "message": "No worker started the live preview in time; try again."}})
     return _state(preview_id, {"status": STARTING})
 
 
@@ -89,10 +92,14 @@ def live_preview_stop(*, team: Team, preview_id: str) -> dict[str, Any]:
     return live_preview_get(team=team, preview_id=preview_id)
 
 
-def _check_owner(team: Team, preview_id: str) -> None:
+def _check_owner(team: Team, preview_id: str) -> float:
+    """When the team's preview `preview_id` was asked for; 404 for an unknown id or another team's."""
     owner = current_app.backend.get(_owner_key(preview_id)) if preview_id.isalnum() else None
-    if owner is None or (owner.decode() if isinstance(owner, bytes) else str(owner)) != str(team.id):
+    text = owner.decode() if isinstance(owner, bytes) else str(owner or "")
+    team_id, _, asked_at = text.partition(":")
+    if owner is None or team_id != str(team.id):
         raise NotFound(f"No live preview '{preview_id}' in team '{team.name}'.")
+    return float(asked_at or 0)
 
 
 def _state(preview_id: str, data: dict[str, Any]) -> dict[str, Any]:
