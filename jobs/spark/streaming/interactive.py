@@ -25,19 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.resolver import CatalogResolver, session_catalogs, statement_refs
-from jobs.spark.sqltext import (
-    COMMENT,
-    QUOTED,
-    SPACE,
-    WORD,
-    SqlTextError,
-    Statement,
-    created_names,
-    split_statements,
-    tokenize,
-)
+from jobs.spark.sqltext import COMMENT, SPACE, SqlTextError, Statement, created_names, split_statements
 from jobs.spark.streaming.emit import APPEND, UPDATE
-from jobs.spark.streaming.query import plan_streaming, qualify, query_shape
+from jobs.spark.streaming.query import plan_streaming, qualify, query_shape, refuse_reserved_names
 from jobs.spark.streaming.sinks import sink_for
 from jobs.spark.streaming.sources import STREAM_VIEW_PREFIX, sample_rows, stream_view
 from jobs.spark.streaming.statement import StreamingStatement, is_streaming, parse_streaming
@@ -230,11 +220,7 @@ def _refuse_writes(parsed: StreamingStatement, stmt: Statement, writes: WriteChe
     """What the user wrote, before platform views replace STREAM(…): no reserved `__lp_` name (the guard lets the
     platform's own views through, so a user naming one must be refused here), and a query part that only reads
     (`FROM STREAM(s) INSERT INTO t SELECT …` hides a write in it)."""
-    from jobs.spark.guard import PLATFORM_VIEW_PREFIX, GuardRefusal
-
-    for token in tokenize(parsed.with_views(["s" for _ in parsed.sources])):
-        if token.kind in (WORD, QUOTED) and token.name.lower().startswith(PLATFORM_VIEW_PREFIX):
-            raise GuardRefusal("reserved-name", detail=f"'{token.name}'", statement=stmt.index, line=stmt.line)
+    refuse_reserved_names(parsed, stmt)
     query = parsed.query_with_views(["s" for _ in parsed.sources])
     if writes(query):
         raise StreamingPreviewError(

@@ -14,8 +14,9 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming import StreamingQuery
 
+from jobs.spark.guard import PLATFORM_VIEW_PREFIX, GuardRefusal
 from jobs.spark.resolver import CatalogResolver
-from jobs.spark.sqltext import Statement, split_statements
+from jobs.spark.sqltext import QUOTED, WORD, Statement, split_statements, tokenize
 from jobs.spark.streaming.emit import APPEND, Emit
 from jobs.spark.streaming.errors import StreamingStatementError
 from jobs.spark.streaming.sinks import QueryShape, StreamingSink, sink_for
@@ -61,6 +62,7 @@ def plan_streaming(resolver: CatalogResolver, stmt: Statement, *, stream_view: S
     """Check a streaming statement end to end without starting it (raises a SparkRuntimeError subclass)."""
     spark: SparkSession = resolver.spark
     parsed = parse_streaming(stmt.sql)
+    refuse_reserved_names(parsed, stmt)
     catalog, database, table = qualify(parsed.target, resolver, what="target table")
     binding = resolver.bind(catalog, statement=stmt.index)
     if binding is None:
@@ -106,6 +108,14 @@ def start_streaming(plan: StreamingPlan, *, checkpoint: str, name: str | None = 
     elif plan.emit.trigger:
         writer = writer.trigger(**plan.emit.trigger)
     return plan.sink.start(writer)
+
+
+def refuse_reserved_names(parsed: StreamingStatement, stmt: Statement) -> None:
+    """The guard's `reserved-name` rule on what the user wrote: the guard lets the platform's own stream views
+    through once they replace STREAM(…), so a user naming one (`__lp_stream_1`) must be refused before that."""
+    for token in tokenize(parsed.with_views(["s" for _ in parsed.sources])):
+        if token.kind in (WORD, QUOTED) and token.name.lower().startswith(PLATFORM_VIEW_PREFIX):
+            raise GuardRefusal("reserved-name", detail=f"'{token.name}'", statement=stmt.index, line=stmt.line)
 
 
 def _guard(resolver: CatalogResolver, stmt: Statement, sql: str, views: frozenset[str]) -> None:
@@ -185,4 +195,5 @@ def _simple(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-__all__ = ["StreamViewFactory", "StreamingPlan", "plan_streaming", "qualify", "query_shape", "start_streaming"]
+__all__ = ["StreamViewFactory", "StreamingPlan", "plan_streaming", "qualify", "query_shape", "refuse_reserved_names",
+           "start_streaming"]
