@@ -15,8 +15,10 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+import psycopg
 import pytest
 
+from tests.conftest import MariaDatabase, PgDatabase
 from tests.streaming import support
 from tests.streaming.support import (
     EVENT_DDL,
@@ -114,15 +116,11 @@ def catalogs(tmp_path: Path, landing: FileDrops, extra: list[dict[str, Any]]) ->
     return path
 
 
-def test_kill_9_at_random_moments_loses_and_duplicates_nothing(tmp_path: Path, env: dict[str, str],
-                                                               landing: FileDrops, stream_spark: Any) -> None:
-    # the stateful merge sink; PostgreSQL's replay skip is covered in test_sinks.py
-    lake = tmp_path / "lake"
-    store = catalogs(tmp_path, landing, [{"catalog_name": "lake", "catalog_type": "delta",
-                                          "configuration": {"warehouse": str(lake)}}])
-    script = (SETUP + "CREATE DATABASE IF NOT EXISTS lake.web;\n"
-              "CREATE TABLE IF NOT EXISTS lake.web.room_totals (room STRING, clicks BIGINT, total BIGINT);\n"
-              "INSERT INTO lake.web.room_totals " + TOTALS.format(src="STREAM(landing.web.clicks)") + " EMIT STREAM")
+def crash_loop(tmp_path: Path, store: Path, script: str, env: dict[str, str], landing: FileDrops, *,
+               stateful: bool = True) -> None:
+    """While a producer drops events: `kill -9` the runner KILLS times at random moments and restart it from its
+    checkpoint, then stop it with SIGTERM and drain what is left with `--available-now`."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "job.sql").write_text(script, encoding="utf-8")
     args = ["--store", f"file:{store}", "--team", "acme", "--master", "local[2]", "--checkpoint",
             str(tmp_path / "ckpt"), str(tmp_path / "job.sql")]
@@ -152,7 +150,7 @@ def test_kill_9_at_random_moments_loses_and_duplicates_nothing(tmp_path: Path, e
         batch = batches[0]
         assert {"batch_id", "input_rows", "input_rows_per_second", "processed_rows_per_second", "output_rows",
                 "duration_ms", "watermark", "state_rows", "state_memory_bytes", "sources"} <= batch.keys()
-        assert batch["state_rows"] is not None and batch["sources"][0]["end_offset"] is not None
+        assert (batch["state_rows"] is not None) is stateful and batch["sources"][0]["end_offset"] is not None
         # drain what is left, then stop by itself
         final = Runner([*args[:-1], "--available-now", args[-1]], env, log)
         assert final.finish() == 0, final.events
@@ -160,9 +158,69 @@ def test_kill_9_at_random_moments_loses_and_duplicates_nothing(tmp_path: Path, e
     finally:
         producer.stopped.set()
         log.close()
+
+
+def test_kill_9_at_random_moments_loses_and_duplicates_nothing(tmp_path: Path, env: dict[str, str],
+                                                               landing: FileDrops, stream_spark: Any) -> None:
+    # the stateful merge sink; PostgreSQL's replay skip is covered in test_sinks.py
+    lake = tmp_path / "lake"
+    store = catalogs(tmp_path, landing, [{"catalog_name": "lake", "catalog_type": "delta",
+                                          "configuration": {"warehouse": str(lake)}}])
+    script = (SETUP + "CREATE DATABASE IF NOT EXISTS lake.web;\n"
+              "CREATE TABLE IF NOT EXISTS lake.web.room_totals (room STRING, clicks BIGINT, total BIGINT);\n"
+              "INSERT INTO lake.web.room_totals " + TOTALS.format(src="STREAM(landing.web.clicks)") + " EMIT STREAM")
+    crash_loop(tmp_path, store, script, env, landing)
     expected = batch_rows(stream_spark, EVENT_DDL, landing.events, TOTALS.format(src="events"))
     assert sum(r[1] for r in expected) == len(landing.events)
     assert delta_rows(str(lake / "web" / "room_totals")) == expected
+
+
+@pytest.mark.timeout(1800)  # five JVM restarts; on a loaded 2-core machine a loop takes several minutes
+def test_kill_9_leaves_postgresql_appends_exactly_once(tmp_path: Path, env: dict[str, str], landing: FileDrops,
+                                                       stream_spark: Any, pg_source: PgDatabase) -> None:
+    # every event appended: a duplicate would show as an extra row, a lost one as a missing row
+    with psycopg.connect(pg_source.dsn, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA web")
+        conn.execute("CREATE TABLE web.clicks_log (room text NOT NULL, ts timestamp NOT NULL, v int NOT NULL)")
+    pg = {"catalog_name": "pg", "catalog_type": "jdbc", "configuration": {
+        "type": "postgresql", "base-url": f"jdbc:postgresql://{pg_source.host}:{pg_source.port}/",
+        "default-database": pg_source.name, "username": pg_source.user, "password": "unused-local-trust"}}
+    store = catalogs(tmp_path, landing, [pg])
+    crash_loop(tmp_path, store, "INSERT INTO pg.web.clicks_log SELECT room, ts, v FROM STREAM(landing.web.clicks)",
+               env, landing, stateful=False)
+    events = _all_events(landing)
+    expected = batch_rows(stream_spark, EVENT_DDL, events, "SELECT room, unix_seconds(ts), v FROM events")
+    with psycopg.connect(pg_source.dsn) as conn:
+        logged = conn.execute("SELECT room, extract(epoch FROM ts)::bigint, v FROM web.clicks_log").fetchall()
+    assert len(logged) == len(events)
+    assert sorted(logged, key=repr) == expected
+
+
+@pytest.mark.timeout(1800)
+def test_kill_9_leaves_mariadb_upserts_exactly_once(tmp_path: Path, env: dict[str, str], landing: FileDrops,
+                                                    stream_spark: Any, mariadb_source: MariaDatabase) -> None:
+    # the stateful totals upserted on the primary key (state and sink must agree after every replay)
+    with mariadb_source.connect() as conn, conn.cursor() as cur:
+        cur.execute("CREATE TABLE room_totals (room VARCHAR(20) PRIMARY KEY, clicks BIGINT NOT NULL, "
+                    "total BIGINT NOT NULL)")
+    maria = {"catalog_name": "crm", "catalog_type": "jdbc", "configuration": {
+        "type": "mysql", "base-url": f"jdbc:mysql://{mariadb_source.host}:{mariadb_source.port}/",
+        "default-database": mariadb_source.name, "username": mariadb_source.user, "password": mariadb_source.password}}
+    store = catalogs(tmp_path, landing, [maria])
+    crash_loop(tmp_path, store, SETUP + f"INSERT INTO crm.{mariadb_source.name}.room_totals "
+               + TOTALS.format(src="STREAM(landing.web.clicks)") + " EMIT STREAM", env, landing)
+    events = _all_events(landing)
+    expected = batch_rows(stream_spark, EVENT_DDL, events, TOTALS.format(src="events"))
+    assert sum(r[1] for r in expected) == len(events)
+    with mariadb_source.connect() as conn, conn.cursor() as cur:
+        cur.execute("SELECT room, clicks, total FROM room_totals")
+        assert sorted(cur.fetchall(), key=repr) == expected
+
+
+def _all_events(landing: FileDrops) -> list[dict[str, Any]]:
+    """Every event in the landing directory's files (the ones a new query reads first)."""
+    return [json.loads(line) for path in sorted(landing.root.glob("part-*.json"))
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def test_unknown_stream_and_malformed_records_fail_clearly_and_write_nothing(tmp_path: Path, env: dict[str, str],
