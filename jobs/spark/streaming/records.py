@@ -1,6 +1,9 @@
 """JSON records → rows of a declared schema, in the Python data source readers (Redis Streams, JetStream).
 
-A record is a JSON object; missing fields are NULL, extra fields are ignored. A record that is not a JSON
+A record is a JSON object; missing fields are NULL, extra fields are ignored. `BatchParser` parses a chunk of
+records at once into an Arrow record batch with pyarrow's JSON reader; a chunk that reader refuses (or might read
+differently) is parsed record by record with the same rules, so results and error messages do not depend on the
+path taken. A record that is not a JSON
 object, or a field whose value does not fit its declared type, is malformed: the reader stops the micro-batch
 with a `MalformedRecord` naming the stream and the record's offset (no dead-letter queue: the offsets are the
 broker's, so after the record is fixed or deleted a restart reads exactly the remaining records).
@@ -10,9 +13,14 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import pyarrow as pa
+import pyarrow.json as pa_json
 
 Converter = Callable[[Any], Any]
 _UTC = dt.UTC
@@ -136,3 +144,54 @@ class RecordParser:
                     f"(JSON {type(value).__name__})."
                 ) from None
         return tuple(row)
+
+
+_FIXED_ARROW: dict[str, pa.DataType] = {
+    "string": pa.string(), "boolean": pa.bool_(), "int": pa.int32(), "bigint": pa.int64(), "float": pa.float32(),
+    "double": pa.float64(), "date": pa.date32(), "timestamp": pa.timestamp("us", tz="UTC"),
+    "timestamp_ntz": pa.timestamp("us"),
+}
+# Types pyarrow's JSON reader parses exactly as RecordParser does (dates and decimals it reads differently).
+_BULK_TYPES = frozenset(_FIXED_ARROW) - {"date"}
+
+
+def arrow_type(type_name: str) -> pa.DataType:
+    """The Arrow type Spark expects for a declared type (timestamps in microseconds, UTC)."""
+    match = re.match(r"^decimal\((\d+),(\d+)\)$", type_name)
+    if match:
+        return pa.decimal128(int(match.group(1)), int(match.group(2)))
+    return _FIXED_ARROW[type_name]
+
+
+class BatchParser:
+    """Parses chunks of JSON records of one stream into Arrow record batches of the declared columns."""
+
+    def __init__(self, stream: str, columns: Sequence[tuple[str, str]]) -> None:
+        self.rows = RecordParser(stream, columns)
+        self.schema = pa.schema([(name, arrow_type(type_name)) for name, type_name in columns])
+        self._bulk = all(type_name in _BULK_TYPES for _, type_name in columns)
+        self._options = pa_json.ParseOptions(explicit_schema=self.schema, unexpected_field_behavior="ignore")
+
+    def batch(self, payloads: Sequence[bytes], offsets: Callable[[int], str]) -> pa.RecordBatch:
+        """One record batch of `payloads`; `offsets(i)` names record i in a MalformedRecord."""
+        if self._bulk and payloads:
+            # JSON text has newlines only as whitespace, so records become lines without changing their meaning.
+            lines = b"\n".join(p.replace(b"\n", b" ").replace(b"\r", b" ") if b"\n" in p or b"\r" in p else p
+                                for p in payloads)
+            try:
+                table = pa_json.read_json(io.BytesIO(lines), parse_options=self._options,
+                                          read_options=pa_json.ReadOptions(use_threads=False,
+                                                                           block_size=max(len(lines) + 1, 1 << 20)))
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+                table = None  # malformed, or a value only the record parser reads (epoch seconds, numbers as text)
+            if table is not None and table.num_rows == len(payloads):  # a blank record would vanish: not ours
+                return _single_batch(table, self.schema)
+        rows = [self.rows.parse(payload, offsets(i)) for i, payload in enumerate(payloads)]
+        columns = [pa.array([row[k] for row in rows], type=field.type) for k, field in enumerate(self.schema)]
+        return pa.RecordBatch.from_arrays(columns, schema=self.schema)
+
+
+def _single_batch(table: pa.Table, schema: pa.Schema) -> pa.RecordBatch:
+    """The table's rows as one record batch of `schema`."""
+    batches = table.select(schema.names).cast(schema).combine_chunks().to_batches()
+    return batches[0] if batches else pa.RecordBatch.from_pylist([], schema=schema)

@@ -14,14 +14,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import pyarrow as pa
 import redis
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
 
-from jobs.spark.streaming.records import RecordParser
+from jobs.spark.streaming.records import BatchParser, RecordParser
 
 FORMAT = "lakeport_redis_streams"
-READ_CHUNK = 5000  # entries per XRANGE round trip
+READ_CHUNK = 10_000  # entries per XRANGE round trip (and per Arrow record batch)
+MAX_SEQ = 2**64 - 1  # the largest sequence part of an entry id
+# The id of the COUNT-th entry after a start, found by Redis itself: no entry crosses the network to plan a batch.
+_NTH_ID = """local r = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])
+if #r == 0 then return false end
+return r[#r][1]"""
 
 
 def client(url: str, password: str | None, timeout: float) -> redis.Redis:
@@ -40,6 +46,41 @@ def last_entry_id(conn: redis.Redis, key: str) -> str | None:
     """The id of the stream's newest entry, or None when it is empty."""
     entries = conn.xrevrange(key, "+", "-", count=1)
     return entries[0][0].decode() if entries else None
+
+
+def nth_entry_id(conn: redis.Redis, key: str, after: str, count: int) -> str | None:
+    """The id of the `count`-th entry after `after` (or of the last one, if fewer), None when there is none."""
+    try:
+        found = conn.eval(_NTH_ID, 1, key, f"({after}", count)
+    except redis.ResponseError:  # scripting refused (ACL, a proxy): read the entries instead
+        entries = conn.xrange(key, f"({after}", "+", count=count)
+        return entries[-1][0].decode() if entries else None
+    if not found:
+        return None
+    return found.decode() if isinstance(found, bytes) else str(found)
+
+
+def payloads(entries: Sequence[tuple[bytes, dict[bytes, bytes]]], field: bytes) -> list[bytes]:
+    """Each entry's record: the JSON in `field`, or else the entry's fields as a JSON object of strings."""
+    found = []
+    for _id, fields in entries:
+        payload = fields.get(field)
+        if payload is None:
+            payload = json.dumps({k.decode(errors="replace"): v.decode(errors="replace")
+                                  for k, v in fields.items()}).encode()
+        found.append(payload)
+    return found
+
+
+def split_range(start: str, end: str, parts: int, first_ms: int | None = None) -> list[tuple[str, str]]:
+    """`(start, end]` cut into up to `parts` consecutive id ranges at millisecond boundaries between `first_ms`
+    (the first entry's time, if known) and the end. The ranges always cover `(start, end]` exactly, wherever the
+    cuts fall, so how the work is divided never changes which entries a batch holds."""
+    first, last = max(_id(start)[0], first_ms or 0), _id(end)[0]
+    parts = max(1, min(parts, last - first))
+    cuts = [f"{first + (last - first) * k // parts}-{MAX_SEQ}" for k in range(1, parts)]
+    bounds = [start, *cuts, end]
+    return [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if _id(a) < _id(b)]
 
 
 def entry_rows(entries: Iterable[tuple[bytes, dict[bytes, bytes]]], stream: str, columns: Sequence[tuple[str, str]],
@@ -89,6 +130,7 @@ class RedisStreamReader(DataSourceStreamReader):
         self.start = options.get("start", "earliest")
         self.max_rows = int(options.get("max_records_per_batch") or 0)
         self.timeout = float(options.get("timeout", "10"))
+        self.splits = int(options.get("read_partitions") or 2)
 
     def _conn(self) -> redis.Redis:
         return client(self.url, self.password, self.timeout)
@@ -106,8 +148,7 @@ class RedisStreamReader(DataSourceStreamReader):
         """The newest entry id, or the id `limit.maxRows` entries after `start`."""
         conn = self._conn()
         if isinstance(limit, ReadMaxRows):
-            entries = conn.xrange(self.key, f"({start['id']}", "+", count=limit.max_rows)
-            newest = entries[-1][0].decode() if entries else None
+            newest = nth_entry_id(conn, self.key, start["id"], limit.max_rows)
         else:
             newest = last_entry_id(conn, self.key)
         if newest is None or _id(newest) <= _id(start["id"]):
@@ -121,16 +162,23 @@ class RedisStreamReader(DataSourceStreamReader):
     def partitions(self, start: dict[str, str], end: dict[str, str]) -> list[InputPartition]:
         if _id(end["id"]) <= _id(start["id"]):
             return []
-        return [EntryRange(start["id"], end["id"])]
+        first_ms = None
+        if self.splits > 1:  # from the first entry on: an initial offset of 0-0 would put every cut before it
+            head = self._conn().xrange(self.key, f"({start['id']}", end["id"], count=1)
+            first_ms = _id(head[0][0])[0] if head else None
+        return [EntryRange(a, b) for a, b in split_range(start["id"], end["id"], self.splits, first_ms)]
 
-    def read(self, partition: InputPartition) -> Iterator[tuple[Any, ...]]:
-        """The range's entries as rows, XRANGE by XRANGE."""
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        """The range's entries as Arrow record batches, one per XRANGE chunk."""
         assert isinstance(partition, EntryRange)
         conn = self._conn()
+        parser = BatchParser(self.stream, self.columns)
+        field = self.value_field.encode()
         after = partition.start
         while True:
             entries = conn.xrange(self.key, f"({after}", partition.end, count=READ_CHUNK)
-            yield from entry_rows(entries, self.stream, self.columns, self.value_field)
+            if entries:
+                yield parser.batch(payloads(entries, field), lambda i, chunk=entries: f"entry {chunk[i][0].decode()}")
             if len(entries) < READ_CHUNK:
                 return
             after = entries[-1][0].decode()
