@@ -314,10 +314,11 @@ class Supervisor:
                         self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
                             status=StreamStatus.RUNNING, updated_at=timezone.now())
                     elif name == "query_started":
-                        self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
-                            status=StreamStatus.RUNNING)
+                        # query id and start time first: a reader that sees RUNNING sees them too
                         self._mine().filter(started_at__isnull=True).update(started_at=timezone.now())
                         self._set(query_id=str(event.get("query_id") or "")[:64] or None)
+                        self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
+                            status=StreamStatus.RUNNING)
                     elif name == "failed":
                         failed = event
                 if self.view.lost.is_set():

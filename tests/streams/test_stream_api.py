@@ -154,3 +154,16 @@ def test_tick_resumes_unsupervised_streams_and_prunes_old_metrics(developer_clie
     StreamState.objects.filter(job_id=job_id).update(desired="stopped", status="STOPPING")
     assert streams_tick().stopped == [job_id]
     assert developer_client.get(f"{API}/jobs/{job_id}/stream/").json()["status"] == "STOPPED"
+
+
+def test_a_running_stream_keeps_its_job_kind_and_job(developer_client: APIClient) -> None:
+    job_id = _job(developer_client, kind="streaming").json()["id"]
+    assert developer_client.post(f"{API}/jobs/{job_id}/stream/start/").status_code == 202
+    kind = developer_client.patch(f"{API}/jobs/{job_id}/", {"kind": "batch", "sql": "SELECT 1"}, format="json")
+    assert "stop it before changing the kind" in _error(kind, 400)["details"]["kind"][0]
+    deleted = developer_client.delete(f"{API}/jobs/{job_id}/")
+    assert "stop it before deleting" in _error(deleted, 409)["message"]
+    assert developer_client.post(f"{API}/jobs/{job_id}/stream/stop/").status_code == 202
+    changed = developer_client.patch(f"{API}/jobs/{job_id}/", {"kind": "batch", "sql": "SELECT 1"}, format="json")
+    assert changed.status_code == 200 and changed.json()["kind"] == "batch"
+    assert developer_client.delete(f"{API}/jobs/{job_id}/").status_code == 204
