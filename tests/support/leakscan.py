@@ -17,7 +17,6 @@ every place a secret value appeared. Secrets come from tests/support/secrets.py.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import os
 import threading
@@ -139,11 +138,11 @@ class LeakScan:
                 except Exception:  # a row sealed with another key or of a test-only type: nothing to learn
                     continue
                 for alias in fields.scalars:
-                    if isinstance(plain.get(alias), str) and plain[alias] not in _published_examples():
+                    if isinstance(plain.get(alias), str):
                         register_secret(plain[alias], f"catalog {name}")
                 for alias in fields.maps:
                     for value in (plain.get(alias) or {}).values():
-                        if isinstance(value, str) and value not in _published_examples():
+                        if isinstance(value, str):
                             register_secret(value, f"catalog {name}")
             secrets = known_secrets()
             if not secrets:
@@ -162,28 +161,6 @@ class LeakScan:
 
 
 SCAN = LeakScan()
-
-
-@functools.cache
-def _published_examples() -> frozenset[str]:
-    """String values of the OpenAPI examples: the fuzzer stores them as catalog passwords, yet they are public text
-    (served by /api/schema/), so seeing them in a response is not a leak."""
-    from config.api.schema import EXAMPLES
-
-    found: set[str] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-        elif isinstance(value, str):
-            found.add(value)
-
-    walk(EXAMPLES)
-    return frozenset(found)
 
 
 class _CaptureHandler(logging.Handler):

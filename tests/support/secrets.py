@@ -8,6 +8,7 @@ that would make the application mask exactly the values the scan is looking for,
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterable
@@ -46,7 +47,31 @@ def known_secrets() -> dict[str, str]:
     for value in list(redaction._secrets):
         if is_secret_like(value):
             found.setdefault(value, "lakeport_kernel.redaction")
-    return found
+    public = published_examples()
+    return {value: source for value, source in found.items() if value not in public}
+
+
+@functools.cache
+def published_examples() -> frozenset[str]:
+    """String values of the OpenAPI examples. The fuzzer sends them as catalog passwords (so the scan would learn
+    them from the catalog rows and the runtime's redaction registry), yet they are public text served by
+    /api/schema/: seeing one in a response is not a leak."""
+    from config.api.schema import EXAMPLES
+
+    found: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str):
+            found.add(value)
+
+    walk(EXAMPLES)
+    return frozenset(found)
 
 
 def leaks_in(text: str, secrets: Iterable[str] | None = None) -> list[str]:
