@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -9,7 +11,8 @@ from django.test import override_settings
 
 from jobs.engines import default_engine
 from jobs.engines.pool import EnginePool
-from jobs.engines.process import EngineKey, engine_env, engine_launch, engine_static_conf
+from jobs.engines.process import EngineKey, engine_env, engine_launch, engine_python, engine_static_conf
+from tests.support.paths import REPO
 
 PLATFORM_ENV = {
     "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAVA_HOME": "/usr/lib/jvm/java-17",
@@ -77,3 +80,16 @@ def test_a_full_pool_evicts_the_least_recently_used_idle_engine_and_refuses_when
     with pool.lease(c) as ec:
         assert ec is not None and stopped == ["a"]  # a was used least recently
     assert {e.key.team for e in pool.engines()} == {"b", "c"}
+
+
+def test_the_engine_interpreter_imports_every_source_the_runtime_reads() -> None:
+    """As root, engines may run the system Python (3.11.2 on Debian 12) with the virtualenv's packages on its path:
+    what the virtualenv's newer Python does without (redis-py's async_timeout below 3.11.3) must still be there."""
+    python, paths = engine_python("lakeport-engine")
+    modules = ("jobs.spark.engine", "jobs.spark.streaming.redis_source", "jobs.spark.streaming.nats_source",
+               "jobs.spark.delta.stream_source", "redis.asyncio")
+    done = subprocess.run([python, "-c", "import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]",
+                           *modules], env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                                           "PYTHONPATH": os.pathsep.join([str(REPO), *paths])},
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, (python, done.stderr[-2000:])
