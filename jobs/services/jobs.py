@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from catalogs.models import Catalog
+from config.errors import Conflict
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.parameters import check_script_parameters, clean_declarations
 from jobs.spark.sqltext import SqlTextError
@@ -144,7 +145,5 @@ def job_delete(*, job: SqlJob) -> None:
     from jobs.models import RunStatus
 
     if job.runs.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists():
-        from config.api.errors import Conflict
-
         raise Conflict("The job has a queued or running run; cancel it before deleting the job.")
     job.delete()

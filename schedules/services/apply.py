@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from catalogs.services.spec import InvalidInput
-from config.api.errors import Conflict
+from config.errors import Conflict
 from jobs.models import Engine, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
 from jobs.services.parameters import ParameterError, clean_declarations
@@ -117,8 +117,8 @@ def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[s
             try:
                 job_delete(job=existing[name])
             except Conflict as exc:
-                raise InvalidInput(f"Nothing was applied; job '{name}' would be pruned but {exc.detail}",
-                                   {"jobs": {name: [str(exc.detail)]}}) from None
+                raise InvalidInput(f"Nothing was applied; job '{name}' would be pruned but {exc.message}",
+                                   {"jobs": {name: [exc.message]}}) from None
             result.deleted.append(name)
 
 

@@ -89,3 +89,17 @@ def test_api_apply_of_only_jobs_leaves_catalogs_alone(client_for: Any, team: Tea
     assert Catalog.objects.filter(catalog_name="lake").exists()  # no catalogs section: not pruned
     bad = admin.post(API, {"jobs": [{"name": "x", "sql": "SELECT ${nope}"}]}, format="json")
     assert bad.status_code == 400 and "'${nope}'" in bad.json()["error"]["message"]
+
+
+def test_prune_of_a_job_with_an_active_run_is_a_400_naming_it_and_applies_nothing(
+        client_for: Any, team: Team, warehouse: Path) -> None:
+    from jobs.models import JobRun
+
+    admin = client_for("admin")
+    busy = SqlJob.objects.create(team=team, name="busy job", sql="SELECT 1")
+    JobRun.objects.create(job=busy, team=team, sql=busy.sql)  # queued: the job cannot go yet
+    response = admin.post(API + "?prune=1", {"jobs": [{"name": "new job", "sql": "SELECT 1"}]}, format="json")
+    assert response.status_code == 400, response.json()
+    message = response.json()["error"]["message"]
+    assert "job 'busy job' would be pruned but" in message and "cancel it" in message
+    assert set(SqlJob.objects.values_list("name", flat=True)) == {"busy job"}  # nothing applied, nothing pruned
