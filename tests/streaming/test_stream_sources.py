@@ -101,3 +101,19 @@ def test_jetstream_replays_by_sequence_and_files_and_non_stream_types(
         stream_view(res, "n", "default", f"X{name}")
     with pytest.raises(StreamSourceError, match="jdbc catalog, which cannot be read as a stream"):
         stream_view(res, "pg", "public", "t")
+
+
+def test_a_second_session_streams_while_another_is_the_active_one(
+    spark: Any, resolver: Callable[..., CatalogResolver], redis_server: RedisServer,
+    redis_stream: Callable[..., str], tmp_path: Path,
+) -> None:
+    # An engine runs each script in its own session: Spark refused to register a Python data source in a new
+    # session when the active session already had it (DATA_SOURCE_ALREADY_EXISTS).
+    key = redis_stream(_records(2))
+    config = {"url": redis_server.url, "password": redis_server.password,
+              "tables": {f"default.{key}": {"columns": ORDER_COLUMNS}}}
+    first = resolver([CatalogEntry("r", "redis-streams", config)])
+    stream_view(first, "r", "default", key)
+    first.spark._jvm.org.apache.spark.sql.SparkSession.setActiveSession(first.spark._jsparkSession)
+    second = resolver([CatalogEntry("r", "redis-streams", config)])
+    assert _drain(second.spark, stream_view(second, "r", "default", key), tmp_path / "ck", "second_session") == [0, 1]

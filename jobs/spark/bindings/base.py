@@ -55,6 +55,18 @@ class SessionCatalogs:
         self.stream_views = 0  # numbering of the platform's stream views (`__lp_stream_<n>`)
 
 
+def register_data_source(spark: SparkSession, source: type) -> None:
+    """Register a Python data source in `spark` (each session has its own registry).
+
+    Spark refuses a name its *active* session can already look up (DATA_SOURCE_ALREADY_EXISTS), so a second
+    session of the same application could not register a source the first one had: `spark` is made the
+    active session first.
+    """
+    jvm = spark.sparkContext._jvm
+    jvm.org.apache.spark.sql.SparkSession.setActiveSession(spark._jsparkSession)  # type: ignore[union-attr]
+    spark.dataSource.register(source)
+
+
 def session_catalogs(spark: SparkSession) -> SessionCatalogs:
     """The bookkeeping attached to `spark` (created on first use)."""
     state = getattr(spark, "_lakeport_catalogs", None)

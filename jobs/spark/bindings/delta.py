@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
+from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding, register_data_source
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -140,7 +140,7 @@ class DeltaBinding(PlainBinding):
                                     f"warehouses only; use {MODE_ENV}=jvm with delta-spark jars for object storage.")
         from jobs.spark.delta.stream_source import FORMAT, DeltaStreamDataSource
 
-        _register(spark, DeltaStreamDataSource)
+        register_data_source(spark, DeltaStreamDataSource)
         reader = (spark.readStream.format(FORMAT).option("uri", uri).option("table", str(ref))
                   .option("schema", current.json()))
         limit = binding.configuration.get("max-versions-per-batch")
@@ -154,16 +154,6 @@ class DeltaBinding(PlainBinding):
 
         catalog, ref, _uri, _current = _stream_table(binding, database, table)
         return snapshot_frame(spark, open_table(catalog, ref), ref).limit(limit)
-
-
-def _register(spark: SparkSession, source: type) -> None:
-    """Register a Python data source in `spark` (a session's own registry).
-
-    Spark refuses a name its *active* session can already look up, so `spark` is made the active session first.
-    """
-    jvm = spark.sparkContext._jvm
-    jvm.org.apache.spark.sql.SparkSession.setActiveSession(spark._jsparkSession)  # type: ignore[union-attr]
-    spark.dataSource.register(source)
 
 
 def _stream_table(binding: Binding, database: str, table: str) -> tuple[Any, Any, str, Any]:

@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
-from jobs.spark.bindings.base import Binding
+from jobs.spark.bindings.base import Binding, register_data_source
 from jobs.spark.bindings.redis_streams import StreamCatalogBinding
 from jobs.spark.streaming.tables import StreamSourceError, StreamTable, declared_table
 
@@ -114,7 +114,7 @@ class NatsJetStreamBinding(StreamCatalogBinding):
 
         spec, label, timeout = self._checked(binding, database, table)
         config = binding.configuration
-        spark.dataSource.register(NatsJetStreamDataSource)
+        register_data_source(spark, NatsJetStreamDataSource)  # this session may not be the active one
         reader = (spark.readStream.format(FORMAT)
                   .option("servers", json.dumps(servers(config)))
                   .option("stream_name", table)

@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
-from jobs.spark.bindings.base import BindContext, Binding, PlainBinding
+from jobs.spark.bindings.base import BindContext, Binding, PlainBinding, register_data_source
 from jobs.spark.streaming.tables import DEFAULT_DATABASE, StreamSourceError, StreamTable, declared_table
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class RedisStreamsBinding(StreamCatalogBinding):
 
         spec, key, label, timeout = self._checked(binding, database, table)
         config = binding.configuration
-        spark.dataSource.register(RedisStreamsDataSource)
+        register_data_source(spark, RedisStreamsDataSource)  # this session may not be the active one
         reader = (spark.readStream.format(FORMAT)
                   .option("url", str(config["url"]))
                   .option("key", key)
