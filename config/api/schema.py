@@ -56,6 +56,9 @@ EXTRA_ERRORS: dict[str, set[int]] = {
     "sql_validate": {504},
     "sql_preview": {504},
     "auth_login": {429},  # repeated wrong passwords lock the sign-in for a while
+    "tables_sample": {502, 504},  # the stream's broker failed or timed out
+    "streams_get": {409},  # the job is a batch job
+    "streams_metrics": {409},
 }
 
 _REASONS = {

@@ -112,7 +112,7 @@ def test_catalog_types_serve_json_schemas_with_secret_fields_marked(viewer_clien
     resp = viewer_client.get(f"{API}/catalog-types/")
     assert resp.status_code == 200
     types = {t["key"]: t for t in resp.json()["results"]}
-    assert set(types) == {"jdbc", "hive", "delta", "redis-streams", "nats-jetstream", "files"}
+    assert set(types) == {"jdbc", "hive", "delta", "redis-streams", "nats-jetstream", "files", "kafka"}
     assert types["redis-streams"]["schema"]["properties"]["password"]["writeOnly"] is True
     assert types["delta"]["display_name"] == "Delta Lake"
     jdbc = types["jdbc"]["schema"]["properties"]

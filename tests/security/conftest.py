@@ -4,6 +4,8 @@ with no network), a SQL job and a finished run."""
 
 from __future__ import annotations
 
+import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,7 @@ class TeamObjects:
     member: str
     schedule_id: int = 0
     dataset_id: int = 0
+    preview_id: str = ""
 
 
 @dataclass
@@ -89,7 +92,19 @@ def team_objects(team: Team, warehouse: Path, member: str, catalog: str) -> Team
     DatasetAlias.objects.create(dataset=dataset, team=team, catalog=Catalog.objects.get(team=team, catalog_name=catalog),
                                 name=f"{catalog}.sales.orders")
     return TeamObjects(team=team, catalog=catalog, database="sales", table="orders", job_id=job.id, run_id=run.id,
-                       member=member, schedule_id=schedule.id, dataset_id=dataset.id)
+                       member=member, schedule_id=schedule.id, dataset_id=dataset.id, preview_id=live_preview_of(team))
+
+
+def live_preview_of(team: Team) -> str:
+    """A live preview owned by `team`, as `sql/preview/live/` records it, without sending its task: no worker of a
+    later test may pick up a preview whose team is gone."""
+    from celery import current_app
+
+    from jobs.services.live_preview import _owner_key
+
+    preview_id = uuid.uuid4().hex
+    current_app.backend.set(_owner_key(preview_id), f"{team.id}:{time.time():.3f}")
+    return preview_id
 
 
 def issue(user: Any) -> tuple[str, int]:

@@ -112,7 +112,8 @@ ENDPOINTS = team_endpoints()
 def url(endpoint: Endpoint, team: str, objects: TeamObjects) -> str:
     values = {"name": objects.catalog, "database": objects.database, "table": objects.table,
               "job_id": objects.job_id, "run_id": objects.run_id, "username": objects.member,
-              "schedule_id": objects.schedule_id, "dataset_id": objects.dataset_id, "column": "id"}
+              "schedule_id": objects.schedule_id, "dataset_id": objects.dataset_id, "column": "id",
+              "preview_id": objects.preview_id}
     path = endpoint.route
     for param in endpoint.params:
         assert param in values, f"{endpoint}: the matrix does not know how to fill <{param}>; add it to url()"
@@ -182,7 +183,7 @@ def test_other_team(world: World, endpoint: Endpoint, role: str) -> None:
     assert (missing.status_code, missing.json()) == (resp.status_code, resp.json())
 
 
-OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id"}
+OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id", "preview_id"}
 CREATES_BY_NAME = {("catalogs/<name>/", "put")}
 
 
