@@ -17,6 +17,7 @@ from .catalog_output import CatalogOutput
 from .catalog_table import CatalogTable
 from .catalog_table_columns_item import CatalogTableColumnsItem
 from .catalog_table_properties import CatalogTableProperties
+from .catalog_table_sample_api_input_request import CatalogTableSampleApiInputRequest
 from .catalog_tables import CatalogTables
 from .catalog_tables_tables_item import CatalogTablesTablesItem
 from .catalog_type_enum import CatalogTypeEnum
@@ -33,6 +34,7 @@ from .dataset_detail_output import DatasetDetailOutput
 from .dataset_detail_output_readers_item import DatasetDetailOutputReadersItem
 from .dataset_detail_output_writers_item import DatasetDetailOutputWritersItem
 from .dataset_output import DatasetOutput
+from .desired_enum import DesiredEnum
 from .engine_enum import EngineEnum
 from .fire_output import FireOutput
 from .graph_output import GraphOutput
@@ -56,6 +58,12 @@ from .job_output_parameters_additional_property import (
     JobOutputParametersAdditionalProperty,
 )
 from .job_output_spark_conf import JobOutputSparkConf
+from .kind_enum import KindEnum
+from .live_preview import LivePreview
+from .live_preview_columns_item import LivePreviewColumnsItem
+from .live_preview_error_type_0 import LivePreviewErrorType0
+from .live_preview_input_request import LivePreviewInputRequest
+from .live_preview_status_enum import LivePreviewStatusEnum
 from .login_api_input_request import LoginApiInputRequest
 from .me import Me
 from .member_list_api_input_request import MemberListApiInputRequest
@@ -113,8 +121,16 @@ from .schedule_input_request import ScheduleInputRequest
 from .schedule_input_request_parameters import ScheduleInputRequestParameters
 from .schedule_output import ScheduleOutput
 from .schedule_output_parameters import ScheduleOutputParameters
+from .schema_enum import SchemaEnum
 from .session import Session
 from .session_user_type_0 import SessionUserType0
+from .stream_metric_output import StreamMetricOutput
+from .stream_metrics_output import StreamMetricsOutput
+from .stream_reset_input_request import StreamResetInputRequest
+from .stream_state_output import StreamStateOutput
+from .stream_state_output_status_enum import StreamStateOutputStatusEnum
+from .table_sample import TableSample
+from .table_sample_columns_item import TableSampleColumnsItem
 from .team_list_api_input_request import TeamListApiInputRequest
 from .team_output import TeamOutput
 from .token_issued_output import TokenIssuedOutput
@@ -140,6 +156,7 @@ __all__ = (
     "CatalogTableColumnsItem",
     "CatalogTableProperties",
     "CatalogTables",
+    "CatalogTableSampleApiInputRequest",
     "CatalogTablesTablesItem",
     "CatalogTypeEnum",
     "CatalogTypeOutput",
@@ -154,6 +171,7 @@ __all__ = (
     "DatasetDetailOutputReadersItem",
     "DatasetDetailOutputWritersItem",
     "DatasetOutput",
+    "DesiredEnum",
     "EngineEnum",
     "FireOutput",
     "GraphOutput",
@@ -175,6 +193,12 @@ __all__ = (
     "JobOutputParameters",
     "JobOutputParametersAdditionalProperty",
     "JobOutputSparkConf",
+    "KindEnum",
+    "LivePreview",
+    "LivePreviewColumnsItem",
+    "LivePreviewErrorType0",
+    "LivePreviewInputRequest",
+    "LivePreviewStatusEnum",
     "LoginApiInputRequest",
     "Me",
     "MemberListApiInputRequest",
@@ -226,8 +250,16 @@ __all__ = (
     "ScheduleInputRequestParameters",
     "ScheduleOutput",
     "ScheduleOutputParameters",
+    "SchemaEnum",
     "Session",
     "SessionUserType0",
+    "StreamMetricOutput",
+    "StreamMetricsOutput",
+    "StreamResetInputRequest",
+    "StreamStateOutput",
+    "StreamStateOutputStatusEnum",
+    "TableSample",
+    "TableSampleColumnsItem",
     "TeamListApiInputRequest",
     "TeamOutput",
     "TokenIssuedOutput",

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.engine_enum import EngineEnum
+from ..models.kind_enum import KindEnum
 
 if TYPE_CHECKING:
     from ..models.job_output_parameters import JobOutputParameters
@@ -29,6 +30,8 @@ class JobOutput:
         engine (EngineEnum): * `default` - Platform default
             * `warm` - Team engine (long-lived driver of the team, new session per run)
             * `isolated` - Isolated engine (a driver of the run's own)
+        kind (KindEnum): * `batch` - Batch
+            * `streaming` - Streaming
         max_retries (int):
         parameters (JobOutputParameters):
         created_by (None | str):
@@ -42,6 +45,7 @@ class JobOutput:
     spark_conf: JobOutputSparkConf
     default_catalog: str
     engine: EngineEnum
+    kind: KindEnum
     max_retries: int
     parameters: JobOutputParameters
     created_by: None | str
@@ -61,6 +65,8 @@ class JobOutput:
         default_catalog = self.default_catalog
 
         engine = self.engine.value
+
+        kind = self.kind.value
 
         max_retries = self.max_retries
 
@@ -83,6 +89,7 @@ class JobOutput:
                 "spark_conf": spark_conf,
                 "default_catalog": default_catalog,
                 "engine": engine,
+                "kind": kind,
                 "max_retries": max_retries,
                 "parameters": parameters,
                 "created_by": created_by,
@@ -111,6 +118,8 @@ class JobOutput:
 
         engine = EngineEnum(d.pop("engine"))
 
+        kind = KindEnum(d.pop("kind"))
+
         max_retries = d.pop("max_retries")
 
         parameters = JobOutputParameters.from_dict(d.pop("parameters"))
@@ -133,6 +142,7 @@ class JobOutput:
             spark_conf=spark_conf,
             default_catalog=default_catalog,
             engine=engine,
+            kind=kind,
             max_retries=max_retries,
             parameters=parameters,
             created_by=created_by,

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.engine_enum import EngineEnum
+from ..models.kind_enum import KindEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ class PatchedJobInputRequest:
         engine (EngineEnum | Unset): * `default` - Platform default
             * `warm` - Team engine (long-lived driver of the team, new session per run)
             * `isolated` - Isolated engine (a driver of the run's own) Default: EngineEnum.DEFAULT.
+        kind (KindEnum | Unset): * `batch` - Batch
+            * `streaming` - Streaming Default: KindEnum.BATCH.
         max_retries (int | Unset):  Default: 0.
         parameters (PatchedJobInputRequestParameters | Unset): `${name}` parameters: {name: {"type": "date", "default":
             "…"}}.
@@ -42,6 +45,7 @@ class PatchedJobInputRequest:
     spark_conf: PatchedJobInputRequestSparkConf | Unset = UNSET
     default_catalog: str | Unset = ""
     engine: EngineEnum | Unset = EngineEnum.DEFAULT
+    kind: KindEnum | Unset = KindEnum.BATCH
     max_retries: int | Unset = 0
     parameters: PatchedJobInputRequestParameters | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -60,6 +64,10 @@ class PatchedJobInputRequest:
         engine: str | Unset = UNSET
         if not isinstance(self.engine, Unset):
             engine = self.engine.value
+
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind.value
 
         max_retries = self.max_retries
 
@@ -80,6 +88,8 @@ class PatchedJobInputRequest:
             field_dict["default_catalog"] = default_catalog
         if engine is not UNSET:
             field_dict["engine"] = engine
+        if kind is not UNSET:
+            field_dict["kind"] = kind
         if max_retries is not UNSET:
             field_dict["max_retries"] = max_retries
         if parameters is not UNSET:
@@ -117,6 +127,13 @@ class PatchedJobInputRequest:
         else:
             engine = EngineEnum(_engine)
 
+        _kind = d.pop("kind", UNSET)
+        kind: KindEnum | Unset
+        if isinstance(_kind, Unset):
+            kind = UNSET
+        else:
+            kind = KindEnum(_kind)
+
         max_retries = d.pop("max_retries", UNSET)
 
         _parameters = d.pop("parameters", UNSET)
@@ -132,6 +149,7 @@ class PatchedJobInputRequest:
             spark_conf=spark_conf,
             default_catalog=default_catalog,
             engine=engine,
+            kind=kind,
             max_retries=max_retries,
             parameters=parameters,
         )
