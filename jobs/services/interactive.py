@@ -20,7 +20,7 @@ from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.script import split_statements
-from jobs.spark.sqltext import COMMENT, SPACE, tokenize
+from jobs.spark.sqltext import COMMENT, SPACE, Statement, tokenize
 from jobs.spark.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
@@ -135,13 +135,7 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
 
     A statement that writes, an empty script or a failing query raises a 400 whose message names the position.
     """
-    problem = script_size_error(sql)
-    if problem:
-        raise editor_refusal(problem)
-    try:
-        statements = split_statements(sql)
-    except ValueError as exc:
-        raise editor_refusal(str(exc)) from None
+    statements = editor_statements(sql)
     if not statements:
         raise editor_refusal("The SQL script is empty.")
     for st in statements[:-1]:
@@ -172,6 +166,17 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
     if answer.get("streaming"):
         result["streaming"] = True  # rows of a batch over each source's newest records, not of the stream
     return result
+
+
+def editor_statements(sql: str) -> list[Statement]:
+    """The statements of an editor script; a 400 for an oversized or untokenizable one."""
+    problem = script_size_error(sql)
+    if problem:
+        raise editor_refusal(problem)
+    try:
+        return split_statements(sql)
+    except ValueError as exc:
+        raise editor_refusal(str(exc)) from None
 
 
 def editor_refusal(message: str) -> InvalidInput:

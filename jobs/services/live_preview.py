@@ -23,9 +23,8 @@ from config.errors import NotFound
 from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
-from jobs.services.interactive import SETUP_KEYWORDS, editor_refusal, first_keyword, script_size_error
+from jobs.services.interactive import SETUP_KEYWORDS, editor_refusal, editor_statements, first_keyword
 from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.script import split_statements
 from jobs.spark.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
@@ -46,13 +45,7 @@ def _stop_key(preview_id: str) -> str:
 
 def live_preview_start(*, team: Team, sql: str) -> dict[str, Any]:
     """Start a live preview of the script's streaming statement (after optional USE/SET); its first state."""
-    problem = script_size_error(sql)
-    if problem:
-        raise editor_refusal(problem)
-    try:
-        statements = split_statements(sql)
-    except ValueError as exc:
-        raise editor_refusal(str(exc)) from None
+    statements = editor_statements(sql)
     if not statements or not is_streaming(statements[-1].sql):
         raise editor_refusal("Live preview runs a streaming query: end the script with a statement that reads "
                       "FROM STREAM(<catalog>.<db>.<stream>).")

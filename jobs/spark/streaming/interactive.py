@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.resolver import CatalogResolver, session_catalogs, statement_refs
+from jobs.spark.resolver import CatalogResolver, statement_refs
 from jobs.spark.sqltext import COMMENT, SPACE, SqlTextError, Statement, created_names, split_statements
 from jobs.spark.streaming.emit import APPEND, UPDATE
 from jobs.spark.streaming.query import plan_streaming, qualify, query_shape, refuse_reserved_names
 from jobs.spark.streaming.sinks import sink_for
-from jobs.spark.streaming.sources import STREAM_VIEW_PREFIX, sample_rows, stream_view
+from jobs.spark.streaming.sources import register_stream_view, sample_rows, stream_view
 from jobs.spark.streaming.statement import StreamingStatement, is_streaming, parse_streaming
 from lakeport_kernel.redaction import redact, redact_secrets
 
@@ -202,7 +202,7 @@ def preview_streaming(runner: ScriptRunner, script: str, *, limit: int, writes: 
     resolver = runner.resolver
 
     def sample_view(res: CatalogResolver, catalog: str, database: str, table: str) -> str:
-        return _register(res, sample_rows(res, catalog, database, table, sample))
+        return register_stream_view(res, sample_rows(res, catalog, database, table, sample))
 
     try:
         parsed = _parse(found)
@@ -245,16 +245,6 @@ def _named_as_sink(frame: DataFrame, resolver: CatalogResolver, parsed: Streamin
         return frame
     columns = list(getattr(sink, "columns", ()) or ())
     return frame.toDF(*columns) if len(columns) == len(frame.columns) else frame
-
-
-def _register(resolver: CatalogResolver, frame: DataFrame) -> str:
-    """A platform-reserved temp view over `frame` (the guard accepts these in place of STREAM(…))."""
-    state = session_catalogs(resolver.spark)
-    with state.lock:
-        state.stream_views += 1
-        name = f"{STREAM_VIEW_PREFIX}{state.stream_views}"
-    frame.createOrReplaceTempView(name)
-    return name
 
 
 def _stream_query(resolver: CatalogResolver, stmt: Statement, parsed: StreamingStatement,

@@ -83,6 +83,11 @@ def stream_view(resolver: CatalogResolver, catalog: str, database: str, table: s
         raise
     except BindingFailure as exc:
         raise StreamSourceError(str(exc)) from None
+    return register_stream_view(resolver, frame)
+
+
+def register_stream_view(resolver: CatalogResolver, frame: DataFrame) -> str:
+    """A platform-reserved temp view over `frame` (`__lp_stream_<n>`; the guard accepts these in place of STREAM(…))."""
     state = session_catalogs(resolver.spark)
     with state.lock:
         state.stream_views += 1
