@@ -22,7 +22,7 @@ from django.db import transaction
 
 from catalogs.services.spec import InvalidInput
 from config.errors import Conflict
-from jobs.models import Engine, SqlJob
+from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
 from jobs.services.parameters import ParameterError, clean_declarations
 from schedules.cron import ScheduleSpecError
@@ -31,7 +31,7 @@ from schedules.services.schedules import schedule_create, schedule_delete, sched
 from teams.models import Team
 
 SECTIONS = ("jobs", "schedules")
-JOB_FIELDS = {"name", "sql", "parameters", "spark_conf", "default_catalog", "engine", "max_retries"}
+JOB_FIELDS = {"name", "kind", "sql", "parameters", "spark_conf", "default_catalog", "engine", "max_retries"}
 SCHEDULE_FIELDS = {"name", "job", "cron", "time_zone", "enabled", "catchup", "concurrency", "max_retries",
                    "retry_backoff_seconds", "parameters"}
 
@@ -88,7 +88,7 @@ def _job_wanted(entry: dict[str, Any]) -> dict[str, Any]:
     return {"sql": entry.get("sql", ""), "parameters": clean_declarations(entry.get("parameters")),
             "spark_conf": clean_spark_conf(entry.get("spark_conf")),
             "default_catalog": entry.get("default_catalog", ""), "engine": entry.get("engine", Engine.DEFAULT),
-            "max_retries": entry.get("max_retries", 0)}
+            "max_retries": entry.get("max_retries", 0), "kind": entry.get("kind", JobKind.BATCH)}
 
 
 def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[str, Any]], prune: bool,
@@ -100,6 +100,8 @@ def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[s
             wanted = _job_wanted(entry)
             if wanted["engine"] not in Engine.values:
                 raise ValidationError({"engine": [f"Use one of {', '.join(Engine.values)}."]})
+            if wanted["kind"] not in JobKind.values:
+                raise ValidationError({"kind": [f"Use one of {', '.join(JobKind.values)}."]})
             job = existing.get(name)
             if job is None:
                 job_create(team=team, user=actor, name=name, **wanted)

@@ -103,3 +103,20 @@ def test_prune_of_a_job_with_an_active_run_is_a_400_naming_it_and_applies_nothin
     message = response.json()["error"]["message"]
     assert "job 'busy job' would be pruned but" in message and "cancel it" in message
     assert set(SqlJob.objects.values_list("name", flat=True)) == {"busy job"}  # nothing applied, nothing pruned
+
+
+def test_apply_declares_streaming_jobs_by_kind(client_for: Any, team: Team, warehouse: Path) -> None:
+    admin = client_for("admin")
+    streaming = {"name": "clicks", "kind": "streaming",
+                 "sql": "INSERT INTO lake.web.counts SELECT count(*) FROM STREAM(events.default.clicks)"}
+    response = admin.post(API, {"jobs": [streaming]}, format="json")
+    assert response.status_code == 200, response.json()
+    assert SqlJob.objects.get(team=team, name="clicks").kind == "streaming"
+    unchanged = admin.post(API, {"jobs": [streaming]}, format="json").json()
+    assert unchanged["jobs"]["unchanged"] == ["clicks"]
+
+    batch_sql = admin.post(API, {"jobs": [{**streaming, "name": "not a stream", "sql": "SELECT 1"}]}, format="json")
+    assert batch_sql.status_code == 400 and "Not a streaming script" in batch_sql.json()["error"]["message"]
+    bad_kind = admin.post(API, {"jobs": [{**streaming, "kind": "continuous"}]}, format="json")
+    assert bad_kind.status_code == 400 and "kind: Use one of batch, streaming" in bad_kind.json()["error"]["message"]
+    assert list(SqlJob.objects.filter(team=team).values_list("name", "kind")) == [("clicks", "streaming")]
