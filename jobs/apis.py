@@ -341,10 +341,13 @@ class RunCancelApi(JobsMixin, APIView):
 # ---- the editor: validate and preview on the warm engine -------------------------------------------------
 class ValidateInput(serializers.Serializer):
     sql = serializers.CharField(trim_whitespace=False, allow_blank=True)
+    job = serializers.IntegerField(required=False, allow_null=True, default=None, help_text=(
+        "A job of the team whose `${name}` parameter declarations and defaults the script uses."))
+    parameters = serializers.DictField(required=False, default=dict, help_text=(
+        "Values for the script's `${name}` parameters (as a run's `parameters`); `${ds}`/`${ts}` are now."))
 
 
-class PreviewInput(serializers.Serializer):
-    sql = serializers.CharField(trim_whitespace=False, allow_blank=True)
+class PreviewInput(ValidateInput):
     limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
 
 
@@ -356,7 +359,8 @@ class SqlValidateApi(JobsMixin, APIView):
     @extend_schema(request=ValidateInput, responses={200: None})
     def post(self, request: Request, team: str) -> Response:
         data = validated(ValidateInput, request.data)
-        return Response(sql_validate(team=self.team, sql=data["sql"]).as_dict())
+        return Response(sql_validate(team=self.team, sql=data["sql"], job_id=data["job"],
+                                     parameters=data["parameters"]).as_dict())
 
 
 class SqlPreviewApi(JobsMixin, APIView):
@@ -367,4 +371,5 @@ class SqlPreviewApi(JobsMixin, APIView):
     @extend_schema(request=PreviewInput, responses={200: None})
     def post(self, request: Request, team: str) -> Response:
         data = validated(PreviewInput, request.data)
-        return Response(sql_preview(team=self.team, sql=data["sql"], limit=data["limit"]))
+        return Response(sql_preview(team=self.team, sql=data["sql"], limit=data["limit"], job_id=data["job"],
+                                    parameters=data["parameters"]))

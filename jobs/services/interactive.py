@@ -7,17 +7,30 @@ and temp views vanish with it, and polls the result backend for the answer.
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from celery import current_app, states
 from django.conf import settings
+from django.utils import timezone
 
-from config.errors import InvalidInput, Unavailable
+from config.errors import InvalidInput, NotFound, Unavailable
 from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
+from jobs.models import SqlJob
+from jobs.services.parameters import (
+    PLACEHOLDER,
+    ParameterError,
+    RenderedScript,
+    check_script_parameters,
+    placeholders,
+    render_script,
+    resolve_values,
+)
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.script import split_statements
 from jobs.spark.sqltext import COMMENT, SPACE, Statement, tokenize
@@ -113,28 +126,82 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
     return answer
 
 
-def sql_validate(*, team: Team, sql: str) -> ValidationReport:
+def sql_validate(*, team: Team, sql: str, job_id: int | None = None,
+                 parameters: Mapping[str, Any] | None = None) -> ValidationReport:
     """Split, parse and analyse `sql` against the team's catalogs without executing any statement.
 
-    Errors carry the 0-based statement index and the script-absolute line/column; `schema` is the output of the
-    last query when the script analyses cleanly.
+    Errors carry the 0-based statement index and the script-absolute line/column (of the script as written, when
+    `${name}` parameters were rendered: see `editor_render`); `schema` is the output of the last query when the
+    script analyses cleanly.
     """
     problem = script_size_error(sql)
     if problem:
         return ValidationReport(errors=[_error(problem, statement=None, line=1, column=1)])
-    answer = _ask_engine(team=team, mode="validate", sql=sql)
+    try:
+        rendered = editor_render(team=team, sql=sql, job_id=job_id, overrides=parameters)
+    except ParameterError as exc:
+        return ValidationReport(errors=[parameter_error(sql, exc)])
+    answer = _ask_engine(team=team, mode="validate", sql=rendered.sql if rendered else sql)
     if answer.get("error") and not answer.get("errors"):
         return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))])
     errors, schema = answer.get("errors") or [], answer.get("schema")
-    return ValidationReport(errors=[{**e, "message": redact(str(e.get("message", "")))} for e in errors],
-                            schema=list(schema or []))
+    return ValidationReport(errors=[{**_written(e, rendered), "message": redact(str(e.get("message", "")))}
+                                    for e in errors], schema=list(schema or []))
 
 
-def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
+def editor_render(*, team: Team, sql: str, job_id: int | None,
+                  overrides: Mapping[str, Any] | None) -> RenderedScript | None:
+    """The editor's script with its `${name}` parameters rendered as a run of the job would get them, or None when
+    it has none. Declarations and defaults come from the team's job `job_id` (another team's is a 404), `overrides`
+    give values, `${ds}`/`${ts}` are now. An unknown parameter, or one without a value, raises ParameterError."""
+    declared: Mapping[str, Any] = {}
+    if job_id is not None:
+        job = SqlJob.objects.filter(team=team, pk=job_id).first()
+        if job is None:
+            raise NotFound(f"No job {job_id} in team '{team.name}'.")
+        declared = job.parameters
+    if not PLACEHOLDER.search(sql) or not placeholders(sql):
+        return None
+    check_script_parameters(sql, declared)
+    values = resolve_values(declared=declared, overrides=overrides, logical_date=timezone.now())
+    return render_script(sql, values)
+
+
+def parameter_error(sql: str, exc: ParameterError) -> dict[str, Any]:
+    """A validation error at the first `${name}` the ParameterError is about (line 1 when it names none)."""
+    match = next((m for m in PLACEHOLDER.finditer(sql) if m.group(1) == exc.field), None)
+    offset = match.start() if match else 0
+    line, column = sql.count("\n", 0, offset) + 1, offset - (sql.rfind("\n", 0, offset) + 1) + 1
+    statement = None
+    with contextlib.suppress(ValueError):
+        statement = next((st.index for st in reversed(split_statements(sql)) if (st.line, st.column) <= (line, column)),
+                         None)
+    return _error(exc.message, statement=statement, line=line, column=column)
+
+
+def _written(error: dict[str, Any], rendered: RenderedScript | None) -> dict[str, Any]:
+    """`error` with its line/column in the script as written (they came from the rendered script)."""
+    if rendered is None or not error.get("line"):
+        return error
+    line, column = rendered.written_position(int(error["line"]), int(error.get("column") or 1))
+    return {**error, "line": line, "column": column}
+
+
+def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
+                parameters: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Run one read-only query (optionally after `USE`/`SET`) and return up to `limit` rows.
 
-    A statement that writes, an empty script or a failing query raises a 400 whose message names the position.
+    `${name}` parameters are rendered as in `sql_validate`. A statement that writes, an empty script or a failing
+    query raises a 400 whose message names the position (in the script as written).
     """
+    editor_statements(sql)  # the size and tokenizer checks, on the script as written
+    try:
+        rendered = editor_render(team=team, sql=sql, job_id=job_id, overrides=parameters)
+    except ParameterError as exc:
+        error = parameter_error(sql, exc)
+        raise editor_refusal(f"Line {error['line']}, column {error['column']}: {exc.message}") from None
+    if rendered is not None:
+        sql = rendered.sql
     statements = editor_statements(sql)
     if not statements:
         raise editor_refusal("The SQL script is empty.")
@@ -156,7 +223,7 @@ def sql_preview(*, team: Team, sql: str, limit: int) -> dict[str, Any]:
     if answer.get("writes"):
         raise editor_refusal(writes)
     if not answer.get("succeeded"):
-        error = answer.get("error") or {}
+        error = _written(answer.get("error") or {}, rendered)
         message = str(error.get("message") or "The query failed.")
         where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
                  if error.get("statement") is not None and not message.startswith("Statement ") else "")

@@ -214,10 +214,36 @@ def check_script_parameters(sql: str, declared: Mapping[str, Mapping[str, str | 
 # ---- a run's values -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RenderedScript:
-    """A script with every placeholder replaced, and the values used (`{name: {"type", "value"}}`)."""
+    """A script with every placeholder replaced, and the values used (`{name: {"type", "value"}}`).
+
+    `spans` records each replacement as (rendered start, rendered end, written start, written end), so a position
+    Spark reports in the rendered script can be shown where the user wrote it (`written_position`).
+    """
 
     sql: str
     values: dict[str, dict[str, str]]
+    written: str = ""
+    spans: tuple[tuple[int, int, int, int], ...] = ()
+
+    def written_offset(self, offset: int) -> int:
+        """The offset in the script as written of `offset` in the rendered one (a literal maps to its `${name}`)."""
+        delta = 0
+        for rendered_start, rendered_end, written_start, written_end in self.spans:
+            if offset < rendered_start:
+                break
+            if offset < rendered_end:
+                return written_start
+            delta = written_end - rendered_end
+        return offset + delta
+
+    def written_position(self, line: int, column: int) -> tuple[int, int]:
+        """(line, column), 1-based, in the script as written, of a position in the rendered script."""
+        if not self.spans:
+            return line, column
+        starts = [0] + [i + 1 for i, ch in enumerate(self.sql) if ch == "\n"]
+        offset = starts[min(max(line, 1), len(starts)) - 1] + max(column, 1) - 1
+        written = self.written_offset(offset)
+        return self.written.count("\n", 0, written) + 1, written - (self.written.rfind("\n", 0, written) + 1) + 1
 
 
 def resolve_values(
@@ -255,7 +281,8 @@ def render_script(sql: str, values: Mapping[str, tuple[str, ParamValue]]) -> Ren
     """Replace each `${name}` outside strings and comments by its typed literal; a missing value raises."""
     pieces: list[str] = []
     used: dict[str, dict[str, str]] = {}
-    last = 0
+    spans: list[tuple[int, int, int, int]] = []
+    last = length = 0
     for name, start in placeholders(sql):
         if name not in values:
             raise ParameterError(name, f"Parameter '{name}' has no default; give it a value for this run.")
@@ -263,10 +290,13 @@ def render_script(sql: str, values: Mapping[str, tuple[str, ParamValue]]) -> Ren
         literal = render_literal(type_, value)
         _check_one_token(name, literal)
         pieces.append(sql[last:start])
+        length += start - last
+        spans.append((length, length + len(literal), start, start + len(name) + 3))
         pieces.append(literal)
+        length += len(literal)
         last = start + len(name) + 3
         used[name] = {"type": type_, "value": display_value(type_, value)}
     pieces.append(sql[last:])
     for name, (type_, value) in values.items():
         used.setdefault(name, {"type": type_, "value": display_value(type_, value)})
-    return RenderedScript(sql="".join(pieces), values=used)
+    return RenderedScript(sql="".join(pieces), values=used, written=sql, spans=tuple(spans))

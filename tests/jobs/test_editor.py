@@ -121,3 +121,36 @@ def test_preview_bad_input_is_a_clear_400(developer_client: Any, pg_catalog: Cat
     error = error_of(response)
     assert text in error["message"] + str(error["details"])
     assert PG_PASSWORD not in str(response.json())
+
+
+def test_a_jobs_parameters_are_rendered_for_validate_and_preview(
+        developer_client: Any, pg_catalog: Catalog, client_for: Any, other_team: Any) -> None:
+    """A parameterised job opened in the editor validates and previews as its run would: `${name}` as typed
+    literals (defaults, or the values sent), positions in the script as written, unknown names named."""
+    job = developer_client.post("/api/v1/teams/acme/jobs/", {
+        "name": "big orders", "sql": "SELECT id FROM pg.public.orders WHERE amount >= ${min_amount}",
+        "parameters": {"min_amount": {"type": "decimal", "default": "15"}}}, format="json").json()
+    sql = "SELECT id, ${ds} AS day\nFROM pg.public.orders WHERE amount >= ${min_amount} AND = 1"
+    body = developer_client.post(VALIDATE, {"sql": sql, "job": job["id"]}, format="json").json()
+    error = body["errors"][0]
+    assert body["valid"] is False and "Syntax error" in error["message"]
+    # Spark points at AND; the column is where AND is written, after `${min_amount}`, not where the literal put it
+    assert (error["line"], error["column"]) == (2, sql.splitlines()[1].index("AND =") + 1), error
+
+    good = "SELECT id FROM pg.public.orders WHERE amount >= ${min_amount} ORDER BY id"
+    assert developer_client.post(VALIDATE, {"sql": good, "job": job["id"]}, format="json").json()["valid"] is True
+    default = developer_client.post(PREVIEW, {"sql": good, "job": job["id"]}, format="json")
+    assert default.status_code == 200, default.content
+    given = developer_client.post(PREVIEW, {"sql": good, "job": job["id"], "parameters": {"min_amount": "0"}},
+                                  format="json").json()
+    assert len(given["rows"]) > len(default.json()["rows"])  # the value sent wins over the default
+
+    unknown = developer_client.post(VALIDATE, {"sql": "SELECT 1 AS a,\n  ${limit} AS b"}, format="json").json()
+    assert unknown["errors"][0]["line"] == 2 and unknown["errors"][0]["column"] == 3
+    assert "Unknown parameter '${limit}'" in unknown["errors"][0]["message"]
+    injected = developer_client.post(PREVIEW, {"sql": good, "job": job["id"], "parameters": {
+        "min_amount": "0; DROP TABLE x"}}, format="json")
+    assert injected.status_code == 400 and "min_amount" in error_of(injected)["message"]
+    globex_job = client_for("developer", other_team).post("/api/v1/teams/globex/jobs/", {
+        "name": "theirs", "sql": "SELECT 1"}, format="json").json()
+    assert developer_client.post(VALIDATE, {"sql": good, "job": globex_job["id"]}, format="json").status_code == 404

@@ -3,7 +3,7 @@ clear 400s naming the parameter, and values that can never close a string or add
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
@@ -112,3 +112,15 @@ def test_builtins_follow_the_logical_date_in_the_time_zone() -> None:
                             "x -DATE '2026-03-29'")
     negative = render_script("SELECT 1 -${n}", {"n": ("int", -5)})
     assert negative.sql == "SELECT 1 -(-5)"  # never `--5`, which would start a comment
+
+
+def test_positions_in_a_rendered_script_map_back_to_where_they_were_written() -> None:
+    written = "SELECT ${n} AS a,\n  x + ${n}, y FROM t WHERE d = ${ds}"
+    rendered = render_script(written, {"n": ("int", 123456), "ds": ("date", date(2026, 1, 31))})
+    lines = rendered.sql.splitlines()
+    for token in ("x", "y FROM", "WHERE"):
+        column = lines[1].index(token) + 1
+        assert rendered.written_position(2, column) == (2, written.splitlines()[1].index(token) + 1), token
+    assert rendered.written_position(1, lines[0].index("AS") + 1) == (1, written.index("AS") + 1)
+    # inside a literal: the `${name}` it came from
+    assert rendered.written_position(2, lines[1].index("DATE") + 3) == (2, written.splitlines()[1].index("${ds}") + 1)

@@ -87,6 +87,7 @@ from .patched_schedule_input_request_parameters import (
     PatchedScheduleInputRequestParameters,
 )
 from .preview_input_request import PreviewInputRequest
+from .preview_input_request_parameters import PreviewInputRequestParameters
 from .preview_output import PreviewOutput
 from .preview_output_error_type_0 import PreviewOutputErrorType0
 from .role_enum import RoleEnum
@@ -137,6 +138,7 @@ from .token_issued_output import TokenIssuedOutput
 from .token_list_api_input_request import TokenListApiInputRequest
 from .token_output import TokenOutput
 from .validate_input_request import ValidateInputRequest
+from .validate_input_request_parameters import ValidateInputRequestParameters
 
 __all__ = (
     "ActionEnum",
@@ -220,6 +222,7 @@ __all__ = (
     "PatchedScheduleInputRequest",
     "PatchedScheduleInputRequestParameters",
     "PreviewInputRequest",
+    "PreviewInputRequestParameters",
     "PreviewOutput",
     "PreviewOutputErrorType0",
     "RoleEnum",
@@ -266,4 +269,5 @@ __all__ = (
     "TokenListApiInputRequest",
     "TokenOutput",
     "ValidateInputRequest",
+    "ValidateInputRequestParameters",
 )

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.preview_input_request_parameters import PreviewInputRequestParameters
+
 
 T = TypeVar("T", bound="PreviewInputRequest")
 
@@ -16,15 +20,30 @@ class PreviewInputRequest:
     """
     Attributes:
         sql (str):
+        job (int | None | Unset): A job of the team whose `${name}` parameter declarations and defaults the script uses.
+        parameters (PreviewInputRequestParameters | Unset): Values for the script's `${name}` parameters (as a run's
+            `parameters`); `${ds}`/`${ts}` are now.
         limit (int | Unset):  Default: 100.
     """
 
     sql: str
+    job: int | None | Unset = UNSET
+    parameters: PreviewInputRequestParameters | Unset = UNSET
     limit: int | Unset = 100
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         sql = self.sql
+
+        job: int | None | Unset
+        if isinstance(self.job, Unset):
+            job = UNSET
+        else:
+            job = self.job
+
+        parameters: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.parameters, Unset):
+            parameters = self.parameters.to_dict()
 
         limit = self.limit
 
@@ -35,6 +54,10 @@ class PreviewInputRequest:
                 "sql": sql,
             }
         )
+        if job is not UNSET:
+            field_dict["job"] = job
+        if parameters is not UNSET:
+            field_dict["parameters"] = parameters
         if limit is not UNSET:
             field_dict["limit"] = limit
 
@@ -42,13 +65,35 @@ class PreviewInputRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.preview_input_request_parameters import (
+            PreviewInputRequestParameters,  # noqa: PLC0415
+        )
+
         d = dict(src_dict)
         sql = d.pop("sql")
+
+        def _parse_job(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        job = _parse_job(d.pop("job", UNSET))
+
+        _parameters = d.pop("parameters", UNSET)
+        parameters: PreviewInputRequestParameters | Unset
+        if isinstance(_parameters, Unset):
+            parameters = UNSET
+        else:
+            parameters = PreviewInputRequestParameters.from_dict(_parameters)
 
         limit = d.pop("limit", UNSET)
 
         preview_input_request = cls(
             sql=sql,
+            job=job,
+            parameters=parameters,
             limit=limit,
         )
 

@@ -1,10 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.validate_input_request_parameters import ValidateInputRequestParameters
+
 
 T = TypeVar("T", bound="ValidateInputRequest")
 
@@ -14,13 +20,28 @@ class ValidateInputRequest:
     """
     Attributes:
         sql (str):
+        job (int | None | Unset): A job of the team whose `${name}` parameter declarations and defaults the script uses.
+        parameters (ValidateInputRequestParameters | Unset): Values for the script's `${name}` parameters (as a run's
+            `parameters`); `${ds}`/`${ts}` are now.
     """
 
     sql: str
+    job: int | None | Unset = UNSET
+    parameters: ValidateInputRequestParameters | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         sql = self.sql
+
+        job: int | None | Unset
+        if isinstance(self.job, Unset):
+            job = UNSET
+        else:
+            job = self.job
+
+        parameters: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.parameters, Unset):
+            parameters = self.parameters.to_dict()
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -29,16 +50,42 @@ class ValidateInputRequest:
                 "sql": sql,
             }
         )
+        if job is not UNSET:
+            field_dict["job"] = job
+        if parameters is not UNSET:
+            field_dict["parameters"] = parameters
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.validate_input_request_parameters import (
+            ValidateInputRequestParameters,  # noqa: PLC0415
+        )
+
         d = dict(src_dict)
         sql = d.pop("sql")
 
+        def _parse_job(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        job = _parse_job(d.pop("job", UNSET))
+
+        _parameters = d.pop("parameters", UNSET)
+        parameters: ValidateInputRequestParameters | Unset
+        if isinstance(_parameters, Unset):
+            parameters = UNSET
+        else:
+            parameters = ValidateInputRequestParameters.from_dict(_parameters)
+
         validate_input_request = cls(
             sql=sql,
+            job=job,
+            parameters=parameters,
         )
 
         validate_input_request.additional_properties = d

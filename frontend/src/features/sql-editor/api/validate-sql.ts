@@ -3,15 +3,16 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiPost } from "@/lib/api-client";
 import type { ValidationResult } from "@/features/sql-editor/types";
 
-export function validateSql(team: string, sql: string): Promise<ValidationResult> {
-  return apiPost<ValidationResult>(`teams/${encodeURIComponent(team)}/sql/validate/`, { sql });
+/** `job`: the saved job the editor has open, whose `${name}` parameters (declarations, defaults) the script uses. */
+export function validateSql(team: string, sql: string, job: number | null = null): Promise<ValidationResult> {
+  return apiPost<ValidationResult>(`teams/${encodeURIComponent(team)}/sql/validate/`, { sql, job });
 }
 
 /** Validation of the (already debounced) script; nothing is sent for an empty editor or a viewer. */
-export function useValidateSql(team: string, sql: string, enabled: boolean) {
+export function useValidateSql(team: string, sql: string, enabled: boolean, job: number | null = null) {
   return useQuery({
-    queryKey: ["sql-validate", team, sql],
-    queryFn: () => validateSql(team, sql),
+    queryKey: ["sql-validate", team, sql, job],
+    queryFn: () => validateSql(team, sql, job),
     enabled: enabled && sql.trim().length > 0,
     placeholderData: keepPreviousData,
     staleTime: 60_000,

@@ -41,7 +41,7 @@ export function SqlEditorPage() {
   const [jobId, setJobId] = useState<number | null>(jobParam ? Number(jobParam) : null);
   const [jobName, setJobName] = useState(defaultJobName);
   const debouncedSql = useDebounced(sqlText, 400);
-  const validation = useValidateSql(team, debouncedSql, canRunSql);
+  const validation = useValidateSql(team, debouncedSql, canRunSql, jobId);
   const preview = usePreviewSql(team);
   const run = useSaveAndRun(team);
   const jobs = useJobs(team);
@@ -85,7 +85,7 @@ export function SqlEditorPage() {
     const t0 = performance.now();
     setPreviewStarted(t0);
     setPreviewMs(null);
-    preview.mutate({ sql: sqlText }, { onSettled: () => setPreviewMs(performance.now() - t0) });
+    preview.mutate({ sql: sqlText, job: jobId }, { onSettled: () => setPreviewMs(performance.now() - t0) });
   };
   const doLive = () => {
     if (!canRunSql || !sqlText.trim() || startLive.isPending) return;
