@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from catalogs.types import CATALOG_TYPES
 from tests.e2e.conftest import DESKTOP, PASSWORD, PG_PASSWORD, PHONE, Browser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -403,7 +404,7 @@ def test_an_ended_session_sends_the_user_to_sign_in(browser: Browser, team: Any,
     b.sign_in("ada")
     # the first screen has loaded everything it asks for (its list and the type filter's options)
     expect(page.get_by_role("heading", name="No catalogs yet")).to_be_visible()
-    expect(page.locator("#filter-type option")).to_have_count(7)  # "all" and six types
+    expect(page.locator("#filter-type option")).to_have_count(len(CATALOG_TYPES) + 1)  # "all" and every type
     Session.objects.all().delete()  # the session expires on the server (or is signed out in another tab)
     b.console.expect_failed("/api/v1/teams/acme/runs/", 401)
     b.console.expect_failed("/api/v1/teams/acme/runs/", 403)
