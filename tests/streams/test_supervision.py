@@ -220,6 +220,29 @@ def test_a_refused_statement_fails_the_stream_with_a_clear_message(
     assert developer_client.post(f"{API}/jobs/{job_id}/stream/stop/").status_code == 409
 
 
+def test_guard_attacks_in_a_streaming_job_fail_it_with_the_rule_and_write_nothing(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient,
+) -> None:
+    """A streaming job's driver is a team engine: its batch prelude and its streaming INSERT pass the SQL guard."""
+    path = lake.sink("out")
+    produce(lake.server, lake.key, events(0, 5))
+    attacks = [
+        ("SELECT * FROM text.`/etc/hostname`;\n" + lake.script("out"), "path-read"),
+        (f"INSERT INTO lake.db.out SELECT id, reflect('java.lang.System', 'getenv', 'HOME') "
+         f"FROM STREAM(events.default.{lake.key})", "reflection"),
+    ]
+    jobs = [(streaming_job(sql)["id"], rule) for sql, rule in attacks]
+    stream_workers("w1")
+    for job_id, _ in jobs:
+        _post(developer_client, job_id, "start")
+    for job_id, rule in jobs:
+        failed = wait_stream(developer_client, job_id, _stopped, f"the {rule} attack to fail")
+        assert failed["status"] == "FAILED" and failed["restarts"] == 0, failed
+        assert f"(rule: {rule})" in failed["last_error"] and "Traceback" not in failed["last_error"]
+    assert sink_ids(path) == []
+
+
 def test_a_driver_failing_again_and_again_ends_failed_with_the_last_error(
     lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
     developer_client: APIClient,
