@@ -15,5 +15,5 @@ bench:  ## benchmarks with side-by-side ratios (not part of make test)
 lint:
 	.venv/bin/ruff check .
 
-client:  ## regenerate the typed Python client (clients/python/lakeport_client) from the live OpenAPI schema
+client:  ## regenerate the typed clients from the live OpenAPI schema: clients/python/lakeport_client and frontend/src/lib/api-schema.d.ts
 	.venv/bin/python clients/python/generate.py

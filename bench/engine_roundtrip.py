@@ -270,7 +270,7 @@ def memory_variants(scratch_root: str) -> list[tuple[str, ...]]:
            f"-XX:ReservedCodeCacheSize=32m -Xss512k {tmp}"
     nmt = "-XX:NativeMemoryTracking=summary"
     return [
-        ("platform default (driver.memory 1g, G1)", ""),
+        ("platform default (as shipped: see jobs/engines/process.py)", ""),
         ("platform default + NMT (breakdown below; NMT adds a few MiB)",
          f"spark.driver.extraJavaOptions={nmt} {tmp}"),
         ("driver.memory=512m", "spark.driver.memory=512m"),
@@ -297,6 +297,16 @@ def memory_variants(scratch_root: str) -> list[tuple[str, ...]]:
          f"{serial}", "MALLOC_ARENA_MAX=2"),
         ("same + C1 only + code cache 32m + Xss512k + MALLOC_ARENA_MAX=2",
          f"spark.driver.memory=512m,spark.driver.extraJavaOptions={lean}", "MALLOC_ARENA_MAX=2"),
+        ("#10 + -XX:TrimNativeHeapInterval=5000: glibc gives freed native memory back (the platform default since 2026-11-23)",
+         f"spark.driver.extraJavaOptions=-XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 "
+         f"-XX:TrimNativeHeapInterval=5000 {tmp}"),
+        ("#15 + code cache 48m + Xss512k (C2 kept)",
+         f"spark.driver.extraJavaOptions=-XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 "
+         f"-XX:TrimNativeHeapInterval=5000 -XX:ReservedCodeCacheSize=48m -Xss512k {tmp}"),
+        ("#15 + C1 only + code cache 32m + Xss512k",
+         f"spark.driver.extraJavaOptions={lean} -XX:TrimNativeHeapInterval=5000"),
+        ("#15 + Spark UI off", "spark.ui.enabled=false,spark.driver.extraJavaOptions=-XX:+UseSerialGC -Xms32m "
+         f"-XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000 {tmp}"),
     ]
 
 

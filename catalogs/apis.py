@@ -21,7 +21,7 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from catalogs import serializers as s
-from catalogs.models import Catalog, CatalogChange
+from catalogs.models import Catalog
 from catalogs.secrets import public_stored_configuration
 from catalogs.selectors import CATALOG_ROW_FIELDS, catalog_get, catalog_history, catalog_rows, catalog_types_list
 from catalogs.services import (
@@ -76,19 +76,6 @@ def _catalog_body(row: dict[str, Any], *, created_by: str | None, updated_by: st
         "update_time": row["update_time"],
         "created_by": created_by,
         "updated_by": updated_by,
-    }
-
-
-def change_out(change: CatalogChange) -> dict[str, Any]:
-    """The API body of one audit entry."""
-    return {
-        "catalog_name": change.catalog_name,
-        "catalog_type": change.catalog_type,
-        "action": change.action,
-        "actor": change.actor_name,
-        "time": change.time,
-        "version": change.version,
-        "changes": change.changes,
     }
 
 
@@ -268,7 +255,7 @@ class CatalogHistoryApi(CatalogApiMixin, APIView):
     def get(self, request: Request, team: str, name: str) -> Response:
         paginator = StandardPagination()
         page = paginator.paginate_queryset(catalog_history(team=self.team, name=name), request, view=self)
-        return paginator.get_paginated_response([change_out(c) for c in page or []])
+        return paginator.get_paginated_response(s.CatalogChangeOutputSerializer(page or [], many=True).data)
 
 
 class YamlParser(BaseParser):

@@ -22,6 +22,7 @@ from catalogs.metadata import (
 )
 from catalogs.selectors import catalog_get
 from catalogs.types.base import MetadataError
+from config.api.outputs import ResultColumnOutput
 from config.api.validation import validated
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
@@ -36,6 +37,18 @@ ConnectionResultSerializer = inline_serializer(
     "ConnectionResult",
     {"ok": serializers.BooleanField(), "message": serializers.CharField(), "elapsed_ms": serializers.IntegerField()},
 )
+
+
+class TableSummaryOutput(serializers.Serializer):
+    name = serializers.CharField()
+    kind = serializers.CharField(help_text="table | view | external | delta | stream …")
+
+
+class TableColumnOutput(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.CharField()
+    nullable = serializers.BooleanField()
+    comment = serializers.CharField(allow_null=True)
 
 
 class MetadataUnavailable(exceptions.APIException):
@@ -115,7 +128,7 @@ class CatalogTableListApi(TeamScopedMixin, APIView):
             {
                 "catalog": serializers.CharField(),
                 "database": serializers.CharField(),
-                "tables": serializers.ListField(child=serializers.DictField()),
+                "tables": TableSummaryOutput(many=True),
             },
         ),
     )
@@ -145,7 +158,7 @@ class CatalogTableDetailApi(TeamScopedMixin, APIView):
             "database": serializers.CharField(),
             "name": serializers.CharField(),
             "kind": serializers.CharField(),
-            "columns": serializers.ListField(child=serializers.DictField()),
+            "columns": TableColumnOutput(many=True),
             "partition_columns": serializers.ListField(child=serializers.CharField()),
             "location": serializers.CharField(allow_null=True),
             "version": serializers.IntegerField(allow_null=True),
@@ -174,7 +187,7 @@ class CatalogTableSampleApi(TeamScopedMixin, APIView):
     @extend_schema(
         operation_id="tables_sample", parameters=[TIMEOUT_PARAMETER], request=InputSerializer,
         responses=inline_serializer("TableSample", {
-            "columns": serializers.ListField(child=serializers.DictField()),
+            "columns": ResultColumnOutput(many=True),
             "rows": serializers.ListField(child=serializers.ListField()),
             "schema": serializers.ChoiceField(choices=["declared", "inferred"]),
         }),

@@ -7,18 +7,18 @@ from functools import lru_cache
 from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet, Window
-from django.http import Http404
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.types import CATALOG_TYPES
+from config.errors import NotFound
 from teams.models import Team
 
 
 def catalog_get(*, team: Team, name: str) -> Catalog:
-    """The team's catalog named `name`; another team's or a missing one raises Http404 (→ 404)."""
+    """The team's catalog named `name`; another team's or a missing one raises NotFound (→ 404)."""
     catalog = Catalog.objects.filter(team=team, catalog_name=name).select_related("user").first()
     if catalog is None:
-        raise Http404(f"No catalog named '{name}' in team '{team.name}'.")
+        raise NotFound(f"No catalog named '{name}' in team '{team.name}'.")
     return catalog
 
 
@@ -68,11 +68,11 @@ def catalog_rows(
 
 
 def catalog_history(*, team: Team, name: str) -> QuerySet[CatalogChange]:
-    """The audit trail of the catalog `name`, newest first; it outlives the catalog. Http404 when the name has
+    """The audit trail of the catalog `name`, newest first; it outlives the catalog. NotFound when the name has
     neither a catalog nor any history in `team`."""
     qs = CatalogChange.objects.filter(team=team, catalog_name=name).order_by("-time", "-id")
     if not qs.exists() and not Catalog.objects.filter(team=team, catalog_name=name).exists():
-        raise Http404(f"No catalog named '{name}' in team '{team.name}'.")
+        raise NotFound(f"No catalog named '{name}' in team '{team.name}'.")
     return qs
 
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from catalogs.models import CatalogChangeAction, CatalogTypeKey
+from catalogs.models import CatalogChangeAction
+from catalogs.types import CATALOG_TYPES
+
+# From the registry, not the model's choices: every registered type (kafka too) is accepted and returned.
+CATALOG_TYPE_CHOICES = [(key, catalog_type.display_name) for key, catalog_type in CATALOG_TYPES.items()]
 
 
 class CatalogInputSerializer(serializers.Serializer):
     catalog_name = serializers.RegexField(r"^[a-z][a-z0-9_]{0,62}$", help_text="Unique in the team; cannot change.")
-    catalog_type = serializers.ChoiceField(choices=CatalogTypeKey.choices, help_text="Cannot change once created.")
+    catalog_type = serializers.ChoiceField(choices=CATALOG_TYPE_CHOICES, help_text="Cannot change once created.")
     configuration = serializers.JSONField(
         help_text="The type's configuration (see catalog-types/). Secret values are write-only: omit one (or "
         "send null) to keep the stored value; in `storage-options` a key set to null is removed."
@@ -20,9 +24,9 @@ class CatalogInputSerializer(serializers.Serializer):
 
 class CatalogOutputSerializer(serializers.Serializer):
     catalog_name = serializers.CharField()
-    catalog_type = serializers.ChoiceField(choices=CatalogTypeKey.choices)
+    catalog_type = serializers.ChoiceField(choices=CATALOG_TYPE_CHOICES)
     description = serializers.CharField()
-    configuration = serializers.JSONField(help_text="Without secret values.")
+    configuration = serializers.DictField(help_text="Without secret values.")
     secrets_set = serializers.ListField(child=serializers.CharField(), help_text="Which secrets are set.")
     version = serializers.IntegerField(help_text="Also the ETag; send it back in If-Match.")
     create_time = serializers.DateTimeField()
@@ -41,10 +45,11 @@ class CatalogChangeOutputSerializer(serializers.Serializer):
     catalog_name = serializers.CharField()
     catalog_type = serializers.CharField()
     action = serializers.ChoiceField(choices=CatalogChangeAction.choices)
-    actor = serializers.CharField()
+    actor = serializers.CharField(source="actor_name")
     time = serializers.DateTimeField()
     version = serializers.IntegerField()
-    changes = serializers.JSONField(help_text='field → {"from", "to"}, or "set"/"changed"/"removed" for secrets.')
+    changes = serializers.DictField(child=serializers.JSONField(),
+                                    help_text='field → {"from", "to"}, or "set"/"changed"/"removed" for secrets.')
 
 
 class ApplyInputSerializer(serializers.Serializer):

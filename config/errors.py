@@ -22,6 +22,23 @@ class DomainError(Exception):
         self.details: dict[str, Any] = dict(details or {})
         super().__init__(self.message)
 
+    def messages(self) -> list[str]:
+        """Every message in `details`, nested fields flattened and their names dropped; `[message]` when none."""
+        return _flatten(self.details) or [self.message]
+
+    def summary(self) -> str:
+        """`field: message; other: message` for a terminal; the bare `message` when `details` names no field."""
+        parts = [f"{field}: {' '.join(_flatten(value))}" for field, value in self.details.items()]
+        return "; ".join(parts) or self.message
+
+
+def _flatten(value: Any) -> list[str]:
+    if isinstance(value, Mapping):
+        return [m for item in value.values() for m in _flatten(item)]
+    if isinstance(value, (list, tuple)):
+        return [m for item in value for m in _flatten(item)]
+    return [str(value)]
+
 
 class InvalidInput(DomainError):
     """Bad input: `details` maps each field to its messages."""

@@ -5,22 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils.dateparse import parse_datetime
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import Conflict
+from config.api.outputs import ResultColumnOutput
 from config.api.pagination import StandardPagination
-from config.api.validation import validated
-from jobs.models import Engine, JobKind, JobRun, SqlJob
+from config.api.validation import query_datetime, query_int, validated
+from jobs.models import Engine, JobKind, JobRun
 from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page
 from jobs.services.interactive import sql_preview, sql_validate
 from jobs.services.jobs import job_create, job_delete, job_update
-from jobs.services.parameters import ParameterError
 from jobs.services.runs import run_cancel, run_submit
+from jobs.spark.sqltext import utf16_offsets
 from lineage.services import SnapshotError, run_snapshot_create, snapshot_request_validate
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
@@ -28,80 +28,58 @@ from teams.permissions import TeamScopedMixin
 MAX_IDEMPOTENCY_KEY = 255
 
 
-class InvalidParameter(exceptions.APIException):
-    """400 whose message names the parameter (unknown, bad value, missing) and says what to send."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid"
-
-    def __init__(self, error: ParameterError) -> None:
-        super().__init__(detail={"parameters": {error.field: [error.message]}}, code="invalid")
-        self.default_detail = error.message  # the error handler shows default_detail for dict details
-
-
-class ParameterErrorsMixin:
-    """Turns a service's ParameterError into a 400 naming the parameter."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, ParameterError):
-            exc = InvalidParameter(exc)
-        return super().handle_exception(exc)  # type: ignore[misc]
-
-
-class JobsMixin(ParameterErrorsMixin, TeamScopedMixin):
-    """Viewers read; developers and admins write."""
+class JobsMixin(TeamScopedMixin):
+    """Viewers read; developers and admins write. A service's ParameterError is a 400 naming the parameter."""
 
     read_role = Role.VIEWER
     write_role = Role.DEVELOPER
 
 
-# ---- output ---------------------------------------------------------------------------------------------
-def job_out(job: SqlJob) -> dict[str, Any]:
-    return {
-        "id": job.id,
-        "name": job.name,
-        "sql": job.sql,
-        "spark_conf": job.spark_conf,
-        "default_catalog": job.default_catalog,
-        "engine": job.engine,
-        "kind": job.kind,
-        "max_retries": job.max_retries,
-        "parameters": job.parameters,
-        "created_by": job.created_by.username if job.created_by else None,
-        "created_at": job.created_at,
-        "updated_at": job.updated_at,
-    }
+# ---- output: job and run bodies are serialized by these (and documented by them) ----------------------
+def statements_out(run: JobRun) -> list[dict[str, Any]]:
+    """The run's statements with `start`/`end` in UTF-16 code units of its script, as `sql/validate/` counts them.
+
+    One recorded before spans existed has none, and a failed one there had its error position as `line`/`column`
+    (the run's `error` keeps it): null, so `line` is only ever where a statement starts.
+    """
+    js = utf16_offsets(run.sql)
+    out: list[dict[str, Any]] = []
+    for entry in run.statements or []:
+        start, end = entry.get("start"), entry.get("end")
+        item = {**entry, "start": js(start) if isinstance(start, int) else None,
+                "end": js(end) if isinstance(end, int) else None}
+        if "start" not in entry and entry.get("status") == "failed":
+            item.update(line=None, column=None)
+        out.append(item)
+    return out
 
 
-def run_out(run: JobRun, *, full: bool = True) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": run.id,
-        "job": run.job_id,
-        "job_name": run.job.name,
-        "status": run.status,
-        "progress": run.progress,
-        "error": run.error,
-        "attempt": run.attempt,
-        "engine": run.engine,
-        "engine_used": run.engine_used,
-        "worker": run.worker,
-        "submitted_by": run.submitted_by.username if run.submitted_by else None,
-        "cancel_requested": run.cancel_requested,
-        "created_at": run.created_at,
-        "started_at": run.started_at,
-        "finished_at": run.finished_at,
-        "spark_app_id": run.spark_app_id or None,
-        "spark_ui_url": run.spark_ui_url or None,
-        "catalogs": run.catalogs_used,
-        "parameters": run.parameters,
-    }
-    if full:
-        data.update({"statements": run.statements, "spark_conf": run.spark_conf,
-                     "default_catalog": run.default_catalog, "has_result": run.result is not None})
-    return data
+class ParameterDeclarationOutput(serializers.Serializer):
+    type = serializers.CharField(help_text="string | int | bigint | double | decimal | boolean | date | timestamp")
+    default = serializers.CharField(allow_null=True)
 
 
-# ---- output schemas (OpenAPI only: the bodies are built by job_out/run_out above) ---------------------------
+class ParameterValueOutput(serializers.Serializer):
+    type = serializers.CharField()
+    value = serializers.CharField(help_text="The value as the SQL literal the run used.")
+
+
+class RunErrorOutput(serializers.Serializer):
+    """Why a run (or a live preview) failed; a run cancelled by a user has only `message`."""
+
+    statement = serializers.IntegerField(allow_null=True, required=False, help_text="0-based statement, if known.")
+    line = serializers.IntegerField(allow_null=True, required=False)
+    column = serializers.IntegerField(allow_null=True, required=False)
+    message = serializers.CharField()
+
+
+class RunLogLineOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    ts = serializers.DateTimeField()
+    level = serializers.CharField()
+    message = serializers.CharField()
+
+
 class JobOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -111,53 +89,107 @@ class JobOutput(serializers.Serializer):
     engine = serializers.ChoiceField(choices=Engine.choices)
     kind = serializers.ChoiceField(choices=JobKind.choices, help_text="streaming jobs run by stream/start/.")
     max_retries = serializers.IntegerField()
-    parameters = serializers.DictField(child=serializers.DictField())
-    created_by = serializers.CharField(allow_null=True)
+    parameters = serializers.DictField(child=ParameterDeclarationOutput())
+    created_by = serializers.CharField(source="created_by.username", allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
 
+class BlankAsNull(serializers.CharField):
+    """A text column that is blank until set (a Spark application id, its UI address): null while blank."""
+
+    def to_representation(self, value: str) -> str | None:
+        return value or None
+
+
+class HasResult(serializers.BooleanField):
+    """Whether the run kept a result preview (the field's source is the run): GET …/result/ has rows."""
+
+    def to_representation(self, value: JobRun) -> bool:
+        return value.result is not None
+
+
+@extend_schema_field(RunErrorOutput(allow_null=True))
+class StoredError(serializers.JSONField):
+    """The run's `error` as recorded: a cancelled run's has only `message` (RunErrorOutput would add null keys)."""
+
+
 class RunSummaryOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    job = serializers.IntegerField()
-    job_name = serializers.CharField()
+    job = serializers.IntegerField(source="job_id")
+    job_name = serializers.CharField(source="job.name")
     status = serializers.CharField()
     progress = serializers.DictField(child=serializers.IntegerField())
-    error = serializers.DictField(allow_null=True)
+    error = StoredError(allow_null=True)
     attempt = serializers.IntegerField()
     engine = serializers.CharField()
     engine_used = serializers.CharField(allow_blank=True)
     worker = serializers.CharField(allow_blank=True)
-    submitted_by = serializers.CharField(allow_null=True)
+    submitted_by = serializers.CharField(source="submitted_by.username", allow_null=True)
     cancel_requested = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
-    spark_app_id = serializers.CharField(allow_null=True)
-    spark_ui_url = serializers.CharField(allow_null=True)
-    catalogs = serializers.ListField(child=serializers.CharField())
-    parameters = serializers.DictField(child=serializers.DictField(), help_text='{name: {"type", "value"}}')
+    spark_app_id = BlankAsNull(allow_null=True)
+    spark_ui_url = BlankAsNull(allow_null=True)
+    catalogs = serializers.ListField(source="catalogs_used", child=serializers.CharField())
+    parameters = serializers.DictField(child=ParameterValueOutput(), help_text="The values the run used, by name.")
+
+
+OFFSETS = "UTF-16 code units (JavaScript string indices; character offsets unless an emoji comes before)"
+
+
+class RunStatementOutput(serializers.Serializer):
+    index = serializers.IntegerField(help_text="0-based, as the run error's `statement`.")
+    sql = serializers.CharField(help_text="The statement's text (secrets masked, at most 2,000 characters).")
+    status = serializers.CharField(help_text="running, succeeded, failed or skipped.")
+    started_at = serializers.CharField(allow_null=True)
+    elapsed_ms = serializers.IntegerField(allow_null=True)
+    rows = serializers.IntegerField(allow_null=True, help_text="Rows of its result kept for the preview.")
+    truncated = serializers.BooleanField()
+    line = serializers.IntegerField(allow_null=True, help_text=(
+        "1-based line of the run's script where the statement starts (the run's `error` has where it failed); "
+        "null while it has not finished, and for a failed statement of a run recorded before API 1.2.0."))
+    column = serializers.IntegerField(allow_null=True, help_text="1-based column where it starts (as `line`).")
+    start = serializers.IntegerField(allow_null=True, help_text=(
+        f"Offset of its first character in the run's script, in {OFFSETS}; null for runs recorded before 1.2.0."))
+    end = serializers.IntegerField(allow_null=True, help_text="Offset just past its last character (no `;`).")
+    error = serializers.CharField(allow_null=True)
+
+
+@extend_schema_field(RunStatementOutput(many=True))
+class RunStatements(serializers.Field):
+    """The run's statements as statements_out gives them (the field's source is the run): spans in UTF-16."""
+
+    def to_representation(self, value: JobRun) -> list[dict[str, Any]]:
+        return statements_out(value)
 
 
 class RunOutput(RunSummaryOutput):
-    statements = serializers.ListField(child=serializers.DictField())
+    statements = RunStatements(source="*")
     spark_conf = serializers.DictField()
     default_catalog = serializers.CharField(allow_blank=True)
-    has_result = serializers.BooleanField()
+    has_result = HasResult(source="*")
 
 
+# Log pages and result previews are built by their views (a preview's rows skip per-cell field calls).
 class RunLogOutput(serializers.Serializer):
     offset = serializers.IntegerField()
     next_offset = serializers.IntegerField()
     finished = serializers.BooleanField()
     status = serializers.CharField()
-    lines = serializers.ListField(child=serializers.DictField())
+    lines = RunLogLineOutput(many=True)
 
 
 class RunResultOutput(serializers.Serializer):
-    columns = serializers.ListField(child=serializers.DictField())
+    columns = ResultColumnOutput(many=True)
     rows = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
     truncated = serializers.BooleanField()
+
+
+class SqlPreviewOutput(RunResultOutput):
+    streaming = serializers.BooleanField(required=False, help_text=(
+        "Present (true) when the statement reads STREAM(…): rows of a batch over each source's newest records."))
 
 
 # ---- input ----------------------------------------------------------------------------------------------
@@ -191,13 +223,13 @@ class JobListApi(JobsMixin, APIView):
     def get(self, request: Request, team: str) -> Response:
         paginator = StandardPagination()
         page = paginator.paginate_queryset(job_list(team=self.team), request, view=self)
-        return paginator.get_paginated_response([job_out(j) for j in page])
+        return paginator.get_paginated_response(JobOutput(page, many=True).data)
 
     @extend_schema(request=JobInput, responses={201: JobOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(JobInput, request.data)
         job = job_create(team=self.team, user=request.user, **data)
-        return Response(job_out(job), status=status.HTTP_201_CREATED)
+        return Response(JobOutput(job).data, status=status.HTTP_201_CREATED)
 
 
 class JobDetailApi(JobsMixin, APIView):
@@ -205,19 +237,19 @@ class JobDetailApi(JobsMixin, APIView):
 
     @extend_schema(responses=JobOutput)
     def get(self, request: Request, team: str, job_id: int) -> Response:
-        return Response(job_out(job_get(team=self.team, job_id=job_id)))
+        return Response(JobOutput(job_get(team=self.team, job_id=job_id)).data)
 
     @extend_schema(request=JobInput, responses=JobOutput)
     def patch(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
         data = validated(JobInput, request.data, partial=True)
         data = {k: v for k, v in data.items() if k in request.data}  # partial: defaults must not overwrite
-        return Response(job_out(job_update(job=job, data=data)))
+        return Response(JobOutput(job_update(job=job, data=data)).data)
 
     @extend_schema(request=JobInput, responses=JobOutput)
     def put(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
-        return Response(job_out(job_update(job=job, data=validated(JobInput, request.data))))
+        return Response(JobOutput(job_update(job=job, data=validated(JobInput, request.data))).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, team: str, job_id: int) -> Response:
@@ -247,37 +279,14 @@ class JobRunsApi(JobsMixin, APIView):
             if snapshot is not None and submission.created:
                 run_snapshot_create(run=submission.run, request=snapshot)
         code = status.HTTP_201_CREATED if submission.created else status.HTTP_200_OK
-        return Response(run_out(submission.run), status=code)
+        return Response(RunOutput(submission.run).data, status=code)
 
     @extend_schema(responses=RunSummaryOutput(many=True))
     def get(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
         paginator = StandardPagination()
         page = paginator.paginate_queryset(run_list(team=self.team, job_id=job.id), request, view=self)
-        return paginator.get_paginated_response([run_out(r, full=False) for r in page])
-
-
-def _datetime_param(request: Request, name: str) -> Any:
-    raw = request.query_params.get(name)
-    if not raw:
-        return None
-    value = parse_datetime(raw)
-    if value is None:
-        raise exceptions.ValidationError({name: ["Use an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z."]})
-    return value
-
-
-def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise exceptions.ValidationError({name: ["Expected a non-negative integer."]}) from None
-    if value < 0:
-        raise exceptions.ValidationError({name: ["Expected a non-negative integer."]})
-    return value
+        return paginator.get_paginated_response(RunSummaryOutput(page, many=True).data)
 
 
 class RunListApi(JobsMixin, APIView):
@@ -288,12 +297,12 @@ class RunListApi(JobsMixin, APIView):
     @extend_schema(responses=RunSummaryOutput(many=True))
     def get(self, request: Request, team: str) -> Response:
         statuses = [s.strip().upper() for s in request.query_params.get("status", "").split(",") if s.strip()]
-        qs = run_list(team=self.team, job_id=_int_param(request, "job"), statuses=statuses,
+        qs = run_list(team=self.team, job_id=query_int(request, "job"), statuses=statuses,
                       username=request.query_params.get("user") or None,
-                      since=_datetime_param(request, "since"), until=_datetime_param(request, "until"))
+                      since=query_datetime(request, "since"), until=query_datetime(request, "until"))
         paginator = StandardPagination()
         page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response([run_out(r, full=False) for r in page])
+        return paginator.get_paginated_response(RunSummaryOutput(page, many=True).data)
 
 
 class RunDetailApi(JobsMixin, APIView):
@@ -301,7 +310,7 @@ class RunDetailApi(JobsMixin, APIView):
 
     @extend_schema(responses=RunOutput)
     def get(self, request: Request, team: str, run_id: int) -> Response:
-        return Response(run_out(run_get(team=self.team, run_id=run_id)))
+        return Response(RunOutput(run_get(team=self.team, run_id=run_id)).data)
 
 
 class RunLogApi(JobsMixin, APIView):
@@ -310,8 +319,8 @@ class RunLogApi(JobsMixin, APIView):
     @extend_schema(responses=RunLogOutput)
     def get(self, request: Request, team: str, run_id: int) -> Response:
         run = run_get(team=self.team, run_id=run_id)
-        page = run_log_page(run=run, offset=_int_param(request, "offset", 0) or 0,
-                            limit=_int_param(request, "limit", 1000) or 1000)
+        page = run_log_page(run=run, offset=query_int(request, "offset", 0) or 0,
+                            limit=query_int(request, "limit", 1000) or 1000)
         return Response({"offset": page.offset, "next_offset": page.next_offset, "finished": page.finished,
                          "status": run.status, "lines": page.lines})
 
@@ -335,7 +344,7 @@ class RunCancelApi(JobsMixin, APIView):
     @extend_schema(request=None, responses={202: RunOutput})
     def post(self, request: Request, team: str, run_id: int) -> Response:
         run = run_cancel(run=run_get(team=self.team, run_id=run_id))
-        return Response(run_out(run), status=status.HTTP_202_ACCEPTED)
+        return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 
 
 # ---- the editor: validate and preview on the warm engine -------------------------------------------------
@@ -347,16 +356,40 @@ class ValidateInput(serializers.Serializer):
         "Values for the script's `${name}` parameters (as a run's `parameters`); `${ds}`/`${ts}` are now."))
 
 
+class StatementSpanOutput(serializers.Serializer):
+    index = serializers.IntegerField(help_text="0-based, as an error's `statement`.")
+    start = serializers.IntegerField(help_text=f"Offset of its first character in the submitted `sql`, in {OFFSETS}.")
+    end = serializers.IntegerField(help_text="Offset just past its last character (the `;` is not part of it).")
+    line = serializers.IntegerField(help_text="1-based line where it starts.")
+
+
+class SqlErrorOutput(serializers.Serializer):
+    statement = serializers.IntegerField(allow_null=True, help_text="0-based index into `statements`, if known.")
+    line = serializers.IntegerField(allow_null=True, help_text="1-based line in the script as written.")
+    column = serializers.IntegerField(allow_null=True, help_text="1-based column, in characters of that line.")
+    message = serializers.CharField()
+
+
+class ValidationOutput(serializers.Serializer):
+    valid = serializers.BooleanField()
+    errors = SqlErrorOutput(many=True)
+    schema = serializers.ListField(child=serializers.DictField(child=serializers.CharField()), help_text=(
+        'Output columns of the last query, [{"name", "type"}], when the script analyses cleanly.'))
+    statements = StatementSpanOutput(many=True, help_text=(
+        "Every statement of the script as written, split by the server's lexer (`;` in strings, quoted names and "
+        "comments does not split); empty for an empty or oversized script."))
+
+
 class PreviewInput(ValidateInput):
     limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
 
 
 class SqlValidateApi(JobsMixin, APIView):
-    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema"}`."""
+    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema", "statements"}`."""
 
     write_role = Role.DEVELOPER
 
-    @extend_schema(request=ValidateInput, responses={200: None})
+    @extend_schema(request=ValidateInput, responses={200: ValidationOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(ValidateInput, request.data)
         return Response(sql_validate(team=self.team, sql=data["sql"], job_id=data["job"],
@@ -368,7 +401,7 @@ class SqlPreviewApi(JobsMixin, APIView):
 
     write_role = Role.DEVELOPER
 
-    @extend_schema(request=PreviewInput, responses={200: None})
+    @extend_schema(request=PreviewInput, responses={200: SqlPreviewOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(PreviewInput, request.data)
         return Response(sql_preview(team=self.team, sql=data["sql"], limit=data["limit"], job_id=data["job"],

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.http import Http404
 
+from config.errors import InvalidInput, NotFound
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from teams.models import Team
 
@@ -22,10 +21,10 @@ def job_list(*, team: Team) -> QuerySet[SqlJob]:
 
 
 def job_get(*, team: Team, job_id: int) -> SqlJob:
-    """One job of the team; a missing or another team's job raises Http404."""
+    """One job of the team; a missing or another team's job raises NotFound."""
     job = SqlJob.objects.filter(team=team, id=job_id).select_related("created_by", "team").first()
     if job is None:
-        raise Http404(f"No job {job_id} in team '{team.name}'.")
+        raise NotFound(f"No job {job_id} in team '{team.name}'.")
     return job
 
 
@@ -45,7 +44,7 @@ def run_list(
     if statuses:
         unknown = [s for s in statuses if s not in RunStatus.values]
         if unknown:
-            raise ValidationError({"status": [f"Unknown status '{unknown[0]}'; use one of {', '.join(RunStatus.values)}."]})
+            raise InvalidInput.of({"status": [f"Unknown status '{unknown[0]}'; use one of {', '.join(RunStatus.values)}."]})
         qs = qs.filter(status__in=statuses)
     if username:
         qs = qs.filter(submitted_by__username=username)
@@ -57,10 +56,10 @@ def run_list(
 
 
 def run_get(*, team: Team, run_id: int) -> JobRun:
-    """One run of the team; a missing or another team's run raises Http404."""
+    """One run of the team; a missing or another team's run raises NotFound."""
     run = JobRun.objects.filter(team=team, id=run_id).select_related("job", "submitted_by").first()
     if run is None:
-        raise Http404(f"No run {run_id} in team '{team.name}'.")
+        raise NotFound(f"No run {run_id} in team '{team.name}'.")
     return run
 
 

@@ -48,45 +48,85 @@ class DatasetOutput(serializers.Serializer):
     kind = serializers.CharField()
 
 
+class LineageJobOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
 class DatasetDetailOutput(DatasetOutput):
     columns = serializers.ListField(child=serializers.CharField(), help_text="Columns with column lineage")
-    writers = serializers.ListField(child=serializers.DictField())
-    readers = serializers.ListField(child=serializers.DictField())
+    writers = LineageJobOutput(many=True)
+    readers = LineageJobOutput(many=True)
+
+
+class ReachedDatasetOutput(DatasetOutput):
+    depth = serializers.IntegerField(help_text="Job hops from the start dataset")
+
+
+class LineageEdgeOutput(serializers.Serializer):
+    job = serializers.IntegerField()
+    dataset = serializers.IntegerField()
+    direction = serializers.ChoiceField(choices=["in", "out"], help_text="in: the job reads it; out: writes it")
+    last_run = serializers.IntegerField(allow_null=True)
+    last_status = serializers.CharField()
 
 
 class GraphOutput(serializers.Serializer):
     start = serializers.IntegerField()
     direction = serializers.CharField()
     depth = serializers.IntegerField()
-    datasets = serializers.ListField(child=serializers.DictField())
-    jobs = serializers.ListField(child=serializers.DictField())
-    edges = serializers.ListField(child=serializers.DictField())
+    datasets = ReachedDatasetOutput(many=True)
+    jobs = LineageJobOutput(many=True)
+    edges = LineageEdgeOutput(many=True)
+
+
+class JobEdgeDatasetOutput(DatasetOutput):
+    last_run = serializers.IntegerField(allow_null=True)
+    last_status = serializers.CharField()
 
 
 class JobLineageOutput(serializers.Serializer):
-    job = serializers.DictField()
-    inputs = serializers.ListField(child=serializers.DictField())
-    outputs = serializers.ListField(child=serializers.DictField())
+    job = LineageJobOutput()
+    inputs = JobEdgeDatasetOutput(many=True)
+    outputs = JobEdgeDatasetOutput(many=True)
+
+
+class RunEdgeDatasetOutput(DatasetOutput):
+    statement = serializers.IntegerField(help_text="0-based statement that read or wrote it")
+    version = serializers.IntegerField(allow_null=True, help_text="Delta: snapshot read or version committed")
+    run_status = serializers.CharField()
 
 
 class RunLineageOutput(serializers.Serializer):
     run = serializers.IntegerField()
     status = serializers.CharField()
-    inputs = serializers.ListField(child=serializers.DictField())
-    outputs = serializers.ListField(child=serializers.DictField())
+    inputs = RunEdgeDatasetOutput(many=True)
+    outputs = RunEdgeDatasetOutput(many=True)
     snapshot = serializers.DictField(allow_null=True)
 
 
-class ColumnLineageOutput(serializers.Serializer):
-    dataset = serializers.DictField()
+class ColumnStepOutput(serializers.Serializer):
+    dataset = serializers.CharField()
+    dataset_id = serializers.IntegerField()
     column = serializers.CharField()
-    edges = serializers.ListField(child=serializers.DictField())
+    input_dataset = serializers.CharField()
+    input_dataset_id = serializers.IntegerField()
+    input_column = serializers.CharField()
+    kind = serializers.CharField(help_text="identity | expression | aggregation")
+    job = LineageJobOutput()
+    depth = serializers.IntegerField()
+
+
+class ColumnLineageOutput(serializers.Serializer):
+    dataset = DatasetOutput()
+    column = serializers.CharField()
+    edges = ColumnStepOutput(many=True)
 
 
 class ImpactOutput(serializers.Serializer):
-    dataset = serializers.DictField()
-    jobs = serializers.ListField(child=serializers.DictField())
-    datasets = serializers.ListField(child=serializers.DictField())
+    dataset = ReachedDatasetOutput()
+    jobs = LineageJobOutput(many=True)
+    datasets = ReachedDatasetOutput(many=True)
 
 
 # ---- views --------------------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
-from django.http import Http404
 
+from config.errors import NotFound
 from jobs.models import JobRun, SqlJob
 from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge
 from teams.models import Team
@@ -38,7 +38,7 @@ def dataset_get(*, team: Team, dataset_id: int) -> Dataset:
     """A dataset the team's catalogs name; 404 otherwise."""
     dataset = datasets_visible(team=team).filter(id=dataset_id).first()
     if dataset is None:
-        raise Http404("Dataset not found.")
+        raise NotFound("Dataset not found.")
     return dataset
 
 

@@ -14,9 +14,7 @@ from rest_framework.views import APIView
 
 from config.api.pagination import StandardPagination
 from config.api.validation import validated
-from jobs.apis import InvalidParameter
 from jobs.selectors import job_get
-from jobs.services.parameters import ParameterError
 from schedules.cron import ScheduleSpecError, next_fire_times, zone
 from schedules.models import CatchUp, Concurrency, Schedule
 from schedules.selectors import schedule_get, schedule_list, schedule_recent_fires
@@ -34,64 +32,16 @@ TAGS = ["schedules"]
 PREVIEW_COUNT = 5
 
 
-class InvalidSchedule(exceptions.APIException):
-    """400 naming the cron expression or time zone that cannot be used, and why."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid"
-
-    def __init__(self, error: ScheduleSpecError) -> None:
-        super().__init__(detail={error.field: [error.message]}, code="invalid")
-        self.default_detail = error.message  # the error handler shows default_detail for dict details
-
-
 class SchedulesMixin(TeamScopedMixin):
-    """Viewers read; developers and admins write. Spec and parameter errors become 400s naming the field."""
+    """Viewers read; developers and admins write. Spec and parameter errors (InvalidInput) are 400s naming the field."""
 
     read_role = Role.VIEWER
     write_role = Role.DEVELOPER
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, ScheduleSpecError):
-            exc = InvalidSchedule(exc)
-        elif isinstance(exc, ParameterError):
-            exc = InvalidParameter(exc)
-        return super().handle_exception(exc)  # type: ignore[misc]
 
 
 def _local_times(cron: str, time_zone: str, *, after: datetime) -> list[str]:
     tz = zone(time_zone)
     return [t.astimezone(tz).isoformat() for t in next_fire_times(cron, time_zone, after=after, count=PREVIEW_COUNT)]
-
-
-def schedule_out(schedule: Schedule, *, now: datetime | None = None) -> dict[str, Any]:
-    upcoming = (_local_times(schedule.cron, schedule.time_zone, after=now or timezone.now())
-                if schedule.enabled else [])
-    return {
-        "id": schedule.id,
-        "name": schedule.name,
-        "job": schedule.job_id,
-        "job_name": schedule.job.name,
-        "cron": schedule.cron,
-        "time_zone": schedule.time_zone,
-        "enabled": schedule.enabled,
-        "catchup": schedule.catchup,
-        "concurrency": schedule.concurrency,
-        "max_retries": schedule.max_retries,
-        "retry_backoff_seconds": schedule.retry_backoff_seconds,
-        "parameters": schedule.parameters,
-        "next_fire_at": schedule.next_fire_at,
-        "next_fire_times": upcoming,
-        "last_fire_at": schedule.last_fire_at,
-        "recent_fires": [
-            {"fire_time": f.fire_time, "status": f.status, "run": f.run_id,
-             "run_status": f.run.status if f.run else None, "attempts": f.attempts, "message": f.message}
-            for f in schedule_recent_fires(schedule=schedule)
-        ],
-        "created_by": schedule.created_by.username if schedule.created_by else None,
-        "created_at": schedule.created_at,
-        "updated_at": schedule.updated_at,
-    }
 
 
 # ---- schemas --------------------------------------------------------------------------------------------
@@ -112,17 +62,33 @@ class ScheduleInput(serializers.Serializer):
 class FireOutput(serializers.Serializer):
     fire_time = serializers.DateTimeField()
     status = serializers.CharField()
-    run = serializers.IntegerField(allow_null=True)
-    run_status = serializers.CharField(allow_null=True)
+    run = serializers.IntegerField(source="run_id", allow_null=True)
+    run_status = serializers.CharField(source="run.status", allow_null=True)
     attempts = serializers.IntegerField()
     message = serializers.CharField(allow_blank=True)
 
 
+class NextFireTimes(serializers.ListField):
+    """The schedule's next five ticks in its time zone while it is enabled (the field's source is the schedule)."""
+
+    def to_representation(self, data: Schedule) -> list[str | None]:
+        times = _local_times(data.cron, data.time_zone, after=timezone.now()) if data.enabled else []
+        return super().to_representation(times)
+
+
+class RecentFires(serializers.ListSerializer):
+    """The schedule's latest fires, newest first (the field's source is the schedule)."""
+
+    def to_representation(self, data: Schedule) -> list[dict[str, Any]]:
+        return super().to_representation(schedule_recent_fires(schedule=data))
+
+
+# The body of every schedule answer (and its OpenAPI schema).
 class ScheduleOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    job = serializers.IntegerField()
-    job_name = serializers.CharField()
+    job = serializers.IntegerField(source="job_id")
+    job_name = serializers.CharField(source="job.name")
     cron = serializers.CharField()
     time_zone = serializers.CharField()
     enabled = serializers.BooleanField()
@@ -132,12 +98,17 @@ class ScheduleOutput(serializers.Serializer):
     retry_backoff_seconds = serializers.IntegerField()
     parameters = serializers.DictField()
     next_fire_at = serializers.DateTimeField(allow_null=True)
-    next_fire_times = serializers.ListField(child=serializers.CharField(), help_text="The next five, local ISO 8601.")
+    next_fire_times = NextFireTimes(child=serializers.CharField(), source="*", help_text="The next five, local ISO 8601.")
     last_fire_at = serializers.DateTimeField(allow_null=True)
-    recent_fires = FireOutput(many=True)
-    created_by = serializers.CharField(allow_null=True)
+    recent_fires = RecentFires(child=FireOutput(), source="*")
+    created_by = serializers.CharField(source="created_by.username", allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+
+
+class PreviewErrorOutput(serializers.Serializer):
+    field = serializers.CharField(help_text="cron | time_zone")
+    message = serializers.CharField()
 
 
 class PreviewOutput(serializers.Serializer):
@@ -145,7 +116,7 @@ class PreviewOutput(serializers.Serializer):
     time_zone = serializers.CharField()
     valid = serializers.BooleanField()
     next_fire_times = serializers.ListField(child=serializers.CharField())
-    error = serializers.DictField(allow_null=True, help_text='{"field", "message"} when not valid.')
+    error = PreviewErrorOutput(allow_null=True, help_text="Why not valid; null when valid.")
 
 
 # ---- views ----------------------------------------------------------------------------------------------
@@ -163,14 +134,14 @@ class ScheduleListApi(SchedulesMixin, APIView):
         paginator = StandardPagination()
         page = paginator.paginate_queryset(schedule_list(team=self.team, job_id=int(raw) if raw else None),
                                            request, view=self)
-        return paginator.get_paginated_response([schedule_out(s) for s in page])
+        return paginator.get_paginated_response(ScheduleOutput(page, many=True).data)
 
     @extend_schema(operation_id="schedules_create", tags=TAGS, request=ScheduleInput, responses={201: ScheduleOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(ScheduleInput, request.data)
         job = job_get(team=self.team, job_id=data.pop("job"))
         schedule = schedule_create(team=self.team, user=request.user, job=job, **data)
-        return Response(schedule_out(schedule), status=status.HTTP_201_CREATED)
+        return Response(ScheduleOutput(schedule).data, status=status.HTTP_201_CREATED)
 
 
 class ScheduleDetailApi(SchedulesMixin, APIView):
@@ -178,7 +149,7 @@ class ScheduleDetailApi(SchedulesMixin, APIView):
 
     @extend_schema(operation_id="schedules_get", tags=TAGS, responses=ScheduleOutput)
     def get(self, request: Request, team: str, schedule_id: int) -> Response:
-        return Response(schedule_out(schedule_get(team=self.team, schedule_id=schedule_id)))
+        return Response(ScheduleOutput(schedule_get(team=self.team, schedule_id=schedule_id)).data)
 
     @extend_schema(operation_id="schedules_update", tags=TAGS, request=ScheduleInput, responses=ScheduleOutput)
     def patch(self, request: Request, team: str, schedule_id: int) -> Response:
@@ -187,7 +158,7 @@ class ScheduleDetailApi(SchedulesMixin, APIView):
         data = {k: v for k, v in data.items() if k in request.data}  # partial: defaults must not overwrite
         if "job" in data:
             data["job"] = job_get(team=self.team, job_id=data["job"])
-        return Response(schedule_out(schedule_update(schedule=schedule, data=data)))
+        return Response(ScheduleOutput(schedule_update(schedule=schedule, data=data)).data)
 
     @extend_schema(operation_id="schedules_delete", tags=TAGS, responses={204: None})
     def delete(self, request: Request, team: str, schedule_id: int) -> Response:
@@ -200,7 +171,8 @@ class SchedulePauseApi(SchedulesMixin, APIView):
 
     @extend_schema(operation_id="schedules_pause", tags=TAGS, request=None, responses=ScheduleOutput)
     def post(self, request: Request, team: str, schedule_id: int) -> Response:
-        return Response(schedule_out(schedule_pause(schedule=schedule_get(team=self.team, schedule_id=schedule_id))))
+        schedule = schedule_pause(schedule=schedule_get(team=self.team, schedule_id=schedule_id))
+        return Response(ScheduleOutput(schedule).data)
 
 
 class ScheduleResumeApi(SchedulesMixin, APIView):
@@ -208,7 +180,8 @@ class ScheduleResumeApi(SchedulesMixin, APIView):
 
     @extend_schema(operation_id="schedules_resume", tags=TAGS, request=None, responses=ScheduleOutput)
     def post(self, request: Request, team: str, schedule_id: int) -> Response:
-        return Response(schedule_out(schedule_resume(schedule=schedule_get(team=self.team, schedule_id=schedule_id))))
+        schedule = schedule_resume(schedule=schedule_get(team=self.team, schedule_id=schedule_id))
+        return Response(ScheduleOutput(schedule).data)
 
 
 class SchedulePreviewApi(SchedulesMixin, APIView):

@@ -1,9 +1,10 @@
 """Cron expressions in an IANA time zone: validation and fire times (croniter iterates, zoneinfo knows DST).
 
-Django-free. Fire times are aware datetimes in UTC. On a fall-back night a wall-clock time happens twice: an
-expression that names its hours (`30 2 * * *`) fires once, at the first of the two; one whose hour field is `*`
-fires every real hour (Vixie cron's rule). On a spring-forward night a missing wall time fires at the first
-instant after the gap (croniter's behaviour, e.g. 02:30 → 03:00 CEST).
+No Django in the logic; a bad spec is a ScheduleSpecError, the domain's InvalidInput. Fire times are aware
+datetimes in UTC. On a fall-back night a wall-clock time happens twice: an expression that names its hours
+(`30 2 * * *`) fires once, at the first of the two; one whose hour field is `*` fires every real hour (Vixie
+cron's rule). On a spring-forward night a missing wall time fires at the first instant after the gap
+(croniter's behaviour, e.g. 02:30 → 03:00 CEST).
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from croniter import CroniterBadCronError, CroniterBadDateError, CroniterNotAlphaError, croniter
 
+from config.errors import InvalidInput
+
 MAX_CRON_LENGTH = 200
 
 
-class ScheduleSpecError(ValueError):
+class ScheduleSpecError(InvalidInput):
     """A cron expression or time zone that cannot be used; `field` is `cron` or `time_zone`."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(message, {field: [message]})
         self.field = field
-        self.message = message
 
 
 def zone(name: str) -> ZoneInfo:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from django.http import Http404
 
+from config.errors import NotFound
 from jobs.models import JobRun
 from schedules.models import Schedule, ScheduleFire
 from teams.models import Team
@@ -17,10 +17,10 @@ def schedule_list(*, team: Team, job_id: int | None = None) -> QuerySet[Schedule
 
 
 def schedule_get(*, team: Team, schedule_id: int) -> Schedule:
-    """One schedule of the team; a missing or another team's schedule raises Http404."""
+    """One schedule of the team; a missing or another team's schedule raises NotFound."""
     schedule = Schedule.objects.filter(team=team, id=schedule_id).select_related("job", "created_by").first()
     if schedule is None:
-        raise Http404(f"No schedule {schedule_id} in team '{team.name}'.")
+        raise NotFound(f"No schedule {schedule_id} in team '{team.name}'.")
     return schedule
 
 

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.validation import validated
+from config.api.validation import query_datetime, validated
 from jobs.selectors import job_get
 from streams.models import Desired, StreamStatus
-from streams.selectors import metric_out, metrics_range, stream_out
+from streams.selectors import metrics_range, stream_view
 from streams.services.lifecycle import stream_reset, stream_restart, stream_start, stream_state, stream_stop
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
@@ -29,7 +26,7 @@ class StreamsMixin(TeamScopedMixin):
     write_role = Role.DEVELOPER
 
 
-# ---- bodies (OpenAPI; the responses are built by stream_out/metric_out) ------------------------------------
+# ---- bodies: every stream answer is serialized by these (and documented by them) ---------------------------
 class StreamMetricOutput(serializers.Serializer):
     batch_id = serializers.IntegerField()
     ts = serializers.DateTimeField()
@@ -46,14 +43,15 @@ class StreamMetricOutput(serializers.Serializer):
 
 
 class StreamStateOutput(serializers.Serializer):
-    status = serializers.ChoiceField(choices=StreamStatus.choices)
-    desired = serializers.ChoiceField(choices=Desired.choices)
-    restarts = serializers.IntegerField()
-    last_error = serializers.CharField(allow_null=True)
-    query_id = serializers.CharField(allow_null=True)
-    started_at = serializers.DateTimeField(allow_null=True)
-    heartbeat_at = serializers.DateTimeField(allow_null=True)
-    checkpoint_generation = serializers.IntegerField()
+    # Serializes a streams.selectors.StreamView.
+    status = serializers.ChoiceField(source="state.status", choices=StreamStatus.choices)
+    desired = serializers.ChoiceField(source="state.desired", choices=Desired.choices)
+    restarts = serializers.IntegerField(source="state.restarts")
+    last_error = serializers.CharField(source="state.last_error", allow_null=True)
+    query_id = serializers.CharField(source="state.query_id", allow_null=True)
+    started_at = serializers.DateTimeField(source="state.started_at", allow_null=True)
+    heartbeat_at = serializers.DateTimeField(source="state.heartbeat_at", allow_null=True)
+    checkpoint_generation = serializers.IntegerField(source="state.checkpoint_generation")
     latest = StreamMetricOutput(allow_null=True)
     falling_behind = serializers.BooleanField(help_text="The source lag grew over the last N batches.")
 
@@ -67,22 +65,12 @@ class StreamResetInput(serializers.Serializer):
                                        help_text="Must be true: the next start replays every source.")
 
 
-def _time_param(request: Request, name: str) -> Any:
-    raw = request.query_params.get(name)
-    if not raw:
-        return None
-    value = parse_datetime(raw)
-    if value is None:
-        raise exceptions.ValidationError({name: ["Use an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z."]})
-    return value
-
-
 class StreamApi(StreamsMixin, APIView):
     """The stream of a streaming job: status, what was asked, restarts, the latest batch."""
 
     @extend_schema(operation_id="streams_get", tags=[TAG], responses=StreamStateOutput)
     def get(self, request: Request, team: str, job_id: int) -> Response:
-        return Response(stream_out(stream_state(job_get(team=self.team, job_id=job_id))))
+        return Response(StreamStateOutput(stream_view(stream_state(job_get(team=self.team, job_id=job_id)))).data)
 
 
 class StreamStartApi(StreamsMixin, APIView):
@@ -91,7 +79,7 @@ class StreamStartApi(StreamsMixin, APIView):
     @extend_schema(operation_id="streams_start", tags=[TAG], request=None, responses={202: StreamStateOutput})
     def post(self, request: Request, team: str, job_id: int) -> Response:
         state = stream_start(job=job_get(team=self.team, job_id=job_id), user=request.user)
-        return Response(stream_out(state), status=status.HTTP_202_ACCEPTED)
+        return Response(StreamStateOutput(stream_view(state)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class StreamStopApi(StreamsMixin, APIView):
@@ -100,7 +88,7 @@ class StreamStopApi(StreamsMixin, APIView):
     @extend_schema(operation_id="streams_stop", tags=[TAG], request=None, responses={202: StreamStateOutput})
     def post(self, request: Request, team: str, job_id: int) -> Response:
         state = stream_stop(job=job_get(team=self.team, job_id=job_id), user=request.user)
-        return Response(stream_out(state), status=status.HTTP_202_ACCEPTED)
+        return Response(StreamStateOutput(stream_view(state)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class StreamRestartApi(StreamsMixin, APIView):
@@ -109,7 +97,7 @@ class StreamRestartApi(StreamsMixin, APIView):
     @extend_schema(operation_id="streams_restart", tags=[TAG], request=None, responses={202: StreamStateOutput})
     def post(self, request: Request, team: str, job_id: int) -> Response:
         state = stream_restart(job=job_get(team=self.team, job_id=job_id), user=request.user)
-        return Response(stream_out(state), status=status.HTTP_202_ACCEPTED)
+        return Response(StreamStateOutput(stream_view(state)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class StreamResetApi(StreamsMixin, APIView):
@@ -121,7 +109,7 @@ class StreamResetApi(StreamsMixin, APIView):
         job = job_get(team=self.team, job_id=job_id)
         data = validated(StreamResetInput, request.data or {})
         state = stream_reset(job=job, user=request.user, confirm=data["confirm"])
-        return Response(stream_out(state), status=status.HTTP_202_ACCEPTED)
+        return Response(StreamStateOutput(stream_view(state)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class StreamMetricsApi(StreamsMixin, APIView):
@@ -133,5 +121,5 @@ class StreamMetricsApi(StreamsMixin, APIView):
     def get(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
         stream_state(job)
-        rows = metrics_range(job=job, since=_time_param(request, "since"), until=_time_param(request, "until"))
-        return Response({"results": [metric_out(m) for m in rows]})
+        rows = metrics_range(job=job, since=query_datetime(request, "since"), until=query_datetime(request, "until"))
+        return Response(StreamMetricsOutput({"results": rows}).data)

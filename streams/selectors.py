@@ -3,8 +3,8 @@ time range. Scoped by the job, which callers fetch for their team (another team'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 
@@ -12,18 +12,6 @@ from jobs.models import SqlJob
 from streams.models import StreamMetric, StreamState
 
 MAX_POINTS = 2000
-
-
-def metric_out(metric: StreamMetric) -> dict[str, Any]:
-    """One batch as the API shows it."""
-    return {
-        "batch_id": metric.batch_id, "ts": metric.ts, "input_rows": metric.input_rows,
-        "input_rows_per_second": metric.input_rows_per_second,
-        "processed_rows_per_second": metric.processed_rows_per_second, "output_rows": metric.output_rows,
-        "output_rows_per_second": metric.output_rows_per_second, "duration_ms": metric.duration_ms,
-        "watermark": metric.watermark, "state_rows": metric.state_rows,
-        "state_memory_bytes": metric.state_memory_bytes, "lag": metric.lag,
-    }
 
 
 def metrics_range(*, job: SqlJob, since: datetime | None = None, until: datetime | None = None,
@@ -49,13 +37,16 @@ def falling_behind(*, job: SqlJob, batches: int | None = None) -> bool:
     return all(later > earlier for earlier, later in zip(lags, lags[1:], strict=False))
 
 
-def stream_out(state: StreamState) -> dict[str, Any]:
-    """The StreamState body of the API."""
+@dataclass(frozen=True)
+class StreamView:
+    """A stream as users see it (streams.apis.StreamStateOutput): its state, newest batch and falling-behind flag."""
+
+    state: StreamState
+    latest: StreamMetric | None
+    falling_behind: bool
+
+
+def stream_view(state: StreamState) -> StreamView:
+    """The state with its newest batch (None before the first) and whether the source lag keeps growing."""
     latest = StreamMetric.objects.filter(job_id=state.job_id).order_by("-ts", "-id").first()
-    return {
-        "status": state.status, "desired": state.desired, "restarts": state.restarts,
-        "last_error": state.last_error, "query_id": state.query_id, "started_at": state.started_at,
-        "heartbeat_at": state.heartbeat_at, "checkpoint_generation": state.checkpoint_generation,
-        "latest": metric_out(latest) if latest is not None else None,
-        "falling_behind": falling_behind(job=state.job),
-    }
+    return StreamView(state=state, latest=latest, falling_behind=falling_behind(job=state.job))

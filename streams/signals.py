@@ -7,14 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from celery.signals import worker_shutting_down
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.db.models.signals import pre_delete, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from config.errors import Conflict
+from config.errors import Conflict, InvalidInput
 from jobs.models import JobKind, SqlJob
 from streams.models import ACTIVE_STATUSES, Desired, StreamState, StreamStatus
 from streams.services.supervisor import SHUTDOWN
@@ -40,7 +39,7 @@ def _on_job_edit(sender: type[SqlJob], instance: SqlJob, **kwargs: Any) -> None:
         return
     if instance.kind != JobKind.STREAMING:
         if _active(instance.pk):
-            raise ValidationError({"kind": ["The job's stream is running; stop it before changing the kind."]})
+            raise InvalidInput.of({"kind": ["The job's stream is running; stop it before changing the kind."]})
         return
     if all(before[name] == getattr(instance, name) for name in RESTARTED_BY):
         return

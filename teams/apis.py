@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from config.api.pagination import StandardPagination
 from config.api.validation import validated
-from teams.models import TEAM_NAME_RE, ApiToken, Membership, Role
+from teams.models import TEAM_NAME_RE, ApiToken, Membership, Role, Team
 from teams.permissions import IsPlatformAdmin, TeamScopedMixin
 from teams.selectors import roles_by_team, teams_visible_to
 from teams.services import (
@@ -44,6 +44,32 @@ class CsrfApi(APIView):
         return Response({"csrf_token": get_token(request)})
 
 
+# ---- the signed-in user ------------------------------------------------------------------------------
+class TeamRoleOutput(serializers.Serializer):
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=Role.choices, help_text="A platform admin is admin of every team.")
+
+
+class MyTeams(serializers.ListSerializer):
+    """The teams the user sees, with their role in each (the field's source is the user; admins see every team)."""
+
+    def to_representation(self, data: Any) -> list[dict[str, Any]]:
+        roles = roles_by_team(user=data)
+        return super().to_representation([
+            {"name": t.name, "role": Role.ADMIN if data.is_superuser else roles.get(t.id)}
+            for t in teams_visible_to(user=data)
+        ])
+
+
+# Named *Serializer so its schema component stays `Me`, the model name generated clients already import.
+class MeSerializer(serializers.Serializer):
+    """The signed-in user with the teams they see."""
+
+    username = serializers.CharField()
+    is_platform_admin = serializers.BooleanField(source="is_superuser")
+    teams = MyTeams(child=TeamRoleOutput(), source="*", help_text="The teams the user sees, with their role in each.")
+
+
 class LoginApi(APIView):
     """Start a browser session."""
 
@@ -53,7 +79,7 @@ class LoginApi(APIView):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=256, write_only=True)
 
-    @extend_schema(request=InputSerializer, responses={200: None})
+    @extend_schema(request=InputSerializer, responses={200: MeSerializer})
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
         user = authenticate(request._request, username=data["username"], password=data["password"])
@@ -62,7 +88,7 @@ class LoginApi(APIView):
         if user is None:
             raise exceptions.AuthenticationFailed("Wrong username or password.")
         login(request._request, user)
-        return Response(_me(user))
+        return Response(MeSerializer(user).data)
 
 
 class LogoutApi(APIView):
@@ -83,35 +109,35 @@ class SessionApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses=inline_serializer("Session", {"authenticated": serializers.BooleanField(),
-                                                           "user": serializers.DictField(allow_null=True)}))
+                                                           "user": MeSerializer(allow_null=True)}))
     def get(self, request: Request) -> Response:
         authenticated = bool(request.user and request.user.is_authenticated)
-        return Response({"authenticated": authenticated, "user": _me(request.user) if authenticated else None})
+        return Response({"authenticated": authenticated,
+                         "user": MeSerializer(request.user).data if authenticated else None})
 
 
 class MeApi(APIView):
     """The signed-in user with their teams and roles."""
 
-    @extend_schema(responses=inline_serializer("Me", {"username": serializers.CharField()}))
+    @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:
-        return Response(_me(request.user))
-
-
-def _me(user: Any) -> dict[str, Any]:
-    roles = roles_by_team(user=user)
-    teams = [
-        {"name": t.name, "role": Role.ADMIN if user.is_superuser else roles.get(t.id)}
-        for t in teams_visible_to(user=user)
-    ]
-    return {"username": user.username, "is_platform_admin": user.is_superuser, "teams": teams}
+        return Response(MeSerializer(request.user).data)
 
 
 # ---- teams ------------------------------------------------------------------------------------------
+class CallerRole(serializers.CharField):
+    """The caller's role in the team (its source is the team): context["roles"] maps team id → role."""
+
+    def to_representation(self, value: Team) -> str | None:
+        role: str | None = self.context["roles"].get(value.id)
+        return role
+
+
 class TeamOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
     description = serializers.CharField()
     created_at = serializers.DateTimeField()
-    role = serializers.CharField(allow_null=True)
+    role = CallerRole(source="*", allow_null=True)
 
 
 class TeamListApi(APIView):
@@ -131,14 +157,16 @@ class TeamListApi(APIView):
         roles = roles_by_team(user=request.user)
         paginator = StandardPagination()
         page = paginator.paginate_queryset(teams_visible_to(user=request.user), request, view=self)
-        rows = [_team_out(t, Role.ADMIN if request.user.is_superuser else roles.get(t.id)) for t in page]
-        return paginator.get_paginated_response(rows)
+        if request.user.is_superuser:
+            roles = {t.id: Role.ADMIN for t in page}
+        return paginator.get_paginated_response(TeamOutputSerializer(page, many=True, context={"roles": roles}).data)
 
     @extend_schema(request=InputSerializer, responses={201: TeamOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
         team = team_create(name=data["name"], description=data["description"])
-        return Response(_team_out(team, Role.ADMIN), status=status.HTTP_201_CREATED)
+        body = TeamOutputSerializer(team, context={"roles": {team.id: Role.ADMIN}}).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class TeamDetailApi(TeamScopedMixin, APIView):
@@ -146,16 +174,12 @@ class TeamDetailApi(TeamScopedMixin, APIView):
 
     @extend_schema(responses=TeamOutputSerializer)
     def get(self, request: Request, team: str) -> Response:
-        return Response(_team_out(self.team, self.team_role))
-
-
-def _team_out(team: Any, role: str | None) -> dict[str, Any]:
-    return {"name": team.name, "description": team.description, "created_at": team.created_at, "role": role}
+        return Response(TeamOutputSerializer(self.team, context={"roles": {self.team.id: self.team_role}}).data)
 
 
 # ---- members ----------------------------------------------------------------------------------------
 class MemberOutputSerializer(serializers.Serializer):
-    username = serializers.CharField()
+    username = serializers.CharField(source="user.username")
     role = serializers.ChoiceField(choices=Role.choices)
     created_at = serializers.DateTimeField()
 
@@ -174,7 +198,7 @@ class MemberListApi(TeamScopedMixin, APIView):
         qs = Membership.objects.filter(team=self.team).select_related("user").order_by("user__username")
         paginator = StandardPagination()
         page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response([_member_out(m) for m in page])
+        return paginator.get_paginated_response(MemberOutputSerializer(page, many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: MemberOutputSerializer})
     def post(self, request: Request, team: str) -> Response:
@@ -183,7 +207,7 @@ class MemberListApi(TeamScopedMixin, APIView):
         if user is None:
             raise exceptions.ValidationError({"username": [f"No user named '{data['username']}'."]})
         membership = membership_set(team=self.team, user=user, role=data["role"])
-        return Response(_member_out(membership), status=status.HTTP_201_CREATED)
+        return Response(MemberOutputSerializer(membership).data, status=status.HTTP_201_CREATED)
 
 
 class MemberDetailApi(TeamScopedMixin, APIView):
@@ -197,23 +221,19 @@ class MemberDetailApi(TeamScopedMixin, APIView):
 
     @extend_schema(responses=MemberOutputSerializer)
     def get(self, request: Request, team: str, username: str) -> Response:
-        return Response(_member_out(self._membership(username)))
+        return Response(MemberOutputSerializer(self._membership(username)).data)
 
     @extend_schema(request=InputSerializer, responses=MemberOutputSerializer)
     def patch(self, request: Request, team: str, username: str) -> Response:
         membership = self._membership(username)
         data = validated(self.InputSerializer, request.data)
         membership = membership_set(team=self.team, user=membership.user, role=data["role"])
-        return Response(_member_out(membership))
+        return Response(MemberOutputSerializer(membership).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, team: str, username: str) -> Response:
         membership_remove(membership=self._membership(username))
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-def _member_out(m: Membership) -> dict[str, Any]:
-    return {"username": m.user.username, "role": m.role, "created_at": m.created_at}
 
 
 # ---- tokens -----------------------------------------------------------------------------------------
@@ -225,7 +245,7 @@ class TokenOutputSerializer(serializers.Serializer):
     expires_at = serializers.DateTimeField(allow_null=True)
     revoked_at = serializers.DateTimeField(allow_null=True)
     last_used_at = serializers.DateTimeField(allow_null=True)
-    active = serializers.BooleanField()
+    active = serializers.BooleanField(source="is_active")
 
 
 class TokenIssuedOutputSerializer(TokenOutputSerializer):
@@ -245,13 +265,14 @@ class TokenListApi(APIView):
     def get(self, request: Request) -> Response:
         paginator = StandardPagination()
         page = paginator.paginate_queryset(ApiToken.objects.filter(user=request.user), request, view=self)
-        return paginator.get_paginated_response([_token_out(t) for t in page])
+        return paginator.get_paginated_response(TokenOutputSerializer(page, many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: TokenIssuedOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
         issued = api_token_create(user=request.user, name=data["name"], expires_in_days=data.get("expires_in_days"))
-        return Response({**_token_out(issued.token), "token": issued.raw}, status=status.HTTP_201_CREATED)
+        # The value exists only here (the stored digest cannot give it back), so it joins the token's body once.
+        return Response({**TokenOutputSerializer(issued.token).data, "token": issued.raw}, status=status.HTTP_201_CREATED)
 
 
 class TokenDetailApi(APIView):
@@ -259,22 +280,9 @@ class TokenDetailApi(APIView):
 
     @extend_schema(responses=TokenOutputSerializer)
     def get(self, request: Request, token_id: int) -> Response:
-        return Response(_token_out(get_object_or_404(ApiToken, pk=token_id, user=request.user)))
+        return Response(TokenOutputSerializer(get_object_or_404(ApiToken, pk=token_id, user=request.user)).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, token_id: int) -> Response:
         api_token_revoke(token=get_object_or_404(ApiToken, pk=token_id, user=request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-def _token_out(t: ApiToken) -> dict[str, Any]:
-    return {
-        "id": t.id,
-        "name": t.name,
-        "prefix": t.prefix,
-        "created_at": t.created_at,
-        "expires_at": t.expires_at,
-        "revoked_at": t.revoked_at,
-        "last_used_at": t.last_used_at,
-        "active": t.is_active,
-    }

@@ -8,18 +8,22 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.errors import Conflict
+from config.errors import Conflict, InvalidInput
 from teams.models import ApiToken, Membership, Role, Team
 from teams.tokens import TOKEN_PREFIX, token_digest
 
 
 def team_create(*, name: str, description: str = "") -> Team:
-    """Create a team; a taken name raises Conflict."""
+    """Create a team; a bad name raises InvalidInput, a taken one Conflict."""
     team = Team(name=name, description=description)
-    team.full_clean(validate_unique=False)  # uniqueness is the database's job: 409 below
+    try:
+        team.full_clean(validate_unique=False)  # uniqueness is the database's job: 409 below
+    except ValidationError as exc:  # the model's field checks, told in the domain's words
+        raise InvalidInput.of(exc.message_dict) from None
     try:
         with transaction.atomic():
             team.save()
@@ -31,7 +35,7 @@ def team_create(*, name: str, description: str = "") -> Team:
 def membership_set(*, team: Team, user: AbstractBaseUser, role: str) -> Membership:
     """Add `user` to `team` with `role`, or change the role of an existing member."""
     if role not in Role.values:
-        raise ValueError(f"Unknown role '{role}'; use one of {', '.join(Role.values)}.")
+        raise InvalidInput.of({"role": [f"Unknown role '{role}'; use one of {', '.join(Role.values)}."]})
     with transaction.atomic():
         membership, created = Membership.objects.select_for_update().get_or_create(
             team=team, user=user, defaults={"role": role}

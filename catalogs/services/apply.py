@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import yaml
@@ -22,20 +22,16 @@ from catalogs.services.spec import (
     find_env_refs,
     resolve_env_refs,
 )
-from schedules.services.apply import pipelines_apply
+from schedules.services.apply import SectionResult, pipelines_apply
 from teams.models import Team
 
 logger = logging.getLogger("lakeport.catalogs")
 
 
 @dataclass
-class ApplyResult:
-    """Names of the catalogs an apply created, updated, deleted (prune) and left unchanged."""
+class ApplyResult(SectionResult):
+    """Names of the catalogs an apply created, updated, deleted (prune) and left unchanged; its other sections'."""
 
-    created: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
     dry_run: bool = False
     jobs: dict[str, list[str]] | None = None  # the same four lists for a document's `jobs` section
     schedules: dict[str, list[str]] | None = None  # …and for its `schedules` section

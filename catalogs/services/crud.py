@@ -9,7 +9,6 @@ from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.http import Http404
 from django.utils import timezone
 
 from catalogs.models import Catalog, CatalogChangeAction
@@ -18,7 +17,7 @@ from catalogs.services.audit import actor_label, catalog_change_record, catalog_
 from catalogs.services.paths import catalog_paths_check
 from catalogs.services.spec import CatalogSpec, catalog_spec_build
 from catalogs.types import get_catalog_type
-from config.errors import Conflict, PreconditionFailed
+from config.errors import Conflict, NotFound, PreconditionFailed
 from teams.models import Team
 
 logger = logging.getLogger("lakeport.catalogs")
@@ -46,8 +45,8 @@ def _locked(*, team: Team, name: str) -> Catalog | None:
     )
 
 
-def _not_found(team: Team, name: str) -> Http404:
-    return Http404(f"No catalog named '{name}' in team '{team.name}'.")
+def _not_found(team: Team, name: str) -> NotFound:
+    return NotFound(f"No catalog named '{name}' in team '{team.name}'.")
 
 
 def check_if_match(catalog: Catalog | None, if_match: IfMatch) -> None:

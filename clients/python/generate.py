@@ -1,13 +1,15 @@
-"""Regenerate the typed client (`make client`): the live OpenAPI schema → openapi-python-client → lakeport_client/.
+"""Regenerate the typed clients (`make client`) from the live OpenAPI schema: openapi-python-client →
+lakeport_client/, and openapi-typescript → the browser app's frontend/src/lib/api-schema.d.ts.
 
-One deterministic command: the schema is rendered in-process exactly as /api/schema/ serves it, the generator
-is pinned (pyproject test extras), its output is formatted with ruff, and nothing carries a timestamp — so the
-committed package differs from a fresh one only when the API changed (tests/integrations/test_client.py checks).
-The hand-written layer (lakeport_client_ext/) is never touched.
+One deterministic command: the schema is rendered in-process exactly as /api/schema/ serves it, the generators
+are pinned (pyproject test extras, frontend/package-lock.json), the Python output is formatted with ruff, and
+nothing carries a timestamp — so the committed files differ from fresh ones only when the API changed
+(tests/integrations/test_client.py checks both). The hand-written layer (lakeport_client_ext/) is never touched.
 
-    .venv/bin/python clients/python/generate.py            # rewrite clients/python/lakeport_client
-    .venv/bin/python clients/python/generate.py --check    # exit 1 when the committed client is stale
-    .venv/bin/python clients/python/generate.py --snapshot # release: docs/api/openapi-<version>.json
+    .venv/bin/python clients/python/generate.py              # rewrite lakeport_client and api-schema.d.ts
+    .venv/bin/python clients/python/generate.py --typescript # only api-schema.d.ts (`npm run api-types`)
+    .venv/bin/python clients/python/generate.py --check      # exit 1 when either is stale
+    .venv/bin/python clients/python/generate.py --snapshot   # release: docs/api/openapi-<version>.json
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ REPO = HERE.parents[1]
 PACKAGE = "lakeport_client"
 CONFIG = HERE / "openapi-python-client.yaml"
 SCHEMA_COPY = HERE / "openapi.json"  # the schema the committed client was generated from, for readers
+FRONTEND = REPO / "frontend"
+TYPESCRIPT_TYPES = FRONTEND / "src" / "lib" / "api-schema.d.ts"
 
 
 def live_schema() -> dict[str, Any]:
@@ -73,6 +77,22 @@ def generate(schema: dict[str, Any], destination: Path) -> Path:
     return target
 
 
+def typescript_types(schema: dict[str, Any]) -> str:
+    """The TypeScript declarations openapi-typescript (frontend/node_modules, pinned by its lockfile) makes of `schema`."""
+    generator = FRONTEND / "node_modules" / ".bin" / "openapi-typescript"
+    if not generator.exists():
+        raise RuntimeError(f"{generator} is missing: run `bash platform/scripts/build-frontend.sh` (npm ci) first")
+    with tempfile.TemporaryDirectory(prefix="lakeport-ts-") as work:
+        spec, out = Path(work) / "openapi.json", Path(work) / "api-schema.d.ts"
+        spec.write_text(schema_text(schema))
+        # A request field with a default is optional to send: openapi-typescript would otherwise make it required.
+        done = subprocess.run([str(generator), str(spec), "--output", str(out), "--default-non-nullable=false"],
+                              cwd=FRONTEND, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"openapi-typescript failed:\n{done.stdout}\n{done.stderr}")
+        return out.read_text()
+
+
 def differences(left: Path, right: Path) -> list[str]:
     """Relative paths that differ between two package trees (added, removed or changed files)."""
     found: list[str] = []
@@ -92,6 +112,7 @@ def main() -> int:
     parser.add_argument("--snapshot", action="store_true",
                         help="release: write docs/api/openapi-<info.version>.json (see docs/api/CHANGELOG.md)")
     parser.add_argument("--force", action="store_true", help="with --snapshot: replace an existing snapshot")
+    parser.add_argument("--typescript", action="store_true", help="only the browser app's api-schema.d.ts")
     options = parser.parse_args()
     schema = live_schema()
     if options.snapshot:
@@ -107,14 +128,19 @@ def main() -> int:
             stale = differences(HERE / PACKAGE, generate(schema, Path(fresh)))
         if SCHEMA_COPY.read_text() != schema_text(schema):
             stale.append(SCHEMA_COPY.name)
+        if TYPESCRIPT_TYPES.read_text() != typescript_types(schema):
+            stale.append(str(TYPESCRIPT_TYPES.relative_to(REPO)))
         for path in stale:
             print(f"stale: {path}")
         if stale:
-            print("The committed client is stale: run `make client` and commit clients/python.")
+            print("The committed clients are stale: run `make client` and commit clients/python and frontend/src/lib.")
         return 1 if stale else 0
-    generate(schema, HERE)
-    SCHEMA_COPY.write_text(schema_text(schema))
-    print(f"wrote {HERE / PACKAGE} and {SCHEMA_COPY.name} (API version {schema['info']['version']})")
+    if not options.typescript:
+        generate(schema, HERE)
+        SCHEMA_COPY.write_text(schema_text(schema))
+        print(f"wrote {HERE / PACKAGE} and {SCHEMA_COPY.name} (API version {schema['info']['version']})")
+    TYPESCRIPT_TYPES.write_text(typescript_types(schema))
+    print(f"wrote {TYPESCRIPT_TYPES.relative_to(REPO)} (API version {schema['info']['version']})")
     return 0
 
 

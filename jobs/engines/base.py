@@ -25,6 +25,16 @@ class RunError(TypedDict):
     message: str
 
 
+class StatementSpanEvent(TypedDict):
+    """Where a statement is in the script the engine ran (`StatementSpan` in jobs/spark/sqltext.py): [start, end)
+    character offsets without the `;`, and its 1-based first line and column."""
+
+    start: int
+    end: int
+    line: int
+    column: int
+
+
 class StatementEvent(TypedDict, total=False):
     """A finished statement as the engine sends it (`StatementResult.as_dict()` in jobs/spark/script.py)."""
 
@@ -38,8 +48,9 @@ class StatementEvent(TypedDict, total=False):
     rows: list[list[Any]] | int | None
     truncated: bool
     error: str | None
-    line: int | None
+    line: int | None  # a failed statement's: where it failed; any other's: where it starts
     column: int | None
+    span: StatementSpanEvent | None
 
 
 class PreviewResult(TypedDict):

@@ -45,8 +45,11 @@ STOP_GRACE_SECONDS = 10.0
 ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME", "SPARK_HOME", "LAKEPORT_DELTA_MODE",
                  "LAKEPORT_JDBC_MYSQL_DRIVER")
 
-# Serial GC and a heap that gives memory back: engines idle most of the time (measured in docs/benchmarks/engines.md).
-IDLE_FRIENDLY_JVM_OPTIONS = "-XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
+# Serial GC, a heap that gives memory back and glibc's freed native memory returned every 5 s: engines idle most
+# of the time (measured in docs/benchmarks/engines.md). TrimNativeHeapInterval exists from JDK 17.0.9; older JVMs
+# ignore it rather than refuse to start.
+IDLE_FRIENDLY_JVM_OPTIONS = ("-XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 "
+                             "-XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=5000")
 
 EventHandler = Callable[[dict[str, Any]], None]
 

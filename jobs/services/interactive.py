@@ -33,7 +33,7 @@ from jobs.services.parameters import (
 )
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.script import split_statements
-from jobs.spark.sqltext import COMMENT, SPACE, Statement, tokenize
+from jobs.spark.sqltext import COMMENT, SPACE, Statement, statement_spans, tokenize, utf16_offsets
 from jobs.spark.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
@@ -47,17 +47,30 @@ POLL_SECONDS = 0.005
 
 @dataclass
 class ValidationReport:
-    """`{"valid", "errors": [{"statement", "line", "column", "message"}], "schema": [{"name", "type"}]}`."""
+    """`{"valid", "errors": [{"statement", "line", "column", "message"}], "schema": [{"name", "type"}],
+    "statements": [{"index", "start", "end", "line"}]}`."""
 
     errors: list[dict[str, Any]] = field(default_factory=list)
     schema: list[dict[str, Any]] = field(default_factory=list)
+    statements: list[dict[str, int]] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
         return not self.errors
 
     def as_dict(self) -> dict[str, Any]:
-        return {"valid": self.valid, "errors": self.errors, "schema": self.schema}
+        return {"valid": self.valid, "errors": self.errors, "schema": self.schema, "statements": self.statements}
+
+
+def script_statements(sql: str) -> list[dict[str, int]]:
+    """Where each statement of `sql` is: `index`, [`start`, `end`) without the `;`, and its first `line`.
+
+    Offsets count UTF-16 code units, as JavaScript indexes a string (the editor marks with them); they equal
+    character offsets unless an emoji or another character outside the Basic Multilingual Plane comes before.
+    """
+    js = utf16_offsets(sql)
+    return [{"index": i, "start": js(span.start), "end": js(span.end), "line": span.line}
+            for i, span in enumerate(statement_spans(sql))]
 
 
 def _error(message: str, *, statement: int | None = None, line: int | None = None, column: int | None = None) -> dict:
@@ -132,21 +145,24 @@ def sql_validate(*, team: Team, sql: str, job_id: int | None = None,
 
     Errors carry the 0-based statement index and the script-absolute line/column (of the script as written, when
     `${name}` parameters were rendered: see `editor_render`); `schema` is the output of the last query when the
-    script analyses cleanly.
+    script analyses cleanly; `statements` is where each statement of the script as written is (`script_statements`).
     """
     problem = script_size_error(sql)
     if problem:
         return ValidationReport(errors=[_error(problem, statement=None, line=1, column=1)])
+    # split here, on the script as written: the browser marks statements with these and never splits itself
+    statements = script_statements(sql)
     try:
         rendered = editor_render(team=team, sql=sql, job_id=job_id, overrides=parameters)
     except ParameterError as exc:
-        return ValidationReport(errors=[parameter_error(sql, exc)])
+        return ValidationReport(errors=[parameter_error(sql, exc)], statements=statements)
     answer = _ask_engine(team=team, mode="validate", sql=rendered.sql if rendered else sql)
     if answer.get("error") and not answer.get("errors"):
-        return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))])
+        return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))],
+                                statements=statements)
     errors, schema = answer.get("errors") or [], answer.get("schema")
     return ValidationReport(errors=[{**_written(e, rendered), "message": redact(str(e.get("message", "")))}
-                                    for e in errors], schema=list(schema or []))
+                                    for e in errors], schema=list(schema or []), statements=statements)
 
 
 def editor_render(*, team: Team, sql: str, job_id: int | None,
@@ -194,15 +210,15 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
     `${name}` parameters are rendered as in `sql_validate`. A statement that writes, an empty script or a failing
     query raises a 400 whose message names the position (in the script as written).
     """
-    editor_statements(sql)  # the size and tokenizer checks, on the script as written
+    statements = editor_statements(sql)  # the size and tokenizer checks, on the script as written
     try:
         rendered = editor_render(team=team, sql=sql, job_id=job_id, overrides=parameters)
     except ParameterError as exc:
         error = parameter_error(sql, exc)
         raise editor_refusal(f"Line {error['line']}, column {error['column']}: {exc.message}") from None
-    if rendered is not None:
+    if rendered is not None:  # split again only when rendering changed the text
         sql = rendered.sql
-    statements = editor_statements(sql)
+        statements = editor_statements(sql)
     if not statements:
         raise editor_refusal("The SQL script is empty.")
     for st in statements[:-1]:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from catalogs.models import Catalog
-from config.errors import Conflict
+from config.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.parameters import check_script_parameters, clean_declarations
 from jobs.spark.sqltext import SqlTextError
@@ -24,11 +23,11 @@ MAX_CONF_ENTRIES = 100
 def check_script(sql: str) -> None:
     """Refuse an empty script or one above LAKEPORT_MAX_SCRIPT_BYTES, with a message saying which."""
     if not sql or not sql.strip():
-        raise ValidationError({"sql": ["The SQL script is empty."]})
+        raise InvalidInput.of({"sql": ["The SQL script is empty."]})
     size = len(sql.encode("utf-8"))
     limit = settings.LAKEPORT_MAX_SCRIPT_BYTES
     if size > limit:
-        raise ValidationError({"sql": [f"The SQL script is {size} bytes; the limit is {limit} bytes."]})
+        raise InvalidInput.of({"sql": [f"The SQL script is {size} bytes; the limit is {limit} bytes."]})
 
 
 def check_kind(*, kind: str, sql: str) -> None:
@@ -38,7 +37,7 @@ def check_kind(*, kind: str, sql: str) -> None:
     try:
         split_script(sql)
     except (StreamingStatementError, SqlTextError) as exc:
-        raise ValidationError({"sql": [f"Not a streaming script: {exc}"]}) from None
+        raise InvalidInput.of({"sql": [f"Not a streaming script: {exc}"]}) from None
 
 
 def clean_spark_conf(conf: Any) -> dict[str, str]:
@@ -46,20 +45,20 @@ def clean_spark_conf(conf: Any) -> dict[str, str]:
     if conf is None:
         return {}
     if not isinstance(conf, dict):
-        raise ValidationError({"spark_conf": ["Expected an object of Spark conf keys to values."]})
+        raise InvalidInput.of({"spark_conf": ["Expected an object of Spark conf keys to values."]})
     if len(conf) > MAX_CONF_ENTRIES:
-        raise ValidationError({"spark_conf": [f"At most {MAX_CONF_ENTRIES} entries."]})
+        raise InvalidInput.of({"spark_conf": [f"At most {MAX_CONF_ENTRIES} entries."]})
     allowed = set(settings.LAKEPORT_SPARK_CONF_ALLOWLIST)
     cleaned: dict[str, str] = {}
     for key, value in conf.items():
         if key not in allowed:
-            raise ValidationError(
+            raise InvalidInput.of(
                 {"spark_conf": [f"Spark conf '{str(key)[:200]}' is not on the allow-list; allowed: {', '.join(sorted(allowed))}."]}
             )
         if isinstance(value, bool):
             value = "true" if value else "false"
         if not isinstance(value, (str, int, float)) or len(str(value)) > 1000:
-            raise ValidationError({"spark_conf": [f"Spark conf '{key}' needs a string, number or boolean value."]})
+            raise InvalidInput.of({"spark_conf": [f"Spark conf '{key}' needs a string, number or boolean value."]})
         cleaned[key] = str(value)
     return cleaned
 
@@ -67,7 +66,7 @@ def clean_spark_conf(conf: Any) -> dict[str, str]:
 def check_default_catalog(*, team: Team, name: str) -> None:
     """A job's default catalog must exist in its team."""
     if name and not Catalog.objects.filter(team=team, catalog_name=name).exists():
-        raise ValidationError({"default_catalog": [f"No catalog named '{name}' in team '{team.name}'."]})
+        raise InvalidInput.of({"default_catalog": [f"No catalog named '{name}' in team '{team.name}'."]})
 
 
 @transaction.atomic
@@ -95,7 +94,7 @@ def job_create(
     conf = clean_spark_conf(spark_conf)
     check_default_catalog(team=team, name=default_catalog)
     if SqlJob.objects.filter(team=team, name=name).exists():
-        raise ValidationError({"name": [f"A job named '{name}' already exists in team '{team.name}'."]})
+        raise InvalidInput.of({"name": [f"A job named '{name}' already exists in team '{team.name}'."]})
     try:
         with transaction.atomic():
             return SqlJob.objects.create(
@@ -104,7 +103,7 @@ def job_create(
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
     except IntegrityError:  # a concurrent create with the same name
-        raise ValidationError({"name": [f"A job named '{name}' already exists in team '{team.name}'."]}) from None
+        raise InvalidInput.of({"name": [f"A job named '{name}' already exists in team '{team.name}'."]}) from None
 
 
 @transaction.atomic
@@ -125,7 +124,7 @@ def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
         job.default_catalog = data["default_catalog"]
     if "name" in data and data["name"] != job.name:
         if SqlJob.objects.filter(team_id=job.team_id, name=data["name"]).exclude(pk=job.pk).exists():
-            raise ValidationError({"name": [f"A job named '{data['name']}' already exists in this team."]})
+            raise InvalidInput.of({"name": [f"A job named '{data['name']}' already exists in this team."]})
         job.name = data["name"]
     for field in ("engine", "max_retries", "kind"):
         if field in data:

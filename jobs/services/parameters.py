@@ -1,9 +1,10 @@
 """Job parameters: `${name}` placeholders in a job's SQL, typed declarations, and their rendering as SQL literals.
 
-Django-free. A value never reaches the SQL as raw text: it is parsed into its Python type (int, Decimal, date,
-datetime, bool, str), then rendered as a typed Spark SQL literal, and every rendered literal is tokenized again
-to prove it is exactly one token (a string can never be closed, a statement never added, a comment never
-started). A placeholder inside a string literal is refused: `'${ds}'` would need the value spliced as text.
+No Django in the logic; a problem is a ParameterError, the domain's InvalidInput. A value never reaches the SQL
+as raw text: it is parsed into its Python type (int, Decimal, date, datetime, bool, str), then rendered as a
+typed Spark SQL literal, and every rendered literal is tokenized again to prove it is exactly one token (a
+string can never be closed, a statement never added, a comment never started). A placeholder inside a string
+literal is refused: `'${ds}'` would need the value spliced as text.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
+from config.errors import InvalidInput
 from jobs.spark.sqltext import COMMENT, PUNCT, STRING, WORD, SqlTextError, tokenize
 
 PARAMETER_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]{0,62}$"
@@ -29,13 +31,15 @@ ParamValue = str | int | bool | Decimal | date | datetime
 RawValue = str | int | float | bool | None
 
 
-class ParameterError(ValueError):
-    """A parameter problem a user can fix; `field` names the parameter (or `sql`) and `message` says what."""
+class ParameterError(InvalidInput):
+    """A parameter problem a user can fix; `field` names the parameter (or `sql`) and `message` says what.
+
+    As an API error its details nest the field under `parameters`: `{"parameters": {field: [message]}}`.
+    """
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(message, {"parameters": {field: [message]}})
         self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,16 @@ PROGRESS_SAMPLE_SECONDS = 0.5
 
 
 def statement_entry(result: Mapping[str, Any]) -> dict[str, Any]:
-    """A statement event (or an entry already stored) as stored in `JobRun.statements`."""
+    """A statement event (or an entry already stored) as stored in `JobRun.statements`.
+
+    `line`/`column` say where the statement starts in the run's script and `start`/`end` (character offsets) where
+    it is, for every statement: a failed one's error position is the run's `error`. Entries recorded before spans
+    existed have the error position there and no `start`/`end`.
+    """
     started = result.get("started_at")
     rows = result.get("rows")
     error = result.get("error")
+    span = result.get("span") or {}
     return {
         "index": result.get("index"),
         "sql": redact(str(result.get("sql") or ""))[:MAX_STATEMENT_TEXT],
@@ -41,8 +47,10 @@ def statement_entry(result: Mapping[str, Any]) -> dict[str, Any]:
         "elapsed_ms": result.get("elapsed_ms"),
         "rows": len(rows) if isinstance(rows, list) else None,
         "truncated": bool(result.get("truncated", False)),
-        "line": result.get("line"),
-        "column": result.get("column"),
+        "line": span.get("line", result.get("line")),
+        "column": span.get("column", result.get("column")),
+        "start": span.get("start", result.get("start")),
+        "end": span.get("end", result.get("end")),
         "error": redact(str(error)) if error else None,
     }
 
@@ -68,7 +76,8 @@ class RunRecorder:
         with self._lock:
             self.statements[index] = {"index": index, "sql": redact(sql)[:MAX_STATEMENT_TEXT], "status": "running",
                                       "started_at": datetime.now(UTC).isoformat(), "elapsed_ms": None,
-                                      "rows": None, "truncated": False, "line": None, "column": None, "error": None}
+                                      "rows": None, "truncated": False, "line": None, "column": None,
+                                      "start": None, "end": None, "error": None}
             self.progress["statements_total"] = total
             snapshot, progress = self.statement_list(), dict(self.progress)
         run_update(run=self.run, statements=snapshot, progress=progress)
@@ -91,7 +100,8 @@ class RunRecorder:
             rows = f", {entry['rows']} row(s){' (truncated)' if entry['truncated'] else ''}" if entry["rows"] is not None else ""
             run_log(run_id=self.run.id, messages=[f"Statement {n} succeeded in {entry['elapsed_ms']} ms{rows}."])
         elif entry["status"] == "failed":
-            where = f" at line {entry['line']}, column {entry['column']}" if entry["line"] else ""
+            line, column = result.get("line"), result.get("column")  # where it failed (the entry has where it starts)
+            where = f" at line {line}, column {column}" if line else ""
             run_log(run_id=self.run.id, messages=[f"Statement {n} failed{where}: {entry['error']}"], level="ERROR")
 
     def on_log(self, message: str) -> None:

@@ -18,6 +18,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import ChannelError
 
+from config.enqueue import task_send
 from config.errors import Conflict
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
@@ -96,14 +97,9 @@ def run_submit(
 def run_enqueue(*, run_id: int) -> bool:
     """Send the run's task to the broker; a broker outage is logged and left to the reaper's re-enqueue."""
     JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).update(enqueued_at=timezone.now())
-    try:
-        # By name: services never import jobs.tasks (which imports the services it runs).
-        current_app.send_task(RUN_EXECUTE_TASK, args=[run_id], queue=JOB_QUEUE, retry=True,
-                              retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
-    except Exception as exc:
-        logger.warning("run.enqueue_failed", extra={"run_id": run_id, "error_class": type(exc).__name__})
-        return False
-    return True
+    # By name: services never import jobs.tasks (which imports the services it runs).
+    return task_send(RUN_EXECUTE_TASK, args=[run_id], queue=JOB_QUEUE, logger=logger, event="run.enqueue_failed",
+                     extra={"run_id": run_id})
 
 
 # ---- cancel -------------------------------------------------------------------------------------------

@@ -182,6 +182,7 @@ class EngineHost:
     def _init(self, message: dict[str, Any]) -> None:
         from pyspark.sql import SparkSession
 
+        _drop_numpy_converters()
         self.team = str(message["team"])
         self.settings = message
         builder = SparkSession.builder.master(str(message.get("master") or "local[*]"))
@@ -345,6 +346,19 @@ class EngineHost:
             return
         if runner is not None:
             runner.cancel()
+
+
+def _drop_numpy_converters() -> None:
+    """Unregister PySpark's numpy argument converters from py4j.
+
+    Their `can_convert`, asked on every JVM call, imports `pyspark.testing.utils`, which probes pyarrow and pandas
+    (~25 MiB of an idle engine's Python); an engine never hands numpy values to the JVM.
+    """
+    from py4j import protocol
+    from pyspark.sql.types import NumpyArrayConverter, NumpyScalarConverter
+
+    numpy = (NumpyArrayConverter, NumpyScalarConverter)
+    protocol.INPUT_CONVERTER[:] = [c for c in protocol.INPUT_CONVERTER if not isinstance(c, numpy)]
 
 
 def plan_writes(spark: Any, sql: str) -> bool:

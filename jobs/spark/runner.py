@@ -185,29 +185,36 @@ def main(argv: list[str] | None = None) -> int:
         args = parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    script = read_script(args.script)
+    if script is None:
+        return EXIT_USAGE
     if args.streaming:
         from jobs.spark.streaming.cli import run_streaming
 
-        return run_streaming(args)
+        return run_streaming(args, script)
     events = open(args.events, "a", encoding="utf-8") if args.events else None  # noqa: SIM115 - closed below
     listener = ConsoleListener(sys.stdout, events)
     try:
-        return _run(args, listener)
+        return _run(args, listener, script)
     finally:
         if events is not None:
             events.close()
 
 
-def _run(args: argparse.Namespace, listener: ConsoleListener) -> int:
+def read_script(path: str) -> str | None:
+    """The script at `path` ('-' reads standard input); None, after saying why on stderr, when it cannot be read."""
+    try:
+        return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"runner.py: cannot read script {path}: {exc.strerror}", file=sys.stderr)
+        return None
+
+
+def _run(args: argparse.Namespace, listener: ConsoleListener, script: str) -> int:
     from jobs.spark.errors import SparkRuntimeError
     from jobs.spark.resolver import static_conf
     from jobs.spark.script import ScriptRunner
 
-    try:
-        script = sys.stdin.read() if args.script == "-" else Path(args.script).read_text(encoding="utf-8")
-    except OSError as exc:
-        print(f"runner.py: cannot read script {args.script}: {exc.strerror}", file=sys.stderr)
-        return EXIT_USAGE
     try:
         store = open_store(args.store, args.team)
         conf = static_conf(script, store, args.team, delta_mode=args.delta_mode)

@@ -23,7 +23,15 @@ from jobs.spark.guard import GuardPolicy, GuardRefusal, SqlGuard
 from jobs.spark.lineage import CatalogInfo, LineageContext, StatementLineage, catalog_info, frame_lineage, write_lineage
 from jobs.spark.resolver import CatalogResolver, session_catalogs, statement_refs
 from jobs.spark.snapshots import SnapshotPins
-from jobs.spark.sqltext import SqlTextError, Statement, created_names, is_query, name_chains, split_statements
+from jobs.spark.sqltext import (
+    SqlTextError,
+    Statement,
+    StatementSpan,
+    created_names,
+    is_query,
+    name_chains,
+    split_statements,
+)
 from jobs.spark.store import CatalogStore
 from lakeport_kernel.redaction import redact, redact_secrets
 
@@ -55,6 +63,7 @@ class StatementResult:
     line: int | None = None
     column: int | None = None
     lineage: dict[str, Any] | None = None  # StatementLineage.as_dict(): datasets read/written, column lineage
+    span: StatementSpan | None = None  # where the statement is in the script (`line`/`column` above: where it failed)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -231,12 +240,12 @@ class ScriptRunner:
             if isinstance(exc, SparkRuntimeError):
                 line, column = _reference_position(stmt, exc) or (line, column)
             return self._end(StatementResult(stmt.index, redact(stmt.sql), FAILED, started, _ms(t0),
-                                             error=redact(message), line=line, column=column))
+                                             error=redact(message), line=line, column=column, span=stmt.span))
         finally:
             self._in_statement.clear()
         return self._end(StatementResult(stmt.index, redact(stmt.sql), SUCCEEDED, started, _ms(t0), preview.columns,
                                          preview.rows, preview.truncated, line=stmt.line, column=stmt.column,
-                                         lineage=lineage))
+                                         lineage=lineage, span=stmt.span))
 
     def _lineage(self, frame: Any) -> dict[str, Any] | None:
         """What the statement read and wrote, from the plan Spark analyzed to run it (None: capture off/nothing)."""
@@ -272,7 +281,8 @@ class ScriptRunner:
 
     @staticmethod
     def _skipped(stmt: Statement) -> StatementResult:
-        return StatementResult(stmt.index, redact(stmt.sql), SKIPPED, time.time(), 0, line=stmt.line, column=stmt.column)
+        return StatementResult(stmt.index, redact(stmt.sql), SKIPPED, time.time(), 0, line=stmt.line, column=stmt.column,
+                               span=stmt.span)
 
     # ---- checks before anything runs ---------------------------------------------------------------------
     def _static_error(self, statements: list[Statement]) -> dict[str, Any] | None:
@@ -307,7 +317,7 @@ class ScriptRunner:
         for stmt in statements:
             if stmt.index == error["statement"]:
                 result = StatementResult(stmt.index, redact(stmt.sql), FAILED, time.time(), 0, error=error["message"],
-                                         line=error["line"], column=error["column"])
+                                         line=error["line"], column=error["column"], span=stmt.span)
             else:
                 result = self._skipped(stmt)
             results.append(self._end(result))

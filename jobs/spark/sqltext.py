@@ -9,6 +9,9 @@ resolver needs statement boundaries and identifier chains (`cat.db.table`); Spar
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -233,15 +236,31 @@ def _kw(text: str, offset: int) -> dict[str, int]:
 
 
 # ---- statements ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StatementSpan:
+    """Where a statement is in its script: [start, end) character offsets (no `;`), its 1-based first line/column."""
+
+    start: int
+    end: int
+    line: int
+    column: int
+
+
 @dataclass
 class Statement:
-    """One statement of a script: 0-based `index`, its text, and where it starts (1-based line/column)."""
+    """One statement of a script: 0-based `index`, its text, where it starts (1-based line/column, offset `start`)."""
 
     index: int
     sql: str
     line: int
     column: int
     tokens: list[Token] = field(default_factory=list, repr=False, compare=False)
+    start: int = 0
+
+    @property
+    def span(self) -> StatementSpan:
+        """The statement's place in its script (its text runs from its first token to its last)."""
+        return StatementSpan(self.start, self.start + len(self.sql), self.line, self.column)
 
     def position(self, line: int, pos: int) -> tuple[int, int]:
         """Script-absolute (line, column) of a (1-based line, 0-based pos) inside this statement's text."""
@@ -271,7 +290,7 @@ def split_statements(script: str) -> list[Statement]:
             line, column = _line_col(script, first)
             sql = script[first:body[-1].end]
             rebased = [Token(t.kind, t.text, t.start - first) for t in body]
-            statements.append(Statement(len(statements), sql, line, column, rebased))
+            statements.append(Statement(len(statements), sql, line, column, rebased, start=first))
         current.clear()
 
     for token in tokens:
@@ -281,6 +300,30 @@ def split_statements(script: str) -> list[Statement]:
             current.append(token)
     flush()
     return statements
+
+
+def statement_spans(script: str) -> list[StatementSpan]:
+    """Where each statement of `script` is, also for a script that does not tokenize: the statement holding the
+    unterminated string or comment then runs to the end of the text (the statements before it are exact)."""
+    try:
+        return [st.span for st in split_statements(script)]
+    except SqlTextError as exc:
+        # the text before the error tokenizes; "x" stands for the open statement so the split places its start
+        head = [st.span for st in split_statements(script[:exc.offset] + "x")]
+        last = head[-1]
+        return [*head[:-1], StatementSpan(last.start, len(script.rstrip()), last.line, last.column)]
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def utf16_offsets(text: str) -> Callable[[int], int]:
+    """Maps a character offset of `text` to the same place counted in UTF-16 code units (a JavaScript string index).
+
+    They differ after a character outside the Basic Multilingual Plane (an emoji, 𝔸), which is two units in UTF-16.
+    """
+    astral = [m.start() for m in _ASTRAL.finditer(text)]
+    return lambda offset: offset + bisect_left(astral, offset)
 
 
 def significant(tokens: list[Token]) -> list[Token]:

@@ -12,16 +12,15 @@ savepoint and rolls it back, so it reports exactly what would change, validation
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from catalogs.services.spec import InvalidInput
-from config.errors import Conflict
+from config.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
 from jobs.services.parameters import ParameterError, clean_declarations
@@ -45,6 +44,18 @@ class SectionResult:
     deleted: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
 
+    def upsert(self, name: str, current: object | None, wanted: Mapping[str, Any], *, create: Callable[[], object],
+               update: Callable[[], object]) -> None:
+        """`create()` when the entry is missing, `update()` when a wanted field differs; record which (or neither)."""
+        if current is None:
+            create()
+            self.created.append(name)
+        elif any(getattr(current, k) != v for k, v in wanted.items()):
+            update()
+            self.updated.append(name)
+        else:
+            self.unchanged.append(name)
+
 
 def pipeline_sections(document: Any) -> dict[str, Any]:
     """The `jobs` and `schedules` sections a document has (none for a plain list of catalogs)."""
@@ -54,11 +65,11 @@ def pipeline_sections(document: Any) -> dict[str, Any]:
 
 
 def _fail(label: str, name: str | None, error: Exception) -> InvalidInput:
-    if isinstance(error, ValidationError):
-        details: Any = error.message_dict if hasattr(error, "error_dict") else {"non_field_errors": error.messages}
-        message = "; ".join(f"{k}: {' '.join(v)}" for k, v in details.items())
-    elif isinstance(error, (ParameterError, ScheduleSpecError)):
+    details: Any
+    if isinstance(error, (ParameterError, ScheduleSpecError)):
         details, message = {error.field: [error.message]}, error.message
+    elif isinstance(error, InvalidInput):
+        details, message = error.details, error.summary()
     else:
         details, message = {"non_field_errors": [str(error)]}, str(error)
     where = f"{label} ({name})" if name else label
@@ -99,19 +110,13 @@ def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[s
         try:
             wanted = _job_wanted(entry)
             if wanted["engine"] not in Engine.values:
-                raise ValidationError({"engine": [f"Use one of {', '.join(Engine.values)}."]})
+                raise InvalidInput.of({"engine": [f"Use one of {', '.join(Engine.values)}."]})
             if wanted["kind"] not in JobKind.values:
-                raise ValidationError({"kind": [f"Use one of {', '.join(JobKind.values)}."]})
+                raise InvalidInput.of({"kind": [f"Use one of {', '.join(JobKind.values)}."]})
             job = existing.get(name)
-            if job is None:
-                job_create(team=team, user=actor, name=name, **wanted)
-                result.created.append(name)
-            elif any(getattr(job, k) != v for k, v in wanted.items()):
-                job_update(job=job, data=wanted)
-                result.updated.append(name)
-            else:
-                result.unchanged.append(name)
-        except (ValidationError, ParameterError, TypeError) as exc:
+            result.upsert(name, job, wanted, create=partial(job_create, team=team, user=actor, name=name, **wanted),
+                          update=partial(job_update, job=job, data=wanted))
+        except (InvalidInput, TypeError) as exc:
             raise _fail(f"jobs[{index}]", name, exc) from None
     if prune:
         listed = {e["name"] for e in entries}
@@ -135,7 +140,7 @@ def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[d
         try:
             job = jobs.get(entry.get("job", ""))
             if job is None:
-                raise ValidationError({"job": [f"No job named '{entry.get('job')}' in team '{team.name}'."]})
+                raise InvalidInput.of({"job": [f"No job named '{entry.get('job')}' in team '{team.name}'."]})
             wanted = {"job": job, "cron": str(entry.get("cron", "")).strip(), "time_zone": entry.get("time_zone", "UTC"),
                       "enabled": bool(entry.get("enabled", True)), "catchup": entry.get("catchup", CatchUp.SKIP),
                       "concurrency": entry.get("concurrency", Concurrency.SKIP),
@@ -143,15 +148,10 @@ def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[d
                       "retry_backoff_seconds": int(entry.get("retry_backoff_seconds", 60)),
                       "parameters": entry.get("parameters") or {}}
             schedule = existing.get(name)
-            if schedule is None:
-                schedule_create(team=team, user=actor, name=name, **wanted)
-                result.created.append(name)
-            elif any(getattr(schedule, k) != v for k, v in wanted.items()):
-                schedule_update(schedule=schedule, data=wanted)
-                result.updated.append(name)
-            else:
-                result.unchanged.append(name)
-        except (ValidationError, ParameterError, ScheduleSpecError, TypeError, ValueError) as exc:
+            result.upsert(name, schedule, wanted,
+                          create=partial(schedule_create, team=team, user=actor, name=name, **wanted),
+                          update=partial(schedule_update, schedule=schedule, data=wanted))
+        except (InvalidInput, TypeError, ValueError) as exc:
             raise _fail(label, name, exc) from None
     if prune:
         listed = {e["name"] for e in entries}

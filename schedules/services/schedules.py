@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.errors import InvalidInput
 from jobs.models import JobKind, SqlJob
 from jobs.services.parameters import ParameterError, render_script, resolve_values
 from schedules.cron import check_cron, fire_times, zone
@@ -37,14 +37,14 @@ def first_fire_after(schedule: Schedule, moment: datetime) -> datetime:
 
 def _check(schedule: Schedule) -> None:
     if schedule.job.kind == JobKind.STREAMING:  # a stream runs until stopped: stream/start/, not fires
-        raise ValidationError({"job": [f"Job '{schedule.job.name}' is a streaming job; it cannot be scheduled."]})
+        raise InvalidInput.of({"job": [f"Job '{schedule.job.name}' is a streaming job; it cannot be scheduled."]})
     check_cron(schedule.cron)
     zone(schedule.time_zone)
     first_fire_after(schedule, timezone.now())  # one that never fires (31 February) is refused
     if schedule.catchup not in CatchUp.values:
-        raise ValidationError({"catchup": [f"Use one of {', '.join(CatchUp.values)}."]})
+        raise InvalidInput.of({"catchup": [f"Use one of {', '.join(CatchUp.values)}."]})
     if schedule.concurrency not in Concurrency.values:
-        raise ValidationError({"concurrency": [f"Use one of {', '.join(Concurrency.values)}."]})
+        raise InvalidInput.of({"concurrency": [f"Use one of {', '.join(Concurrency.values)}."]})
     schedule.parameters = check_parameters(job=schedule.job, parameters=schedule.parameters)
 
 
@@ -63,12 +63,12 @@ def schedule_create(*, team: Team, user: Any, job: SqlJob, name: str, cron: str,
     _check(schedule)
     schedule.next_fire_at = first_fire_after(schedule, now or timezone.now()) if enabled else None
     if Schedule.objects.filter(team=team, name=name).exists():
-        raise ValidationError({"name": [f"A schedule named '{name}' already exists in team '{team.name}'."]})
+        raise InvalidInput.of({"name": [f"A schedule named '{name}' already exists in team '{team.name}'."]})
     try:
         with transaction.atomic():
             schedule.save()
     except IntegrityError:  # a concurrent create with the same name
-        raise ValidationError({"name": [f"A schedule named '{name}' already exists in team '{team.name}'."]}) from None
+        raise InvalidInput.of({"name": [f"A schedule named '{name}' already exists in team '{team.name}'."]}) from None
     return schedule
 
 
@@ -79,7 +79,7 @@ def schedule_update(*, schedule: Schedule, data: dict[str, Any], now: datetime |
     timing = any(k in data and data[k] != getattr(schedule, k) for k in ("cron", "time_zone"))
     if "name" in data and data["name"] != schedule.name and Schedule.objects.filter(
             team_id=schedule.team_id, name=data["name"]).exclude(pk=schedule.pk).exists():
-        raise ValidationError({"name": [f"A schedule named '{data['name']}' already exists in this team."]})
+        raise InvalidInput.of({"name": [f"A schedule named '{data['name']}' already exists in this team."]})
     for field in EDITABLE:
         if field in data:
             setattr(schedule, field, data[field].strip() if field == "cron" else data[field])

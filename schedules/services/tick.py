@@ -13,13 +13,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from config.errors import InvalidInput
 from jobs.models import RunStatus
-from jobs.services.parameters import ParameterError
 from jobs.services.runs import run_submit
 from schedules.cron import ScheduleSpecError, fire_times
 from schedules.models import CatchUp, Concurrency, FireStatus, Schedule, ScheduleFire
@@ -127,8 +126,8 @@ def _submit(*, fire: ScheduleFire, schedule: Schedule, report: TickReport,
         submission = run_submit(job=schedule.job, user=schedule.created_by, idempotency_key=key,
                                 parameters=schedule.parameters, logical_date=fire.fire_time,
                                 time_zone=schedule.time_zone)
-    except (ParameterError, ValidationError) as exc:  # the job changed since the schedule was saved
-        message = exc.message if isinstance(exc, ParameterError) else "; ".join(exc.messages)
+    except InvalidInput as exc:  # the job changed since the schedule was saved
+        message = "; ".join(exc.messages())
         ScheduleFire.objects.filter(id=fire.id).update(status=FireStatus.FAILED, message=message[:1000])
         report.failed.append((schedule.id, fire.fire_time))
         return

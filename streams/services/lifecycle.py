@@ -7,11 +7,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import current_app
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from config.enqueue import task_send
 from config.errors import Conflict, InvalidInput
 from jobs.models import JobKind, SqlJob
 from streams.models import (
@@ -54,13 +54,8 @@ def _audit(job: SqlJob, action: str, actor: Any, details: dict[str, Any] | None 
 def stream_enqueue(*, job_id: int) -> bool:
     """Send the job's supervise task; a broker outage is logged and left to the tick, which sends it again."""
     StreamState.objects.filter(job_id=job_id).update(enqueued_at=timezone.now())
-    try:
-        current_app.send_task(SUPERVISE_TASK, args=[job_id], queue=STREAM_QUEUE, retry=True,
-                              retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
-    except Exception as exc:
-        logger.warning("stream.enqueue_failed", extra={"job_id": job_id, "error_class": type(exc).__name__})
-        return False
-    return True
+    return task_send(SUPERVISE_TASK, args=[job_id], queue=STREAM_QUEUE, logger=logger, event="stream.enqueue_failed",
+                     extra={"job_id": job_id})
 
 
 @transaction.atomic

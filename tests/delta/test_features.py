@@ -58,10 +58,22 @@ def _inline_vector(deleted: list[int]) -> tuple[str, int]:
     return text, len(data)
 
 
-def _hand_written_dv_log(root: Path, vector: str, size_in_bytes: int, cardinality: int) -> None:
+def _hand_written_dv_log(root: Path, vector: str, size_in_bytes: int, cardinality: int, *, marked: int = 1,
+                         unmarked: int = 0, grow: int = 0) -> None:
+    """A table of `marked` files with the same inline vector plus `unmarked` files without one; file n holds
+    ids 1000n+1 … 1000n+4+grow·n (`grow` 0: files of one size)."""
     (root / "_delta_log").mkdir(parents=True)
-    pq.write_table(pa.table({"id": pa.array([1, 2, 3, 4], pa.int64())}), root / "part-0.parquet")
-    size = (root / "part-0.parquet").stat().st_size
+    adds = []
+    for n in range(marked + unmarked):
+        name = f"part-{n}.parquet"
+        ids = pa.array(range(1000 * n + 1, 1000 * n + 5 + grow * n), pa.int64())
+        pq.write_table(pa.table({"id": ids}), root / name)
+        add = {"path": name, "partitionValues": {}, "size": (root / name).stat().st_size,
+               "modificationTime": 1700000000000, "dataChange": True, "stats": json.dumps({"numRecords": len(ids)})}
+        if n < marked:
+            add["deletionVector"] = {"storageType": "i", "pathOrInlineDv": vector, "sizeInBytes": size_in_bytes,
+                                     "cardinality": cardinality}
+        adds.append({"add": add})
     schema = {"type": "struct", "fields": [{"name": "id", "type": "long", "nullable": True, "metadata": {}}]}
     v0 = [
         {"commitInfo": {"timestamp": 1700000000000, "operation": "WRITE"}},
@@ -70,10 +82,7 @@ def _hand_written_dv_log(root: Path, vector: str, size_in_bytes: int, cardinalit
         {"metaData": {"id": "5b5f5b3e-0000-4000-8000-000000000001", "format": {"provider": "parquet", "options": {}},
                       "schemaString": json.dumps(schema), "partitionColumns": [],
                       "configuration": {"delta.enableDeletionVectors": "true"}, "createdTime": 1700000000000}},
-        {"add": {"path": "part-0.parquet", "partitionValues": {}, "size": size, "modificationTime": 1700000000000,
-                 "dataChange": True, "stats": '{"numRecords":4}',
-                 "deletionVector": {"storageType": "i", "pathOrInlineDv": vector, "sizeInBytes": size_in_bytes,
-                                    "cardinality": cardinality}}},
+        *adds,
     ]
     (root / "_delta_log" / f"{0:020d}.json").write_text("\n".join(json.dumps(a) for a in v0) + "\n")
 
@@ -85,6 +94,20 @@ def test_inline_deletion_vector_of_a_hand_written_log(lake: Lake) -> None:
     _hand_written_dv_log(root, vector, size, 2)
     got = lake.rows("SELECT id FROM lake.default.dvlog")
     assert got == [(2,), (4,)] == _delta_rs(root, "SELECT id FROM t")
+
+
+# Files of one size find their vectors by path, files of distinct sizes by size; a literal map up to 32 files,
+# a broadcast join beyond.
+@pytest.mark.parametrize(("marked", "grow"), [(3, 0), (3, 1), (40, 0), (40, 1)])
+def test_files_with_and_without_vectors_in_one_scan(lake: Lake, marked: int, grow: int) -> None:
+    root = lake.warehouse / "default" / f"dvmix{marked}_{grow}"
+    vector, size = _inline_vector([0, 2])
+    _hand_written_dv_log(root, vector, size, 2, marked=marked, unmarked=4, grow=grow)
+    got = lake.rows(f"SELECT id FROM lake.default.dvmix{marked}_{grow}")
+    assert got == _delta_rs(root, "SELECT id FROM t")
+    files = [4 + grow * n for n in range(marked + 4)]
+    assert len(got) == sum(files) - 2 * marked  # rows 0 and 2 of each file with a vector are gone
+    assert (1,) not in got and (2,) in got and (3,) not in got and (1000 * marked + 1,) in got
 
 
 def test_undecodable_deletion_vector_is_a_clear_error(lake: Lake) -> None:

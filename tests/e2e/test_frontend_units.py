@@ -1,4 +1,4 @@
-"""The frontend's own unit tests (vitest: schema-driven form values, SQL statement splitting, editor markers,
+"""The frontend's own unit tests (vitest: schema-driven form values, editor markers, run statement marks,
 completion's table references, chart column detection) run as part of the Python suite so `make test` covers them."""
 
 from __future__ import annotations

@@ -52,6 +52,15 @@ def type_in_editor(b: Browser, text: str) -> None:
     b.page.keyboard.type(text, delay=15)
 
 
+def new_script(b: Browser, text: str) -> None:
+    """Open the SQL editor on a new script holding `text` (inserted at once, completion closed)."""
+    b.page.get_by_role("navigation", name="Sections").get_by_role("link", name="SQL").click()
+    b.page.get_by_role("button", name="New script").click()
+    b.page.locator(".cm-content").click()
+    b.page.keyboard.insert_text(text)
+    b.page.keyboard.press("Escape")
+
+
 def pick_completion(b: Browser, label: str) -> None:
     """Wait for the completion popup to offer `label` and choose it with the mouse."""
     option = b.page.locator(".cm-tooltip-autocomplete li", has=b.page.locator(".cm-completionLabel", has_text=re.compile(f"^{label}$")))
@@ -226,11 +235,7 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
     run_url = page.url
 
     # ---- a failing script: validation marks it while typing, the run page highlights the statement ----
-    page.get_by_role("navigation", name="Sections").get_by_role("link", name="SQL").click()
-    page.get_by_role("button", name="New script").click()
-    editor.click()
-    page.keyboard.insert_text("SELECT 1 AS one;\nSELECT no_such_column FROM sales_pg.public.sales")
-    page.keyboard.press("Escape")
+    new_script(b, "SELECT 1 AS one;\nSELECT no_such_column FROM sales_pg.public.sales")
     expect(page.get_by_test_id("validation-status")).to_contain_text("problem", timeout=SPARK_WAIT)
     expect(page.locator(".cm-lintRange-error").first).to_be_visible()
     b.shot("sql-validation")
@@ -244,12 +249,15 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
     expect(page.get_by_test_id("run-error")).to_contain_text("no_such_column")
     b.shot("run-failed")
 
+    # ---- an emoji (one character, two string units) and a `;` in a string before the failing statement: the
+    # validator's position lands on that statement's first word, not one unit early ----
+    new_script(b, "VALUES ('😀;'); SELECT no_such_column FROM sales_pg.public.sales")
+    expect(page.get_by_test_id("validation-status")).to_contain_text("problem", timeout=SPARK_WAIT)
+    expect(page.locator(".cm-lintRange-error")).to_have_count(1)
+    expect(page.locator(".cm-lintRange-error")).to_have_text("SELECT")
+
     # ---- a long query: live status while it runs, then cancel it ----
-    page.get_by_role("navigation", name="Sections").get_by_role("link", name="SQL").click()
-    page.get_by_role("button", name="New script").click()
-    editor.click()
-    page.keyboard.insert_text("SELECT count(*) AS n FROM range(0, 500000000000, 1, 2) WHERE id % 7 = 3")
-    page.keyboard.press("Escape")
+    new_script(b, "SELECT count(*) AS n FROM range(0, 500000000000, 1, 2) WHERE id % 7 = 3")
     page.get_by_label("Job name").fill("endless count")
     page.get_by_role("button", name="Run", exact=True).click()
     expect(page.get_by_test_id("run-status")).to_contain_text("Running", timeout=SPARK_WAIT)

@@ -1,5 +1,6 @@
-"""The typed client in clients/python: the committed package is what the generator makes from the live schema
-(else `make client`), and a fresh generation imports and passes `mypy --strict` with the hand-written layer."""
+"""The typed clients: the committed Python package and the browser app's api-schema.d.ts are what the generators
+make from the live schema (else `make client`), and a fresh Python client imports and passes `mypy --strict`
+with the hand-written layer."""
 
 from __future__ import annotations
 
@@ -60,3 +61,9 @@ def test_a_fresh_client_imports_and_type_checks(fresh_client: Path, tmp_path: Pa
         cwd=fresh_client, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout[-4000:]
     assert "Success: no issues found" in checked.stdout
+
+
+def test_the_committed_typescript_types_are_not_stale(live_schema: dict[str, Any]) -> None:
+    committed = load_generator().TYPESCRIPT_TYPES
+    assert committed.read_text() == load_generator().typescript_types(live_schema), (
+        "frontend/src/lib/api-schema.d.ts is stale: run `make client` (or `npm run api-types`) and commit it")

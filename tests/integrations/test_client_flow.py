@@ -70,10 +70,10 @@ def test_provisioning_flow_through_the_typed_client(integration: Integration, wo
         assert result.ok, f"{name}: {result.message}"
     assert "public" in unwrap(databases_list.sync_detailed(team, "orders_db", client=c)).databases
     tables = unwrap(tables_list.sync_detailed(team, "orders_db", "public", client=c)).tables
-    assert [t.additional_properties["name"] for t in tables] == ["orders"]
+    assert [t.name for t in tables] == ["orders"]
     assert unwrap(databases_list.sync_detailed(team, "lake", client=c)).databases == ["sales"]
     orders = unwrap(tables_get.sync_detailed(team, "lake", "sales", "orders", client=c))
-    assert [col.additional_properties["name"] for col in orders.columns] == ["id"] and orders.version == 0
+    assert [col.name for col in orders.columns] == ["id"] and orders.version == 0
 
     # ---- errors arrive as typed exceptions with the envelope's code and details -----------------------------------
     with pytest.raises(InvalidInput) as invalid:

@@ -32,7 +32,8 @@ def test_validate_a_good_script_returns_the_last_querys_schema(developer_client:
     body = developer_client.post(VALIDATE, {"sql": sql}, format="json").json()
     assert body == {"valid": True, "errors": [], "schema": [
         {"name": "id", "type": "int"}, {"name": "customer", "type": "string"},
-        {"name": "doubled", "type": "decimal(12,2)"}]}
+        {"name": "doubled", "type": "decimal(12,2)"}], "statements": [
+        {"index": 0, "start": 0, "end": 14, "line": 1}, {"index": 1, "start": 16, "end": len(sql), "line": 2}]}
 
 
 @pytest.mark.parametrize(

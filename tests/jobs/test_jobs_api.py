@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from catalogs.models import Catalog
+from config.errors import InvalidInput
 from jobs.models import JobRun, SqlJob
 from jobs.services.jobs import job_create
 from teams.models import Team
@@ -79,8 +79,9 @@ def test_script_over_one_mib_is_refused(developer_client: Any, team: Team) -> No
     assert response.status_code == 413
     assert "limit" in error_of(response)["message"]
     # The same limit holds off the HTTP path (manage.py runjob, services).
-    with pytest.raises(ValidationError, match="limit is 1048576 bytes"):
+    with pytest.raises(InvalidInput) as refused:
         job_create(team=team, user=None, name="big", sql=big)
+    assert "limit is 1048576 bytes" in refused.value.details["sql"][0]
     assert SqlJob.objects.count() == 0
 
 

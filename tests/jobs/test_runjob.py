@@ -51,4 +51,8 @@ def test_runjob_bad_input(tmp_path: Path, team: Any) -> None:
         call_command("runjob", "--team", "nobody", "--file", str(empty), stderr=StringIO())
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("runjob", "--team", "acme", "--file", str(tmp_path / "missing.sql"), stderr=StringIO())
+    undeclared = tmp_path / "param.sql"
+    undeclared.write_text("SELECT ${region};\n")
+    with pytest.raises(CommandError, match=r"parameters: Unknown parameter '\$\{region\}'"):
+        call_command("runjob", "--team", "acme", "--file", str(undeclared), stderr=StringIO())
     assert JobRun.objects.count() == 0

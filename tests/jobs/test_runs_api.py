@@ -68,6 +68,13 @@ def test_cancel_of_a_queued_run_cancels_it_and_a_second_cancel_is_409(developer_
     assert JobRun.objects.get(id=run["id"]).status == RunStatus.CANCELLED
 
 
+def test_a_run_error_is_sent_as_recorded(developer_client: Any, job: dict) -> None:
+    run = submit(developer_client, job).json()
+    JobRun.objects.filter(id=run["id"]).update(status=RunStatus.CANCELLED, error={"message": "Cancelled by a user."})
+    body = developer_client.get(f"{RUNS}{run['id']}/").json()
+    assert body["error"] == {"message": "Cancelled by a user."}  # no null statement/line/column added
+
+
 @pytest.mark.parametrize("final", [RunStatus.SUCCEEDED, RunStatus.FAILED])
 def test_cancel_of_a_finished_run_is_409_and_leaves_it_alone(developer_client: Any, job: dict, final: str) -> None:
     run = submit(developer_client, job).json()

@@ -204,3 +204,17 @@ def test_the_spark_ui_is_on_loopback_with_kill_links_off(engine_worker: Worker, 
         spark_props = dict(json.load(response)["sparkProperties"])
     assert spark_props["spark.ui.killEnabled"] == "false"
     assert spark_props["spark.sql.restrictedMode.enabled"] == "true"
+
+
+def test_an_engine_loads_delta_and_arrow_libraries_only_when_a_statement_needs_them(
+    engine_worker: Worker, team: Team, client_for: Any, acme_pg: Catalog
+) -> None:
+    # An idle team engine's memory (issue 12: ≤ 400 MiB) has no room for ~130 MiB of libraries it does not use.
+    client = client_of(team, client_for)
+    run = submit(client, "acme", "SELECT sum(amount) AS total FROM pg.public.orders")
+    assert wait_status(run, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+    pid = engine_pid(run)
+    assert "jobs.spark.engine" in Path(f"/proc/{pid}/cmdline").read_text()
+    maps = Path(f"/proc/{pid}/maps").read_text()
+    loaded = [lib for lib in ("pyarrow", "deltalake", "psycopg", "numpy") if f"site-packages/{lib}" in maps]
+    assert loaded == []

@@ -10,7 +10,7 @@ from jobs.spark.bindings.jdbc import catalog_options, host_port, jdbc_url
 from jobs.spark.errors import CatalogBindingError
 from jobs.spark.resolver import hive_static_conf, statement_refs
 from jobs.spark.script import json_value, split_statements
-from jobs.spark.sqltext import SqlTextError, rewrite
+from jobs.spark.sqltext import SqlTextError, StatementSpan, rewrite, statement_spans, utf16_offsets
 from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
 
 
@@ -29,6 +29,18 @@ def test_split_handles_comments_strings_and_backticks() -> None:
         "INSERT INTO x\n  VALUES (1)",
     ]
     assert [(s.index, s.line, s.column) for s in statements] == [(0, 2, 1), (1, 3, 26), (2, 5, 1)]
+    assert [script[s.span.start:s.span.end] for s in statements] == [s.sql for s in statements]
+
+
+def test_spans_of_a_script_that_does_not_tokenize_run_the_open_statement_to_the_end() -> None:
+    script = "SELECT 1; /* c */ SELECT 'open; --\n  "
+    assert statement_spans(script) == [StatementSpan(0, 8, 1, 1), StatementSpan(18, len(script.rstrip()), 1, 19)]
+
+
+def test_utf16_offsets_count_characters_outside_the_bmp_twice() -> None:
+    text = "é😀a𝔸b"
+    js = utf16_offsets(text)
+    assert [js(i) for i in range(len(text) + 1)] == [0, 1, 3, 4, 6, 7]
 
 
 def test_split_reports_unterminated_text_with_position() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -141,3 +141,15 @@ def test_management_commands(capsys: pytest.CaptureFixture[str]) -> None:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
     assert client.get("/api/v1/teams/ops/").json()["role"] == "developer"
+
+
+def test_management_commands_refuse_with_the_domain_message() -> None:
+    with pytest.raises(CommandError, match="lowercase letters"):
+        call_command("createteam", "Bad Name")
+    call_command("createteam", "ops")
+    with pytest.raises(CommandError, match="A team named 'ops' already exists"):
+        call_command("createteam", "ops")
+    UserFactory(username="dana")
+    call_command("addmember", "--team", "ops", "--user", "dana", "--role", "admin")
+    with pytest.raises(CommandError, match="at least one admin"):
+        call_command("addmember", "--team", "ops", "--user", "dana", "--role", "viewer")

@@ -11,9 +11,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalogs.services import InvalidInput, apply_document_entries, catalogs_apply
+from catalogs.services import apply_document_entries, catalogs_apply
 from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.services.spec import field_paths
+from config.errors import DomainError
 from schedules.services.apply import pipeline_sections
 from teams.models import Team
 
@@ -70,7 +71,7 @@ class Command(BaseCommand):
                 dry_run=options["dry_run"], environ=os.environ, actor_name=None if actor else "manage.py apply",
                 pipelines=pipeline_sections(document),
             )
-        except InvalidInput as exc:
+        except DomainError as exc:  # a bad entry (each field named), a conflict with the stored state
             lines = "\n".join(_flatten(exc.details))
             raise CommandError(f"{exc.message}\n{lines}" if field_paths(exc.details) else exc.message) from exc
         if options["json"]:

@@ -19,8 +19,6 @@ export class ApiError extends Error {
 
 export const API_BASE = "/api/v1";
 
-export type Paginated<T> = { count: number; next: string | null; previous: string | null; results: T[] };
-
 type RequestOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
@@ -115,12 +113,6 @@ export async function apiGet<T>(path: string, params?: RequestOptions["params"],
 /** POST returning only the body. */
 export async function apiPost<T>(path: string, body?: unknown): Promise<T> {
   return (await apiRequest<T>(path, { method: "POST", body })).data;
-}
-
-/** Lists may come paginated or bare; the screens want the rows. */
-export function rowsOf<T>(data: Paginated<T> | T[] | null | undefined): T[] {
-  if (!data) return [];
-  return Array.isArray(data) ? data : (data.results ?? []);
 }
 
 /** A field's messages from a 400's details (`details.configuration.<field>` or `details.<field>`). */

@@ -2,10 +2,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { ApiError, apiGet, apiPost, ensureCsrf } from "@/lib/api-client";
+import type { components } from "@/lib/api-schema";
 
-export type Role = "admin" | "developer" | "viewer";
-export type TeamRole = { name: string; role: Role | null };
-export type Me = { username: string; is_platform_admin: boolean; teams: TeamRole[] };
+type Schemas = components["schemas"];
+
+export type Role = Schemas["RoleEnum"];
+export type TeamRole = Schemas["TeamRoleOutput"];
+export type Me = Schemas["Me"];
 
 export const meQueryKey = ["me"] as const;
 
@@ -13,7 +16,7 @@ export const meQueryKey = ["me"] as const;
  * signed-out first visit logs no failed request in the browser console. */
 export async function getMe(): Promise<Me | null> {
   try {
-    const session = await apiGet<{ authenticated: boolean; user: Me | null }>("auth/session/");
+    const session = await apiGet<Schemas["Session"]>("auth/session/");
     return session.authenticated ? session.user : null;
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return null;
@@ -28,7 +31,7 @@ export function useMe() {
 export function useLogin() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { username: string; password: string }) => {
+    mutationFn: async (input: Schemas["LoginApiInputRequest"]) => {
       await ensureCsrf();
       return apiPost<Me>("auth/login/", input);
     },

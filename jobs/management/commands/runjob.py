@@ -7,10 +7,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.errors import Conflict
+from config.errors import DomainError
 from jobs.models import JobRun, RunStatus, SqlJob
 from jobs.selectors import run_log_page
 from jobs.services.jobs import job_create, job_update
@@ -41,12 +40,12 @@ class Command(BaseCommand):
             job = SqlJob.objects.filter(team=team, name=name).first()
             fields = {"sql": sql, "engine": opts["engine"], "default_catalog": opts["default_catalog"]}
             job = job_update(job=job, data=fields) if job else job_create(team=team, user=None, name=name, **fields)
-        except ValidationError as exc:
-            raise CommandError("; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())) from None
+        except DomainError as exc:  # an empty or oversized script, an unknown catalog, a bad parameter
+            raise CommandError(exc.summary()) from None
         try:
             submission = run_submit(job=job, user=None, enqueue=opts["via_worker"])
-        except Conflict as exc:  # a streaming job: started with the API's stream/start/, not run
-            raise CommandError(exc.message) from None
+        except DomainError as exc:  # a streaming job (started with the API's stream/start/, not run), a bad parameter
+            raise CommandError(exc.summary()) from None
         run = submission.run
         self.stderr.write(f"run {run.id} of job '{job.name}' in team '{team.name}'")
         offset = 0

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import re
 import string
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 from urllib.parse import unquote
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from deltalake import DeltaTable
 from deltalake.exceptions import DeltaError, TableNotFoundError
 from pyspark.sql import Column, DataFrame, SparkSession
@@ -79,7 +83,7 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
     data_fields = [(f, p) for f, p in zip(schema.fields, physical.fields, strict=True) if f.name not in partition_cols]
     data_schema = T.StructType([p for _, p in data_fields])
     files = actions.to_pylist()
-    deleted = _deletion_vectors(spark, table, ref, root, [f["path"] for f in files])
+    deleted = _deletion_vectors(table, ref, root, files)
     fields = dict(zip(schema.names, zip(schema.fields, physical.fields, strict=True), strict=True))
     types = [fields[c][0].dataType for c in partition_cols]
     directories = [fields[c][1].name for c in partition_cols]  # column mapping: `<physical name>=value/`
@@ -87,7 +91,8 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
     if all(_at_hive_path(f, partition_cols, directories, types) for f in files):
         # Spark types the values it reads from `col=value` directories with the schema given here.
         reader = spark.read.schema(physical).option("basePath", spark_path(root))
-        scan = _without_deleted(reader.parquet(*[_file_path(root, f["path"]) for f in files]), deleted)
+        scan = _without_deleted(spark, lambda paths: reader.parquet(*paths),
+                                [_file_path(root, f["path"]) for f in files], deleted)
         # Spark puts partition columns last; the table may not. Physical names become logical ones.
         return scan.select(*[F.col(_q(p.name)).cast(f.dataType).alias(f.name) for f, p in fields.values()])
     groups: dict[tuple[Any, ...], list[str]] = {}
@@ -98,7 +103,7 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
     frames = []
     for key, paths in groups.items():
         values = {c: partition_literal(v, by_name[c]) for c, v in zip(partition_cols, key, strict=True)}
-        scan = _without_deleted(spark.read.schema(data_schema).parquet(*paths), deleted)
+        scan = _without_deleted(spark, lambda some: spark.read.schema(data_schema).parquet(*some), paths, deleted)
         columns = iter(logical)
         frames.append(scan.select(*[values[f.name].alias(f.name) if f.name in values else next(columns)
                                     for f in schema.fields]))
@@ -156,14 +161,26 @@ _EPOCH = dt.datetime(1970, 1, 1)  # noqa: DTZ001 — naive on purpose: timestamp
 
 # ---- deletion vectors -----------------------------------------------------------------------------------
 _FILE, _KEEP, _ROW, _SCANNED = "__lp_dv_file", "__lp_dv_keep", "__lp_dv_row", "__lp_dv_scanned"
+# Up to this many files in one scan, each row finds its file's keep flags in a literal map (a linear search);
+# beyond it, a broadcast hash join costs less (docs/delta.md, deletion vectors).
+_MAP_LOOKUP_MAX_FILES = 32
 
 
-def _deletion_vectors(spark: SparkSession, table: DeltaTable, ref: TableRef, root: str,
-                      paths: Sequence[str]) -> DataFrame | None:
-    """One row per active file: Spark's URI of the file and its selection vector (null: no deleted rows).
+@dataclass(frozen=True)
+class _Vectors:
+    """The selection vectors of the snapshot's files that have deleted rows, by the path given to Spark's reader."""
 
-    None when no file of the snapshot has a deletion vector. delta-rs decodes the vectors (inline, on disk,
-    from checkpoints) into per-row keep flags; Spark filters `_metadata.row_index` against them.
+    flags: dict[str, pa.Array]  # keep flags as 64-bit words (`_packed`)
+    sizes: dict[str, int]  # the file's size in bytes, as the log gives it and `_metadata.file_size` reads it
+    uris: dict[str, str]  # Spark's URI of the file, as `_metadata.file_path` reads it
+
+
+def _deletion_vectors(table: DeltaTable, ref: TableRef, root: str,
+                      files: Sequence[dict[str, Any]]) -> _Vectors | None:
+    """The selection vectors of the active files that have deleted rows; None when no file has any.
+
+    delta-rs decodes the vectors (inline, on disk, from checkpoints) into per-row keep flags; Spark filters
+    `_metadata.row_index` against them.
     """
     if "deletionVectors" not in set(table.protocol().reader_features or []):
         return None
@@ -173,33 +190,102 @@ def _deletion_vectors(spark: SparkSession, table: DeltaTable, ref: TableRef, roo
         raise DeltaConnectorError(
             f"cannot read the deletion vectors of Delta table {ref} at version {table.version()}: {exc}"
         ) from exc
-    if vectors.num_rows == 0:
-        return None
     # Arrow all the way: a selection vector holds one flag per row of its file (millions for large files).
     position = {_plain(uri): i for i, uri in enumerate(vectors.column("filepath").to_pylist())}
-    plain = [_plain(_file_path(root, p)) for p in paths]
+    plain = [_plain(_file_path(root, f["path"])) for f in files]
     unknown = set(position) - set(plain)
     if unknown:
         raise DeltaConnectorError(f"Delta table {ref} at version {table.version()} has a deletion vector for "
                                   f"a file that is not in the snapshot: {sorted(unknown)[0]}")
-    keep = vectors.column("selection_vector").take(pa.array([position.get(p) for p in plain], pa.int64()))
-    frame = pa.table({_FILE: pa.array([_spark_uri(_file_path(root, p)) for p in paths], pa.string()),
-                      _KEEP: keep.cast(pa.list_(pa.bool_()))})
-    return F.broadcast(spark.createDataFrame(frame))
+    selection = vectors.column("selection_vector")
+    found = _Vectors({}, {}, {})
+    for action, key in zip(files, plain, strict=True):
+        if key in position and selection[position[key]].is_valid:
+            path = _file_path(root, action["path"])
+            found.flags[path] = _packed(selection[position[key]].values)
+            found.sizes[path] = int(action["size_bytes"])
+            found.uris[path] = _spark_uri(path)
+    return found if found.flags else None
 
 
-def _without_deleted(scan: DataFrame, vectors: DataFrame | None) -> DataFrame:
-    """`scan` (a parquet read of active files) less the rows their deletion vectors mark deleted."""
+def _without_deleted(spark: SparkSession, read: Callable[[list[str]], DataFrame], paths: list[str],
+                     vectors: _Vectors | None) -> DataFrame:
+    """`read(paths)` (a parquet read of active files) less the rows their deletion vectors mark deleted.
+
+    Files without a vector are read as they are. Files with one find their flags by `_metadata.file_size` when
+    no other file of the scan has their size (a long compares and hashes far cheaper per row than the file's
+    path: the path cost as much as the scan), else by `_metadata.file_path`.
+    """
     if vectors is None:
-        return scan
+        return read(paths)
+    marked = [p for p in paths if p in vectors.flags]
+    unmarked = [p for p in paths if p not in vectors.flags]
+    if not marked:
+        return read(paths)
+    sizes = Counter(vectors.sizes[p] for p in marked)
+    by_size = [p for p in marked if sizes[vectors.sizes[p]] == 1]
+    by_path = [p for p in marked if sizes[vectors.sizes[p]] > 1]
+    frames = [read(unmarked)] if unmarked else []
+    if by_size:
+        keys = pa.array([vectors.sizes[p] for p in by_size], pa.int64())
+        frames.append(_kept_rows(spark, read(by_size), "file_size", keys, [vectors.flags[p] for p in by_size]))
+    if by_path:
+        keys = pa.array([vectors.uris[p] for p in by_path], pa.string())
+        frames.append(_kept_rows(spark, read(by_path), "file_path", keys, [vectors.flags[p] for p in by_path]))
+    return functools.reduce(DataFrame.unionAll, frames)
+
+
+def _packed(flags: pa.Array) -> pa.Array:
+    """Keep flags as 64-bit words: row i is bit i % 64 of word i // 64 (Arrow's own bit order, read as
+    little-endian longs), 8× smaller than `array<boolean>` in every task; bits past the vector's end keep."""
+    bits = pc.fill_null(flags, True)
+    if bits.offset:
+        bits = pc.invert(pc.invert(bits))  # a kernel's output starts at bit 0
+    count = len(bits)
+    data = bytearray(bits.buffers()[1].to_pybytes()[:(count + 7) // 8])
+    if count % 8:
+        data[-1] |= (0xFF << (count % 8)) & 0xFF
+    data += b"\xff" * (-len(data) % 8)
+    return pa.Array.from_buffers(pa.int64(), len(data) // 8, [None, pa.py_buffer(bytes(data))])
+
+
+def _kept_rows(spark: SparkSession, scan: DataFrame, field: str, keys: pa.Array,
+               flags: list[pa.Array]) -> DataFrame:
+    """The rows of `scan` whose keep bit is set, each file's words found by its `_metadata.<field>` in `keys`."""
+    key = F.col(f"_metadata.{field}")
+    missing = _no_vector(F.col("_metadata.file_path"))
+    values = pa.ListArray.from_arrays(pa.array(_offsets(flags), pa.int32()), pa.concat_arrays(flags))
+    if len(keys) <= _MAP_LOOKUP_MAX_FILES:
+        # A scalar subquery runs once per query and its map becomes a literal of the plan: no join per row.
+        entries = pa.MapArray.from_arrays(pa.array([0, len(keys)], pa.int32()), keys, values)
+        by_key = spark.createDataFrame(pa.table({_KEEP: entries})).scalar()
+        keep = F.try_element_at(by_key, key)
+        # Coalesce evaluates its fallback only for a null flag: a row past its vector's end, or a missing file.
+        fallback = F.when(keep.isNull(), missing).otherwise(F.lit(True))
+        return scan.where(F.coalesce(_kept(keep, F.col("_metadata.row_index")), fallback))
     columns = [_q(c) for c in scan.columns]
-    with_position = scan.select(*columns, F.col("_metadata.file_path").alias(_SCANNED),
-                                F.col("_metadata.row_index").alias(_ROW))
-    joined = with_position.join(vectors, F.col(_SCANNED) == F.col(_FILE), "left")
-    # A file missing from the vectors frame would mean a path mismatch: fail loudly rather than return deleted rows.
-    kept = F.when(F.col(_FILE).isNull(), F.raise_error(F.concat(F.lit("no deletion vector entry for "), F.col(_SCANNED))))\
-        .otherwise(F.coalesce(F.get(F.col(_KEEP), F.col(_ROW).cast("int")), F.lit(True)))
-    return joined.where(kept).select(*columns)
+    vectors = F.broadcast(spark.createDataFrame(pa.table({_FILE: keys, _KEEP: values})))
+    joined = scan.select(*columns, key.alias(_SCANNED), F.col("_metadata.row_index").alias(_ROW))\
+        .join(vectors, F.col(_SCANNED) == F.col(_FILE), "left")
+    condition = F.when(F.col(_FILE).isNull(), _no_vector(F.col(_SCANNED).cast("string")))\
+        .otherwise(F.coalesce(_kept(F.col(_KEEP), F.col(_ROW)), F.lit(True)))
+    return joined.where(condition).select(*columns)
+
+
+def _no_vector(file: Column) -> Column:
+    """A file missing from the vectors would mean a mismatch: fail loudly rather than return deleted rows."""
+    return F.raise_error(F.concat(F.lit("no deletion vector entry for "), file))
+
+
+def _kept(words: Column, index: Column) -> Column:
+    """Bit `index` of packed keep flags `words` is set (null past the words' end)."""
+    bit = F.bit_get(F.get(words, F.shiftright(index, 6).cast("int")), index.bitwiseAND(63).cast("int"))
+    return bit == F.lit(1).cast("tinyint")
+
+
+def _offsets(arrays: list[pa.Array]) -> list[int]:
+    """List offsets for concatenating `arrays`: 0, len(a0), len(a0)+len(a1), …"""
+    return [0, *itertools.accumulate(len(a) for a in arrays)]
 
 
 def _plain(uri: str) -> str:

@@ -13,7 +13,6 @@ import signal
 import sys
 import threading
 import time
-from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
@@ -43,14 +42,9 @@ class EventStream:
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "EventStream", "run_streaming", "split_script"]
 
 
-def run_streaming(args: argparse.Namespace) -> int:
-    """Run the streaming script of `args` (runner.py's parsed arguments) until it is stopped; the exit code."""
+def run_streaming(args: argparse.Namespace, script: str) -> int:
+    """Run the streaming `script` with `args` (runner.py's parsed arguments) until it is stopped; the exit code."""
     events = EventStream(sys.stdout)
-    try:
-        script = sys.stdin.read() if args.script == "-" else Path(args.script).read_text(encoding="utf-8")
-    except OSError as exc:
-        print(f"runner.py: cannot read script {args.script}: {exc.strerror}", file=sys.stderr)
-        return EXIT_USAGE
     try:
         batch, statement = split_script(script)
         store = open_store(args.store, args.team)

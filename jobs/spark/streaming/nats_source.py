@@ -19,9 +19,10 @@ from typing import Any
 import nats
 from nats.aio.client import Client, RawCredentials
 from nats.js import api
-from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
+from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
 
+from jobs.spark.streaming.record_source import RecordSource, declared_columns
 from jobs.spark.streaming.records import RecordParser
 
 FORMAT = "lakeport_nats_jetstream"
@@ -115,20 +116,6 @@ class SequenceRange(InputPartition):
     end: int
 
 
-class NatsJetStreamDataSource(DataSource):
-    """`spark.readStream.format("lakeport_nats_jetstream")` with options servers, stream, columns, auth_secret."""
-
-    @classmethod
-    def name(cls) -> str:
-        return FORMAT
-
-    def schema(self) -> str:
-        return ", ".join(f"`{n}` {t}" for n, t in json.loads(self.options["columns"]))
-
-    def streamReader(self, schema: Any) -> DataSourceStreamReader:
-        return JetStreamReader(dict(self.options))
-
-
 class JetStreamReader(DataSourceStreamReader):
     """Reads one JetStream stream between sequence numbers."""
 
@@ -137,7 +124,7 @@ class JetStreamReader(DataSourceStreamReader):
         self.auth = NatsAuth.from_option(options.get("auth_secret"))
         self.stream_name = options["stream_name"]
         self.label = options.get("label", self.stream_name)
-        self.columns = [tuple(c) for c in json.loads(options["columns"])]
+        self.columns = declared_columns(options["columns"])
         self.start = options.get("start", "earliest")
         self.max_rows = int(options.get("max_records_per_batch") or 0)
         self.timeout = float(options.get("timeout", "10"))
@@ -191,3 +178,10 @@ class JetStreamReader(DataSourceStreamReader):
 
     def commit(self, end: dict[str, int]) -> None:
         """Nothing to acknowledge: the stream keeps its messages under its own limits."""
+
+
+class NatsJetStreamDataSource(RecordSource):
+    """`spark.readStream.format("lakeport_nats_jetstream")` with options servers, stream, columns, auth_secret."""
+
+    FORMAT = FORMAT
+    READER = JetStreamReader

@@ -16,9 +16,10 @@ from typing import Any
 
 import pyarrow as pa
 import redis
-from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
+from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
 
+from jobs.spark.streaming.record_source import RecordSource, declared_columns
 from jobs.spark.streaming.records import BatchParser, RecordParser
 
 FORMAT = "lakeport_redis_streams"
@@ -103,20 +104,6 @@ class EntryRange(InputPartition):
     end: str
 
 
-class RedisStreamsDataSource(DataSource):
-    """`spark.readStream.format("lakeport_redis_streams")` with options url, password, key, columns, stream."""
-
-    @classmethod
-    def name(cls) -> str:
-        return FORMAT
-
-    def schema(self) -> str:
-        return ", ".join(f"`{n}` {t}" for n, t in json.loads(self.options["columns"]))
-
-    def streamReader(self, schema: Any) -> DataSourceStreamReader:
-        return RedisStreamReader(dict(self.options))
-
-
 class RedisStreamReader(DataSourceStreamReader):
     """Reads one stream key between entry ids; the driver plans, one Python worker reads each range."""
 
@@ -126,7 +113,7 @@ class RedisStreamReader(DataSourceStreamReader):
         self.key = options["key"]
         self.stream = options.get("stream", self.key)
         self.value_field = options.get("value_field", "data")
-        self.columns = [tuple(c) for c in json.loads(options["columns"])]
+        self.columns = declared_columns(options["columns"])
         self.start = options.get("start", "earliest")
         self.max_rows = int(options.get("max_records_per_batch") or 0)
         self.timeout = float(options.get("timeout", "10"))
@@ -185,3 +172,10 @@ class RedisStreamReader(DataSourceStreamReader):
 
     def commit(self, end: dict[str, str]) -> None:
         """Nothing to acknowledge: the stream keeps its entries (trim them with XTRIM or MAXLEN)."""
+
+
+class RedisStreamsDataSource(RecordSource):
+    """`spark.readStream.format("lakeport_redis_streams")` with options url, password, key, columns, stream."""
+
+    FORMAT = FORMAT
+    READER = RedisStreamReader

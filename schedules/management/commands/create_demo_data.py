@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalogs.models import Catalog
 from catalogs.services import catalogs_apply
+from config.errors import DomainError
 from jobs.engines.process import engine_user, prepare_team_data
 from jobs.models import SqlJob
 from schedules.models import Schedule
@@ -113,6 +114,10 @@ class Command(BaseCommand):
             pipelines["schedules"] = [{"name": SCHEDULE, "job": JOB, "cron": "0 6 * * *", "time_zone": "UTC",
                                        "enabled": False, "parameters": {"min_amount": "10"}}]
         if catalogs or pipelines:
-            catalogs_apply(team=team, actor=None, entries=catalogs, pipelines=pipelines, actor_name="create_demo_data")
+            try:
+                catalogs_apply(team=team, actor=None, entries=catalogs, pipelines=pipelines,
+                               actor_name="create_demo_data")
+            except DomainError as exc:  # e.g. a catalog path outside the team's data roots
+                raise CommandError(exc.summary()) from None
         created = [*written, *(c["catalog_name"] for c in catalogs), *(e["name"] for s in pipelines.values() for e in s)]
         self.stdout.write(f"demo data: created {', '.join(created)}" if created else "demo data: already there")

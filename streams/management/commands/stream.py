@@ -9,7 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from config.errors import DomainError
 from jobs.models import SqlJob
-from streams.selectors import stream_out
+from streams.apis import StreamStateOutput
+from streams.selectors import stream_view
 from streams.services.lifecycle import stream_reset, stream_restart, stream_start, stream_state, stream_stop
 from teams.models import Team
 
@@ -45,4 +46,4 @@ class Command(BaseCommand):
                 state = stream_state(job)
         except DomainError as exc:  # a batch job, or a transition the stream's status does not allow
             raise CommandError(exc.message) from None
-        self.stdout.write(json.dumps(stream_out(state), default=str, indent=2))
+        self.stdout.write(json.dumps(StreamStateOutput(stream_view(state)).data, indent=2))  # the API's body

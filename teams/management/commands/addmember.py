@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.errors import Conflict
+from config.errors import DomainError
 from teams.models import Role, Team
 from teams.services import membership_set, user_get_or_create
 
@@ -22,8 +23,6 @@ class Command(BaseCommand):
         parser.add_argument("--create", action="store_true", help="create the user when missing")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        import os
-
         team = Team.objects.filter(name=options["team"]).first()
         if team is None:
             raise CommandError(f"No team named '{options['team']}'.")
@@ -35,6 +34,6 @@ class Command(BaseCommand):
             user = user_get_or_create(username=options["user"], password=os.environ.get("LAKEPORT_NEW_USER_PASSWORD"))
         try:
             membership_set(team=team, user=user, role=options["role"])
-        except Conflict as exc:
+        except DomainError as exc:  # the team's last admin demoted
             raise CommandError(exc.message) from exc
         self.stdout.write(f"{user.username} is {options['role']} in {team.name}")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.errors import Conflict
+from config.errors import DomainError
 from teams.services import team_create
 
 
@@ -21,8 +20,6 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             team = team_create(name=options["name"], description=options["description"])
-        except Conflict as exc:
-            raise CommandError(exc.message) from exc
-        except ValidationError as exc:
-            raise CommandError("; ".join(exc.messages)) from exc
+        except DomainError as exc:  # a taken name (its message), a bad one (each field's message)
+            raise CommandError("; ".join(exc.messages())) from exc
         self.stdout.write(f"created team {team.name}")

@@ -2,12 +2,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.action_enum import ActionEnum
+
+if TYPE_CHECKING:
+    from ..models.catalog_change_output_changes import CatalogChangeOutputChanges
+
 
 T = TypeVar("T", bound="CatalogChangeOutput")
 
@@ -25,7 +29,7 @@ class CatalogChangeOutput:
         actor (str):
         time (datetime.datetime):
         version (int):
-        changes (Any): field → {"from", "to"}, or "set"/"changed"/"removed" for secrets.
+        changes (CatalogChangeOutputChanges): field → {"from", "to"}, or "set"/"changed"/"removed" for secrets.
     """
 
     catalog_name: str
@@ -34,7 +38,7 @@ class CatalogChangeOutput:
     actor: str
     time: datetime.datetime
     version: int
-    changes: Any
+    changes: CatalogChangeOutputChanges
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -50,7 +54,7 @@ class CatalogChangeOutput:
 
         version = self.version
 
-        changes = self.changes
+        changes = self.changes.to_dict()
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -70,6 +74,8 @@ class CatalogChangeOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.catalog_change_output_changes import CatalogChangeOutputChanges  # noqa: PLC0415
+
         d = dict(src_dict)
         catalog_name = d.pop("catalog_name")
 
@@ -83,7 +89,7 @@ class CatalogChangeOutput:
 
         version = d.pop("version")
 
-        changes = d.pop("changes")
+        changes = CatalogChangeOutputChanges.from_dict(d.pop("changes"))
 
         catalog_change_output = cls(
             catalog_name=catalog_name,

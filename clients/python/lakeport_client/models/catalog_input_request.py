@@ -22,12 +22,13 @@ class CatalogInputRequest:
 
     Attributes:
         catalog_name (str): Unique in the team; cannot change.
-        catalog_type (CatalogTypeEnum): * `jdbc` - JDBC
-            * `hive` - Hive
+        catalog_type (CatalogTypeEnum): * `jdbc` - JDBC (PostgreSQL, MySQL/MariaDB)
+            * `hive` - Hive Metastore
             * `delta` - Delta Lake
             * `redis-streams` - Redis Streams
             * `nats-jetstream` - NATS JetStream
             * `files` - Files (landing directories)
+            * `kafka` - Kafka
         configuration (Any): The type's configuration (see catalog-types/). Secret values are write-only: omit one (or
             send null) to keep the stored value; in `storage-options` a key set to null is removed.
         description (str | Unset):

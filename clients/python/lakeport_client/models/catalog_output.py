@@ -2,12 +2,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.catalog_type_enum import CatalogTypeEnum
+
+if TYPE_CHECKING:
+    from ..models.catalog_output_configuration import CatalogOutputConfiguration
+
 
 T = TypeVar("T", bound="CatalogOutput")
 
@@ -23,14 +27,15 @@ class CatalogOutput:
 
     Attributes:
         catalog_name (str):
-        catalog_type (CatalogTypeEnum): * `jdbc` - JDBC
-            * `hive` - Hive
+        catalog_type (CatalogTypeEnum): * `jdbc` - JDBC (PostgreSQL, MySQL/MariaDB)
+            * `hive` - Hive Metastore
             * `delta` - Delta Lake
             * `redis-streams` - Redis Streams
             * `nats-jetstream` - NATS JetStream
             * `files` - Files (landing directories)
+            * `kafka` - Kafka
         description (str):
-        configuration (Any): Without secret values.
+        configuration (CatalogOutputConfiguration): Without secret values.
         secrets_set (list[str]): Which secrets are set.
         version (int): Also the ETag; send it back in If-Match.
         create_time (datetime.datetime):
@@ -42,7 +47,7 @@ class CatalogOutput:
     catalog_name: str
     catalog_type: CatalogTypeEnum
     description: str
-    configuration: Any
+    configuration: CatalogOutputConfiguration
     secrets_set: list[str]
     version: int
     create_time: datetime.datetime
@@ -58,7 +63,7 @@ class CatalogOutput:
 
         description = self.description
 
-        configuration = self.configuration
+        configuration = self.configuration.to_dict()
 
         secrets_set = self.secrets_set
 
@@ -95,6 +100,8 @@ class CatalogOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.catalog_output_configuration import CatalogOutputConfiguration  # noqa: PLC0415
+
         d = dict(src_dict)
         catalog_name = d.pop("catalog_name")
 
@@ -102,7 +109,7 @@ class CatalogOutput:
 
         description = d.pop("description")
 
-        configuration = d.pop("configuration")
+        configuration = CatalogOutputConfiguration.from_dict(d.pop("configuration"))
 
         secrets_set = cast(list[str], d.pop("secrets_set"))
 

@@ -7,8 +7,8 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.catalog_table_columns_item import CatalogTableColumnsItem
     from ..models.catalog_table_properties import CatalogTableProperties
+    from ..models.table_column_output import TableColumnOutput
 
 
 T = TypeVar("T", bound="CatalogTable")
@@ -22,7 +22,7 @@ class CatalogTable:
         database (str):
         name (str):
         kind (str):
-        columns (list[CatalogTableColumnsItem]):
+        columns (list[TableColumnOutput]):
         partition_columns (list[str]):
         location (None | str):
         version (int | None):
@@ -34,7 +34,7 @@ class CatalogTable:
     database: str
     name: str
     kind: str
-    columns: list[CatalogTableColumnsItem]
+    columns: list[TableColumnOutput]
     partition_columns: list[str]
     location: None | str
     version: int | None
@@ -90,8 +90,8 @@ class CatalogTable:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.catalog_table_columns_item import CatalogTableColumnsItem  # noqa: PLC0415
         from ..models.catalog_table_properties import CatalogTableProperties  # noqa: PLC0415
+        from ..models.table_column_output import TableColumnOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         catalog = d.pop("catalog")
@@ -105,7 +105,7 @@ class CatalogTable:
         columns = []
         _columns = d.pop("columns")
         for columns_item_data in _columns:
-            columns_item = CatalogTableColumnsItem.from_dict(columns_item_data)
+            columns_item = TableColumnOutput.from_dict(columns_item_data)
 
             columns.append(columns_item)
 

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.catalog_tables_tables_item import CatalogTablesTablesItem
+    from ..models.table_summary_output import TableSummaryOutput
 
 
 T = TypeVar("T", bound="CatalogTables")
@@ -19,12 +19,12 @@ class CatalogTables:
     Attributes:
         catalog (str):
         database (str):
-        tables (list[CatalogTablesTablesItem]):
+        tables (list[TableSummaryOutput]):
     """
 
     catalog: str
     database: str
-    tables: list[CatalogTablesTablesItem]
+    tables: list[TableSummaryOutput]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -51,7 +51,7 @@ class CatalogTables:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.catalog_tables_tables_item import CatalogTablesTablesItem  # noqa: PLC0415
+        from ..models.table_summary_output import TableSummaryOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         catalog = d.pop("catalog")
@@ -61,7 +61,7 @@ class CatalogTables:
         tables = []
         _tables = d.pop("tables")
         for tables_item_data in _tables:
-            tables_item = CatalogTablesTablesItem.from_dict(tables_item_data)
+            tables_item = TableSummaryOutput.from_dict(tables_item_data)
 
             tables.append(tables_item)
 

@@ -6,6 +6,7 @@ class CatalogTypeEnum(StrEnum):
     FILES = "files"
     HIVE = "hive"
     JDBC = "jdbc"
+    KAFKA = "kafka"
     NATS_JETSTREAM = "nats-jetstream"
     REDIS_STREAMS = "redis-streams"
 

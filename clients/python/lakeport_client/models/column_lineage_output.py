@@ -7,8 +7,8 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.column_lineage_output_dataset import ColumnLineageOutputDataset
-    from ..models.column_lineage_output_edges_item import ColumnLineageOutputEdgesItem
+    from ..models.column_step_output import ColumnStepOutput
+    from ..models.dataset_output import DatasetOutput
 
 
 T = TypeVar("T", bound="ColumnLineageOutput")
@@ -18,14 +18,14 @@ T = TypeVar("T", bound="ColumnLineageOutput")
 class ColumnLineageOutput:
     """
     Attributes:
-        dataset (ColumnLineageOutputDataset):
+        dataset (DatasetOutput):
         column (str):
-        edges (list[ColumnLineageOutputEdgesItem]):
+        edges (list[ColumnStepOutput]):
     """
 
-    dataset: ColumnLineageOutputDataset
+    dataset: DatasetOutput
     column: str
-    edges: list[ColumnLineageOutputEdgesItem]
+    edges: list[ColumnStepOutput]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -52,20 +52,18 @@ class ColumnLineageOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.column_lineage_output_dataset import ColumnLineageOutputDataset  # noqa: PLC0415
-        from ..models.column_lineage_output_edges_item import (
-            ColumnLineageOutputEdgesItem,  # noqa: PLC0415
-        )
+        from ..models.column_step_output import ColumnStepOutput  # noqa: PLC0415
+        from ..models.dataset_output import DatasetOutput  # noqa: PLC0415
 
         d = dict(src_dict)
-        dataset = ColumnLineageOutputDataset.from_dict(d.pop("dataset"))
+        dataset = DatasetOutput.from_dict(d.pop("dataset"))
 
         column = d.pop("column")
 
         edges = []
         _edges = d.pop("edges")
         for edges_item_data in _edges:
-            edges_item = ColumnLineageOutputEdgesItem.from_dict(edges_item_data)
+            edges_item = ColumnStepOutput.from_dict(edges_item_data)
 
             edges.append(edges_item)
 

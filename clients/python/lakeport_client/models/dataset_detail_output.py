@@ -7,8 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.dataset_detail_output_readers_item import DatasetDetailOutputReadersItem
-    from ..models.dataset_detail_output_writers_item import DatasetDetailOutputWritersItem
+    from ..models.lineage_job_output import LineageJobOutput
 
 
 T = TypeVar("T", bound="DatasetDetailOutput")
@@ -25,8 +24,8 @@ class DatasetDetailOutput:
         physical_name (str):
         kind (str):
         columns (list[str]): Columns with column lineage
-        writers (list[DatasetDetailOutputWritersItem]):
-        readers (list[DatasetDetailOutputReadersItem]):
+        writers (list[LineageJobOutput]):
+        readers (list[LineageJobOutput]):
     """
 
     id: int
@@ -36,8 +35,8 @@ class DatasetDetailOutput:
     physical_name: str
     kind: str
     columns: list[str]
-    writers: list[DatasetDetailOutputWritersItem]
-    readers: list[DatasetDetailOutputReadersItem]
+    writers: list[LineageJobOutput]
+    readers: list[LineageJobOutput]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -85,12 +84,7 @@ class DatasetDetailOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.dataset_detail_output_readers_item import (
-            DatasetDetailOutputReadersItem,  # noqa: PLC0415
-        )
-        from ..models.dataset_detail_output_writers_item import (
-            DatasetDetailOutputWritersItem,  # noqa: PLC0415
-        )
+        from ..models.lineage_job_output import LineageJobOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -110,14 +104,14 @@ class DatasetDetailOutput:
         writers = []
         _writers = d.pop("writers")
         for writers_item_data in _writers:
-            writers_item = DatasetDetailOutputWritersItem.from_dict(writers_item_data)
+            writers_item = LineageJobOutput.from_dict(writers_item_data)
 
             writers.append(writers_item)
 
         readers = []
         _readers = d.pop("readers")
         for readers_item_data in _readers:
-            readers_item = DatasetDetailOutputReadersItem.from_dict(readers_item_data)
+            readers_item = LineageJobOutput.from_dict(readers_item_data)
 
             readers.append(readers_item)
 

@@ -7,9 +7,9 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.graph_output_datasets_item import GraphOutputDatasetsItem
-    from ..models.graph_output_edges_item import GraphOutputEdgesItem
-    from ..models.graph_output_jobs_item import GraphOutputJobsItem
+    from ..models.lineage_edge_output import LineageEdgeOutput
+    from ..models.lineage_job_output import LineageJobOutput
+    from ..models.reached_dataset_output import ReachedDatasetOutput
 
 
 T = TypeVar("T", bound="GraphOutput")
@@ -22,17 +22,17 @@ class GraphOutput:
         start (int):
         direction (str):
         depth (int):
-        datasets (list[GraphOutputDatasetsItem]):
-        jobs (list[GraphOutputJobsItem]):
-        edges (list[GraphOutputEdgesItem]):
+        datasets (list[ReachedDatasetOutput]):
+        jobs (list[LineageJobOutput]):
+        edges (list[LineageEdgeOutput]):
     """
 
     start: int
     direction: str
     depth: int
-    datasets: list[GraphOutputDatasetsItem]
-    jobs: list[GraphOutputJobsItem]
-    edges: list[GraphOutputEdgesItem]
+    datasets: list[ReachedDatasetOutput]
+    jobs: list[LineageJobOutput]
+    edges: list[LineageEdgeOutput]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,9 +74,9 @@ class GraphOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.graph_output_datasets_item import GraphOutputDatasetsItem  # noqa: PLC0415
-        from ..models.graph_output_edges_item import GraphOutputEdgesItem  # noqa: PLC0415
-        from ..models.graph_output_jobs_item import GraphOutputJobsItem  # noqa: PLC0415
+        from ..models.lineage_edge_output import LineageEdgeOutput  # noqa: PLC0415
+        from ..models.lineage_job_output import LineageJobOutput  # noqa: PLC0415
+        from ..models.reached_dataset_output import ReachedDatasetOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         start = d.pop("start")
@@ -88,21 +88,21 @@ class GraphOutput:
         datasets = []
         _datasets = d.pop("datasets")
         for datasets_item_data in _datasets:
-            datasets_item = GraphOutputDatasetsItem.from_dict(datasets_item_data)
+            datasets_item = ReachedDatasetOutput.from_dict(datasets_item_data)
 
             datasets.append(datasets_item)
 
         jobs = []
         _jobs = d.pop("jobs")
         for jobs_item_data in _jobs:
-            jobs_item = GraphOutputJobsItem.from_dict(jobs_item_data)
+            jobs_item = LineageJobOutput.from_dict(jobs_item_data)
 
             jobs.append(jobs_item)
 
         edges = []
         _edges = d.pop("edges")
         for edges_item_data in _edges:
-            edges_item = GraphOutputEdgesItem.from_dict(edges_item_data)
+            edges_item = LineageEdgeOutput.from_dict(edges_item_data)
 
             edges.append(edges_item)
 

@@ -7,9 +7,8 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.impact_output_dataset import ImpactOutputDataset
-    from ..models.impact_output_datasets_item import ImpactOutputDatasetsItem
-    from ..models.impact_output_jobs_item import ImpactOutputJobsItem
+    from ..models.lineage_job_output import LineageJobOutput
+    from ..models.reached_dataset_output import ReachedDatasetOutput
 
 
 T = TypeVar("T", bound="ImpactOutput")
@@ -19,14 +18,14 @@ T = TypeVar("T", bound="ImpactOutput")
 class ImpactOutput:
     """
     Attributes:
-        dataset (ImpactOutputDataset):
-        jobs (list[ImpactOutputJobsItem]):
-        datasets (list[ImpactOutputDatasetsItem]):
+        dataset (ReachedDatasetOutput):
+        jobs (list[LineageJobOutput]):
+        datasets (list[ReachedDatasetOutput]):
     """
 
-    dataset: ImpactOutputDataset
-    jobs: list[ImpactOutputJobsItem]
-    datasets: list[ImpactOutputDatasetsItem]
+    dataset: ReachedDatasetOutput
+    jobs: list[LineageJobOutput]
+    datasets: list[ReachedDatasetOutput]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,24 +55,23 @@ class ImpactOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.impact_output_dataset import ImpactOutputDataset  # noqa: PLC0415
-        from ..models.impact_output_datasets_item import ImpactOutputDatasetsItem  # noqa: PLC0415
-        from ..models.impact_output_jobs_item import ImpactOutputJobsItem  # noqa: PLC0415
+        from ..models.lineage_job_output import LineageJobOutput  # noqa: PLC0415
+        from ..models.reached_dataset_output import ReachedDatasetOutput  # noqa: PLC0415
 
         d = dict(src_dict)
-        dataset = ImpactOutputDataset.from_dict(d.pop("dataset"))
+        dataset = ReachedDatasetOutput.from_dict(d.pop("dataset"))
 
         jobs = []
         _jobs = d.pop("jobs")
         for jobs_item_data in _jobs:
-            jobs_item = ImpactOutputJobsItem.from_dict(jobs_item_data)
+            jobs_item = LineageJobOutput.from_dict(jobs_item_data)
 
             jobs.append(jobs_item)
 
         datasets = []
         _datasets = d.pop("datasets")
         for datasets_item_data in _datasets:
-            datasets_item = ImpactOutputDatasetsItem.from_dict(datasets_item_data)
+            datasets_item = ReachedDatasetOutput.from_dict(datasets_item_data)
 
             datasets.append(datasets_item)
 

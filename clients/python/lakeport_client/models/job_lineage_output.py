@@ -7,9 +7,8 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.job_lineage_output_inputs_item import JobLineageOutputInputsItem
-    from ..models.job_lineage_output_job import JobLineageOutputJob
-    from ..models.job_lineage_output_outputs_item import JobLineageOutputOutputsItem
+    from ..models.job_edge_dataset_output import JobEdgeDatasetOutput
+    from ..models.lineage_job_output import LineageJobOutput
 
 
 T = TypeVar("T", bound="JobLineageOutput")
@@ -19,14 +18,14 @@ T = TypeVar("T", bound="JobLineageOutput")
 class JobLineageOutput:
     """
     Attributes:
-        job (JobLineageOutputJob):
-        inputs (list[JobLineageOutputInputsItem]):
-        outputs (list[JobLineageOutputOutputsItem]):
+        job (LineageJobOutput):
+        inputs (list[JobEdgeDatasetOutput]):
+        outputs (list[JobEdgeDatasetOutput]):
     """
 
-    job: JobLineageOutputJob
-    inputs: list[JobLineageOutputInputsItem]
-    outputs: list[JobLineageOutputOutputsItem]
+    job: LineageJobOutput
+    inputs: list[JobEdgeDatasetOutput]
+    outputs: list[JobEdgeDatasetOutput]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,24 +55,23 @@ class JobLineageOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.job_lineage_output_inputs_item import JobLineageOutputInputsItem  # noqa: PLC0415
-        from ..models.job_lineage_output_job import JobLineageOutputJob  # noqa: PLC0415
-        from ..models.job_lineage_output_outputs_item import JobLineageOutputOutputsItem  # noqa: PLC0415
+        from ..models.job_edge_dataset_output import JobEdgeDatasetOutput  # noqa: PLC0415
+        from ..models.lineage_job_output import LineageJobOutput  # noqa: PLC0415
 
         d = dict(src_dict)
-        job = JobLineageOutputJob.from_dict(d.pop("job"))
+        job = LineageJobOutput.from_dict(d.pop("job"))
 
         inputs = []
         _inputs = d.pop("inputs")
         for inputs_item_data in _inputs:
-            inputs_item = JobLineageOutputInputsItem.from_dict(inputs_item_data)
+            inputs_item = JobEdgeDatasetOutput.from_dict(inputs_item_data)
 
             inputs.append(inputs_item)
 
         outputs = []
         _outputs = d.pop("outputs")
         for outputs_item_data in _outputs:
-            outputs_item = JobLineageOutputOutputsItem.from_dict(outputs_item_data)
+            outputs_item = JobEdgeDatasetOutput.from_dict(outputs_item_data)
 
             outputs.append(outputs_item)
 

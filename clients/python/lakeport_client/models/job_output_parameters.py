@@ -7,9 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.job_output_parameters_additional_property import (
-        JobOutputParametersAdditionalProperty,
-    )
+    from ..models.parameter_declaration_output import ParameterDeclarationOutput
 
 
 T = TypeVar("T", bound="JobOutputParameters")
@@ -17,7 +15,7 @@ T = TypeVar("T", bound="JobOutputParameters")
 
 @_attrs_define
 class JobOutputParameters:
-    additional_properties: dict[str, JobOutputParametersAdditionalProperty] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, ParameterDeclarationOutput] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -29,16 +27,14 @@ class JobOutputParameters:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.job_output_parameters_additional_property import (
-            JobOutputParametersAdditionalProperty,  # noqa: PLC0415
-        )
+        from ..models.parameter_declaration_output import ParameterDeclarationOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         job_output_parameters = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
-            additional_property = JobOutputParametersAdditionalProperty.from_dict(prop_dict)
+            additional_property = ParameterDeclarationOutput.from_dict(prop_dict)
 
             additional_properties[prop_name] = additional_property
 
@@ -49,10 +45,10 @@ class JobOutputParameters:
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> JobOutputParametersAdditionalProperty:
+    def __getitem__(self, key: str) -> ParameterDeclarationOutput:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: JobOutputParametersAdditionalProperty) -> None:
+    def __setitem__(self, key: str, value: ParameterDeclarationOutput) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

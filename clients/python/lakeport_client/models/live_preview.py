@@ -9,8 +9,8 @@ from attrs import field as _attrs_field
 from ..models.live_preview_status_enum import LivePreviewStatusEnum
 
 if TYPE_CHECKING:
-    from ..models.live_preview_columns_item import LivePreviewColumnsItem
-    from ..models.live_preview_error_type_0 import LivePreviewErrorType0
+    from ..models.result_column_output import ResultColumnOutput
+    from ..models.run_error_output import RunErrorOutput
 
 
 T = TypeVar("T", bound="LivePreview")
@@ -25,26 +25,26 @@ class LivePreview:
             * `RUNNING` - RUNNING
             * `STOPPED` - STOPPED
             * `FAILED` - FAILED
-        columns (list[LivePreviewColumnsItem]):
+        columns (list[ResultColumnOutput]):
         rows (list[list[Any]]):
         stopped (None | str): seconds | rows | cancelled | failed
-        error (LivePreviewErrorType0 | None):
+        error (None | RunErrorOutput):
         seconds (float): It stops by itself after this many seconds …
         max_rows (int): … or this many rows.
     """
 
     id: str
     status: LivePreviewStatusEnum
-    columns: list[LivePreviewColumnsItem]
+    columns: list[ResultColumnOutput]
     rows: list[list[Any]]
     stopped: None | str
-    error: LivePreviewErrorType0 | None
+    error: None | RunErrorOutput
     seconds: float
     max_rows: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.live_preview_error_type_0 import LivePreviewErrorType0  # noqa: PLC0415
+        from ..models.run_error_output import RunErrorOutput  # noqa: PLC0415
 
         id = self.id
 
@@ -65,7 +65,7 @@ class LivePreview:
         stopped = self.stopped
 
         error: dict[str, Any] | None
-        if isinstance(self.error, LivePreviewErrorType0):
+        if isinstance(self.error, RunErrorOutput):
             error = self.error.to_dict()
         else:
             error = self.error
@@ -93,8 +93,8 @@ class LivePreview:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.live_preview_columns_item import LivePreviewColumnsItem  # noqa: PLC0415
-        from ..models.live_preview_error_type_0 import LivePreviewErrorType0  # noqa: PLC0415
+        from ..models.result_column_output import ResultColumnOutput  # noqa: PLC0415
+        from ..models.run_error_output import RunErrorOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -104,7 +104,7 @@ class LivePreview:
         columns = []
         _columns = d.pop("columns")
         for columns_item_data in _columns:
-            columns_item = LivePreviewColumnsItem.from_dict(columns_item_data)
+            columns_item = ResultColumnOutput.from_dict(columns_item_data)
 
             columns.append(columns_item)
 
@@ -122,18 +122,18 @@ class LivePreview:
 
         stopped = _parse_stopped(d.pop("stopped"))
 
-        def _parse_error(data: object) -> LivePreviewErrorType0 | None:
+        def _parse_error(data: object) -> None | RunErrorOutput:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                error_type_0 = LivePreviewErrorType0.from_dict(data)
+                error_type_1 = RunErrorOutput.from_dict(data)
 
-                return error_type_0
+                return error_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(LivePreviewErrorType0 | None, data)
+            return cast(None | RunErrorOutput, data)
 
         error = _parse_error(d.pop("error"))
 

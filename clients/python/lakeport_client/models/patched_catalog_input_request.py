@@ -17,12 +17,13 @@ class PatchedCatalogInputRequest:
     """
     Attributes:
         catalog_name (str | Unset): Unique in the team; cannot change.
-        catalog_type (CatalogTypeEnum | Unset): * `jdbc` - JDBC
-            * `hive` - Hive
+        catalog_type (CatalogTypeEnum | Unset): * `jdbc` - JDBC (PostgreSQL, MySQL/MariaDB)
+            * `hive` - Hive Metastore
             * `delta` - Delta Lake
             * `redis-streams` - Redis Streams
             * `nats-jetstream` - NATS JetStream
             * `files` - Files (landing directories)
+            * `kafka` - Kafka
         configuration (Any | Unset): The type's configuration (see catalog-types/). Secret values are write-only: omit
             one (or send null) to keep the stored value; in `storage-options` a key set to null is removed.
         description (str | Unset):

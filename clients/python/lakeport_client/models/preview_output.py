@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.preview_output_error_type_0 import PreviewOutputErrorType0
+    from ..models.preview_error_output import PreviewErrorOutput
 
 
 T = TypeVar("T", bound="PreviewOutput")
@@ -21,18 +21,18 @@ class PreviewOutput:
         time_zone (str):
         valid (bool):
         next_fire_times (list[str]):
-        error (None | PreviewOutputErrorType0): {"field", "message"} when not valid.
+        error (None | PreviewErrorOutput): Why not valid; null when valid.
     """
 
     cron: str
     time_zone: str
     valid: bool
     next_fire_times: list[str]
-    error: None | PreviewOutputErrorType0
+    error: None | PreviewErrorOutput
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.preview_output_error_type_0 import PreviewOutputErrorType0  # noqa: PLC0415
+        from ..models.preview_error_output import PreviewErrorOutput  # noqa: PLC0415
 
         cron = self.cron
 
@@ -43,7 +43,7 @@ class PreviewOutput:
         next_fire_times = self.next_fire_times
 
         error: dict[str, Any] | None
-        if isinstance(self.error, PreviewOutputErrorType0):
+        if isinstance(self.error, PreviewErrorOutput):
             error = self.error.to_dict()
         else:
             error = self.error
@@ -64,7 +64,7 @@ class PreviewOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.preview_output_error_type_0 import PreviewOutputErrorType0  # noqa: PLC0415
+        from ..models.preview_error_output import PreviewErrorOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         cron = d.pop("cron")
@@ -75,18 +75,18 @@ class PreviewOutput:
 
         next_fire_times = cast(list[str], d.pop("next_fire_times"))
 
-        def _parse_error(data: object) -> None | PreviewOutputErrorType0:
+        def _parse_error(data: object) -> None | PreviewErrorOutput:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                error_type_0 = PreviewOutputErrorType0.from_dict(data)
+                error_type_1 = PreviewErrorOutput.from_dict(data)
 
-                return error_type_0
+                return error_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | PreviewOutputErrorType0, data)
+            return cast(None | PreviewErrorOutput, data)
 
         error = _parse_error(d.pop("error"))
 

@@ -7,8 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.run_lineage_output_inputs_item import RunLineageOutputInputsItem
-    from ..models.run_lineage_output_outputs_item import RunLineageOutputOutputsItem
+    from ..models.run_edge_dataset_output import RunEdgeDatasetOutput
     from ..models.run_lineage_output_snapshot_type_0 import RunLineageOutputSnapshotType0
 
 
@@ -21,15 +20,15 @@ class RunLineageOutput:
     Attributes:
         run (int):
         status (str):
-        inputs (list[RunLineageOutputInputsItem]):
-        outputs (list[RunLineageOutputOutputsItem]):
+        inputs (list[RunEdgeDatasetOutput]):
+        outputs (list[RunEdgeDatasetOutput]):
         snapshot (None | RunLineageOutputSnapshotType0):
     """
 
     run: int
     status: str
-    inputs: list[RunLineageOutputInputsItem]
-    outputs: list[RunLineageOutputOutputsItem]
+    inputs: list[RunEdgeDatasetOutput]
+    outputs: list[RunEdgeDatasetOutput]
     snapshot: None | RunLineageOutputSnapshotType0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -74,8 +73,7 @@ class RunLineageOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.run_lineage_output_inputs_item import RunLineageOutputInputsItem  # noqa: PLC0415
-        from ..models.run_lineage_output_outputs_item import RunLineageOutputOutputsItem  # noqa: PLC0415
+        from ..models.run_edge_dataset_output import RunEdgeDatasetOutput  # noqa: PLC0415
         from ..models.run_lineage_output_snapshot_type_0 import (
             RunLineageOutputSnapshotType0,  # noqa: PLC0415
         )
@@ -88,14 +86,14 @@ class RunLineageOutput:
         inputs = []
         _inputs = d.pop("inputs")
         for inputs_item_data in _inputs:
-            inputs_item = RunLineageOutputInputsItem.from_dict(inputs_item_data)
+            inputs_item = RunEdgeDatasetOutput.from_dict(inputs_item_data)
 
             inputs.append(inputs_item)
 
         outputs = []
         _outputs = d.pop("outputs")
         for outputs_item_data in _outputs:
-            outputs_item = RunLineageOutputOutputsItem.from_dict(outputs_item_data)
+            outputs_item = RunEdgeDatasetOutput.from_dict(outputs_item_data)
 
             outputs.append(outputs_item)
 

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.run_log_output_lines_item import RunLogOutputLinesItem
+    from ..models.run_log_line_output import RunLogLineOutput
 
 
 T = TypeVar("T", bound="RunLogOutput")
@@ -21,14 +21,14 @@ class RunLogOutput:
         next_offset (int):
         finished (bool):
         status (str):
-        lines (list[RunLogOutputLinesItem]):
+        lines (list[RunLogLineOutput]):
     """
 
     offset: int
     next_offset: int
     finished: bool
     status: str
-    lines: list[RunLogOutputLinesItem]
+    lines: list[RunLogLineOutput]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,7 +61,7 @@ class RunLogOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.run_log_output_lines_item import RunLogOutputLinesItem  # noqa: PLC0415
+        from ..models.run_log_line_output import RunLogLineOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         offset = d.pop("offset")
@@ -75,7 +75,7 @@ class RunLogOutput:
         lines = []
         _lines = d.pop("lines")
         for lines_item_data in _lines:
-            lines_item = RunLogOutputLinesItem.from_dict(lines_item_data)
+            lines_item = RunLogLineOutput.from_dict(lines_item_data)
 
             lines.append(lines_item)
 

@@ -8,11 +8,11 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.run_output_error_type_0 import RunOutputErrorType0
+    from ..models.run_error_output import RunErrorOutput
     from ..models.run_output_parameters import RunOutputParameters
     from ..models.run_output_progress import RunOutputProgress
     from ..models.run_output_spark_conf import RunOutputSparkConf
-    from ..models.run_output_statements_item import RunOutputStatementsItem
+    from ..models.run_statement_output import RunStatementOutput
 
 
 T = TypeVar("T", bound="RunOutput")
@@ -27,7 +27,7 @@ class RunOutput:
         job_name (str):
         status (str):
         progress (RunOutputProgress):
-        error (None | RunOutputErrorType0):
+        error (None | RunErrorOutput):
         attempt (int):
         engine (str):
         engine_used (str):
@@ -40,8 +40,8 @@ class RunOutput:
         spark_app_id (None | str):
         spark_ui_url (None | str):
         catalogs (list[str]):
-        parameters (RunOutputParameters): {name: {"type", "value"}}
-        statements (list[RunOutputStatementsItem]):
+        parameters (RunOutputParameters): The values the run used, by name.
+        statements (list[RunStatementOutput]):
         spark_conf (RunOutputSparkConf):
         default_catalog (str):
         has_result (bool):
@@ -52,7 +52,7 @@ class RunOutput:
     job_name: str
     status: str
     progress: RunOutputProgress
-    error: None | RunOutputErrorType0
+    error: None | RunErrorOutput
     attempt: int
     engine: str
     engine_used: str
@@ -66,14 +66,14 @@ class RunOutput:
     spark_ui_url: None | str
     catalogs: list[str]
     parameters: RunOutputParameters
-    statements: list[RunOutputStatementsItem]
+    statements: list[RunStatementOutput]
     spark_conf: RunOutputSparkConf
     default_catalog: str
     has_result: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.run_output_error_type_0 import RunOutputErrorType0  # noqa: PLC0415
+        from ..models.run_error_output import RunErrorOutput  # noqa: PLC0415
 
         id = self.id
 
@@ -86,7 +86,7 @@ class RunOutput:
         progress = self.progress.to_dict()
 
         error: dict[str, Any] | None
-        if isinstance(self.error, RunOutputErrorType0):
+        if isinstance(self.error, RunErrorOutput):
             error = self.error.to_dict()
         else:
             error = self.error
@@ -173,11 +173,11 @@ class RunOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.run_output_error_type_0 import RunOutputErrorType0  # noqa: PLC0415
+        from ..models.run_error_output import RunErrorOutput  # noqa: PLC0415
         from ..models.run_output_parameters import RunOutputParameters  # noqa: PLC0415
         from ..models.run_output_progress import RunOutputProgress  # noqa: PLC0415
         from ..models.run_output_spark_conf import RunOutputSparkConf  # noqa: PLC0415
-        from ..models.run_output_statements_item import RunOutputStatementsItem  # noqa: PLC0415
+        from ..models.run_statement_output import RunStatementOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -190,18 +190,18 @@ class RunOutput:
 
         progress = RunOutputProgress.from_dict(d.pop("progress"))
 
-        def _parse_error(data: object) -> None | RunOutputErrorType0:
+        def _parse_error(data: object) -> None | RunErrorOutput:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                error_type_0 = RunOutputErrorType0.from_dict(data)
+                error_type_1 = RunErrorOutput.from_dict(data)
 
-                return error_type_0
+                return error_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | RunOutputErrorType0, data)
+            return cast(None | RunErrorOutput, data)
 
         error = _parse_error(d.pop("error"))
 
@@ -275,7 +275,7 @@ class RunOutput:
         statements = []
         _statements = d.pop("statements")
         for statements_item_data in _statements:
-            statements_item = RunOutputStatementsItem.from_dict(statements_item_data)
+            statements_item = RunStatementOutput.from_dict(statements_item_data)
 
             statements.append(statements_item)
 

@@ -7,9 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.run_output_parameters_additional_property import (
-        RunOutputParametersAdditionalProperty,
-    )
+    from ..models.parameter_value_output import ParameterValueOutput
 
 
 T = TypeVar("T", bound="RunOutputParameters")
@@ -17,9 +15,9 @@ T = TypeVar("T", bound="RunOutputParameters")
 
 @_attrs_define
 class RunOutputParameters:
-    """{name: {"type", "value"}}"""
+    """The values the run used, by name."""
 
-    additional_properties: dict[str, RunOutputParametersAdditionalProperty] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, ParameterValueOutput] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -31,16 +29,14 @@ class RunOutputParameters:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.run_output_parameters_additional_property import (
-            RunOutputParametersAdditionalProperty,  # noqa: PLC0415
-        )
+        from ..models.parameter_value_output import ParameterValueOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         run_output_parameters = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
-            additional_property = RunOutputParametersAdditionalProperty.from_dict(prop_dict)
+            additional_property = ParameterValueOutput.from_dict(prop_dict)
 
             additional_properties[prop_name] = additional_property
 
@@ -51,10 +47,10 @@ class RunOutputParameters:
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> RunOutputParametersAdditionalProperty:
+    def __getitem__(self, key: str) -> ParameterValueOutput:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: RunOutputParametersAdditionalProperty) -> None:
+    def __setitem__(self, key: str, value: ParameterValueOutput) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.run_result_output_columns_item import RunResultOutputColumnsItem
+    from ..models.result_column_output import ResultColumnOutput
 
 
 T = TypeVar("T", bound="RunResultOutput")
@@ -21,12 +21,12 @@ class RunResultOutput:
             [['ann', '10.50'], ['bob', '20.00']], 'truncated': False}
 
     Attributes:
-        columns (list[RunResultOutputColumnsItem]):
+        columns (list[ResultColumnOutput]):
         rows (list[list[Any]]):
         truncated (bool):
     """
 
-    columns: list[RunResultOutputColumnsItem]
+    columns: list[ResultColumnOutput]
     rows: list[list[Any]]
     truncated: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -59,13 +59,13 @@ class RunResultOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.run_result_output_columns_item import RunResultOutputColumnsItem  # noqa: PLC0415
+        from ..models.result_column_output import ResultColumnOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         columns = []
         _columns = d.pop("columns")
         for columns_item_data in _columns:
-            columns_item = RunResultOutputColumnsItem.from_dict(columns_item_data)
+            columns_item = ResultColumnOutput.from_dict(columns_item_data)
 
             columns.append(columns_item)
 

@@ -8,7 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.run_summary_output_error_type_0 import RunSummaryOutputErrorType0
+    from ..models.run_error_output import RunErrorOutput
     from ..models.run_summary_output_parameters import RunSummaryOutputParameters
     from ..models.run_summary_output_progress import RunSummaryOutputProgress
 
@@ -25,7 +25,7 @@ class RunSummaryOutput:
         job_name (str):
         status (str):
         progress (RunSummaryOutputProgress):
-        error (None | RunSummaryOutputErrorType0):
+        error (None | RunErrorOutput):
         attempt (int):
         engine (str):
         engine_used (str):
@@ -38,7 +38,7 @@ class RunSummaryOutput:
         spark_app_id (None | str):
         spark_ui_url (None | str):
         catalogs (list[str]):
-        parameters (RunSummaryOutputParameters): {name: {"type", "value"}}
+        parameters (RunSummaryOutputParameters): The values the run used, by name.
     """
 
     id: int
@@ -46,7 +46,7 @@ class RunSummaryOutput:
     job_name: str
     status: str
     progress: RunSummaryOutputProgress
-    error: None | RunSummaryOutputErrorType0
+    error: None | RunErrorOutput
     attempt: int
     engine: str
     engine_used: str
@@ -63,7 +63,7 @@ class RunSummaryOutput:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.run_summary_output_error_type_0 import RunSummaryOutputErrorType0  # noqa: PLC0415
+        from ..models.run_error_output import RunErrorOutput  # noqa: PLC0415
 
         id = self.id
 
@@ -76,7 +76,7 @@ class RunSummaryOutput:
         progress = self.progress.to_dict()
 
         error: dict[str, Any] | None
-        if isinstance(self.error, RunSummaryOutputErrorType0):
+        if isinstance(self.error, RunErrorOutput):
             error = self.error.to_dict()
         else:
             error = self.error
@@ -148,7 +148,7 @@ class RunSummaryOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.run_summary_output_error_type_0 import RunSummaryOutputErrorType0  # noqa: PLC0415
+        from ..models.run_error_output import RunErrorOutput  # noqa: PLC0415
         from ..models.run_summary_output_parameters import RunSummaryOutputParameters  # noqa: PLC0415
         from ..models.run_summary_output_progress import RunSummaryOutputProgress  # noqa: PLC0415
 
@@ -163,18 +163,18 @@ class RunSummaryOutput:
 
         progress = RunSummaryOutputProgress.from_dict(d.pop("progress"))
 
-        def _parse_error(data: object) -> None | RunSummaryOutputErrorType0:
+        def _parse_error(data: object) -> None | RunErrorOutput:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                error_type_0 = RunSummaryOutputErrorType0.from_dict(data)
+                error_type_1 = RunErrorOutput.from_dict(data)
 
-                return error_type_0
+                return error_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | RunSummaryOutputErrorType0, data)
+            return cast(None | RunErrorOutput, data)
 
         error = _parse_error(d.pop("error"))
 

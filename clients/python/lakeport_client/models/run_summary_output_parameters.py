@@ -7,9 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.run_summary_output_parameters_additional_property import (
-        RunSummaryOutputParametersAdditionalProperty,
-    )
+    from ..models.parameter_value_output import ParameterValueOutput
 
 
 T = TypeVar("T", bound="RunSummaryOutputParameters")
@@ -17,11 +15,9 @@ T = TypeVar("T", bound="RunSummaryOutputParameters")
 
 @_attrs_define
 class RunSummaryOutputParameters:
-    """{name: {"type", "value"}}"""
+    """The values the run used, by name."""
 
-    additional_properties: dict[str, RunSummaryOutputParametersAdditionalProperty] = _attrs_field(
-        init=False, factory=dict
-    )
+    additional_properties: dict[str, ParameterValueOutput] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -33,16 +29,14 @@ class RunSummaryOutputParameters:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.run_summary_output_parameters_additional_property import (
-            RunSummaryOutputParametersAdditionalProperty,  # noqa: PLC0415
-        )
+        from ..models.parameter_value_output import ParameterValueOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         run_summary_output_parameters = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
-            additional_property = RunSummaryOutputParametersAdditionalProperty.from_dict(prop_dict)
+            additional_property = ParameterValueOutput.from_dict(prop_dict)
 
             additional_properties[prop_name] = additional_property
 
@@ -53,10 +47,10 @@ class RunSummaryOutputParameters:
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> RunSummaryOutputParametersAdditionalProperty:
+    def __getitem__(self, key: str) -> ParameterValueOutput:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: RunSummaryOutputParametersAdditionalProperty) -> None:
+    def __setitem__(self, key: str, value: ParameterValueOutput) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

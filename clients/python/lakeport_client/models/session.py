@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.session_user_type_0 import SessionUserType0
+    from ..models.me import Me
 
 
 T = TypeVar("T", bound="Session")
@@ -18,20 +18,20 @@ class Session:
     """
     Attributes:
         authenticated (bool):
-        user (None | SessionUserType0):
+        user (Me | None):
     """
 
     authenticated: bool
-    user: None | SessionUserType0
+    user: Me | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.session_user_type_0 import SessionUserType0  # noqa: PLC0415
+        from ..models.me import Me  # noqa: PLC0415
 
         authenticated = self.authenticated
 
         user: dict[str, Any] | None
-        if isinstance(self.user, SessionUserType0):
+        if isinstance(self.user, Me):
             user = self.user.to_dict()
         else:
             user = self.user
@@ -49,23 +49,23 @@ class Session:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.session_user_type_0 import SessionUserType0  # noqa: PLC0415
+        from ..models.me import Me  # noqa: PLC0415
 
         d = dict(src_dict)
         authenticated = d.pop("authenticated")
 
-        def _parse_user(data: object) -> None | SessionUserType0:
+        def _parse_user(data: object) -> Me | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                user_type_0 = SessionUserType0.from_dict(data)
+                user_type_1 = Me.from_dict(data)
 
-                return user_type_0
+                return user_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | SessionUserType0, data)
+            return cast(Me | None, data)
 
         user = _parse_user(d.pop("user"))
 

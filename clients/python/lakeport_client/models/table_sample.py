@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 from ..models.schema_enum import SchemaEnum
 
 if TYPE_CHECKING:
-    from ..models.table_sample_columns_item import TableSampleColumnsItem
+    from ..models.result_column_output import ResultColumnOutput
 
 
 T = TypeVar("T", bound="TableSample")
@@ -19,13 +19,13 @@ T = TypeVar("T", bound="TableSample")
 class TableSample:
     """
     Attributes:
-        columns (list[TableSampleColumnsItem]):
+        columns (list[ResultColumnOutput]):
         rows (list[list[Any]]):
         schema (SchemaEnum): * `declared` - declared
             * `inferred` - inferred
     """
 
-    columns: list[TableSampleColumnsItem]
+    columns: list[ResultColumnOutput]
     rows: list[list[Any]]
     schema: SchemaEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -58,13 +58,13 @@ class TableSample:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.table_sample_columns_item import TableSampleColumnsItem  # noqa: PLC0415
+        from ..models.result_column_output import ResultColumnOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         columns = []
         _columns = d.pop("columns")
         for columns_item_data in _columns:
-            columns_item = TableSampleColumnsItem.from_dict(columns_item_data)
+            columns_item = ResultColumnOutput.from_dict(columns_item_data)
 
             columns.append(columns_item)
 

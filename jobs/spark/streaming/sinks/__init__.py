@@ -13,10 +13,6 @@ from pyspark.sql import SparkSession
 
 from jobs.spark.streaming.errors import StreamingSinkError
 from jobs.spark.streaming.sinks.base import BatchSink, QueryShape, StreamingSink
-from jobs.spark.streaming.sinks.changelog import ChangelogSink, is_changelog
-from jobs.spark.streaming.sinks.delta import DeltaSink, arrow_schema, open_target
-from jobs.spark.streaming.sinks.files import FileTableSink
-from jobs.spark.streaming.sinks.jdbc import JdbcSink
 
 SINK_CATALOG_TYPES = ("delta", "jdbc", "hive")
 
@@ -24,15 +20,24 @@ SINK_CATALOG_TYPES = ("delta", "jdbc", "hive")
 def sink_for(spark: SparkSession, *, catalog_type: str, catalog: str, spark_catalog: str | None,
              config: Mapping[str, Any], database: str, table: str, columns: tuple[str, ...] = ()) -> StreamingSink:
     """The sink for table `catalog.database.table` of a bound catalog (`config` holds its plain credentials)."""
+    # Each kind imports its libraries (pyarrow, deltalake, psycopg: ~130 MiB) only when a query writes to it:
+    # an idle team engine never pays for them.
     display = f"{catalog}.{database}.{table}"
     if catalog_type == "delta" and spark_catalog is None:
+        from jobs.spark.streaming.sinks.changelog import ChangelogSink, is_changelog
+        from jobs.spark.streaming.sinks.delta import DeltaSink, arrow_schema, open_target
+
         _, _, snapshot = open_target(catalog, config, database, table)
         if is_changelog(arrow_schema(snapshot)):
             return ChangelogSink(catalog, config, database, table, columns)
         return DeltaSink(catalog, config, database, table, columns)
     if catalog_type == "jdbc":
+        from jobs.spark.streaming.sinks.jdbc import JdbcSink
+
         return JdbcSink(catalog, config, database, table, columns)
     if catalog_type == "hive" and spark_catalog:
+        from jobs.spark.streaming.sinks.files import FileTableSink
+
         return FileTableSink(spark, f"`{spark_catalog}`.`{database}`.`{table}`", display)
     raise StreamingSinkError(
         f"Table {display} is in a '{catalog_type}' catalog, which cannot be a streaming sink: write into a table of a "
@@ -40,5 +45,4 @@ def sink_for(spark: SparkSession, *, catalog_type: str, catalog: str, spark_cata
     )
 
 
-__all__ = ["SINK_CATALOG_TYPES", "BatchSink", "ChangelogSink", "DeltaSink", "FileTableSink", "JdbcSink", "QueryShape",
-           "StreamingSink", "sink_for"]
+__all__ = ["SINK_CATALOG_TYPES", "BatchSink", "QueryShape", "StreamingSink", "sink_for"]

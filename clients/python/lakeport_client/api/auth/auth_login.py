@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 
 import httpx
 
@@ -7,6 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.api_error import ApiError
 from ...models.login_api_input_request import LoginApiInputRequest
+from ...models.me import Me
 from ...types import Response
 
 
@@ -29,9 +30,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Me | None:
     if response.status_code == 200:
-        response_200 = cast(Any, None)
+        response_200 = Me.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -75,7 +77,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ApiError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Me]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -88,7 +90,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: LoginApiInputRequest,
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | Me]:
     """Start a browser session.
 
     Args:
@@ -99,7 +101,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | Me]
     """
 
     kwargs = _get_kwargs(
@@ -117,7 +119,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: LoginApiInputRequest,
-) -> Any | ApiError | None:
+) -> ApiError | Me | None:
     """Start a browser session.
 
     Args:
@@ -128,7 +130,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | Me
     """
 
     return sync_detailed(
@@ -141,7 +143,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: LoginApiInputRequest,
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | Me]:
     """Start a browser session.
 
     Args:
@@ -152,7 +154,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | Me]
     """
 
     kwargs = _get_kwargs(
@@ -168,7 +170,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: LoginApiInputRequest,
-) -> Any | ApiError | None:
+) -> ApiError | Me | None:
     """Start a browser session.
 
     Args:
@@ -179,7 +181,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | Me
     """
 
     return (

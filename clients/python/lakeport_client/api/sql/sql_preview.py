@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -8,6 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.api_error import ApiError
 from ...models.preview_input_request import PreviewInputRequest
+from ...models.sql_preview_output import SqlPreviewOutput
 from ...types import Response
 
 
@@ -33,9 +34,12 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiError | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApiError | SqlPreviewOutput | None:
     if response.status_code == 200:
-        response_200 = cast(Any, None)
+        response_200 = SqlPreviewOutput.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -89,7 +93,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ApiError]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ApiError | SqlPreviewOutput]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -103,7 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: PreviewInputRequest,
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | SqlPreviewOutput]:
     """Run one read-only query with a row limit on the warm engine: `{"columns", "rows", "truncated"}`.
 
     Args:
@@ -115,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | SqlPreviewOutput]
     """
 
     kwargs = _get_kwargs(
@@ -135,7 +141,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: PreviewInputRequest,
-) -> Any | ApiError | None:
+) -> ApiError | SqlPreviewOutput | None:
     """Run one read-only query with a row limit on the warm engine: `{"columns", "rows", "truncated"}`.
 
     Args:
@@ -147,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | SqlPreviewOutput
     """
 
     return sync_detailed(
@@ -162,7 +168,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: PreviewInputRequest,
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | SqlPreviewOutput]:
     """Run one read-only query with a row limit on the warm engine: `{"columns", "rows", "truncated"}`.
 
     Args:
@@ -174,7 +180,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | SqlPreviewOutput]
     """
 
     kwargs = _get_kwargs(
@@ -192,7 +198,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: PreviewInputRequest,
-) -> Any | ApiError | None:
+) -> ApiError | SqlPreviewOutput | None:
     """Run one read-only query with a row limit on the warm engine: `{"columns", "rows", "truncated"}`.
 
     Args:
@@ -204,7 +210,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | SqlPreviewOutput
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -8,6 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.api_error import ApiError
 from ...models.validate_input_request import ValidateInputRequest
+from ...models.validation_output import ValidationOutput
 from ...types import Response
 
 
@@ -33,9 +34,12 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiError | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApiError | ValidationOutput | None:
     if response.status_code == 200:
-        response_200 = cast(Any, None)
+        response_200 = ValidationOutput.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -89,7 +93,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ApiError]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ApiError | ValidationOutput]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -103,8 +109,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ValidateInputRequest,
-) -> Response[Any | ApiError]:
-    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema"}`.
+) -> Response[ApiError | ValidationOutput]:
+    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema",
+    "statements"}`.
 
     Args:
         team (str):
@@ -115,7 +122,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | ValidationOutput]
     """
 
     kwargs = _get_kwargs(
@@ -135,8 +142,9 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ValidateInputRequest,
-) -> Any | ApiError | None:
-    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema"}`.
+) -> ApiError | ValidationOutput | None:
+    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema",
+    "statements"}`.
 
     Args:
         team (str):
@@ -147,7 +155,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | ValidationOutput
     """
 
     return sync_detailed(
@@ -162,8 +170,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ValidateInputRequest,
-) -> Response[Any | ApiError]:
-    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema"}`.
+) -> Response[ApiError | ValidationOutput]:
+    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema",
+    "statements"}`.
 
     Args:
         team (str):
@@ -174,7 +183,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | ValidationOutput]
     """
 
     kwargs = _get_kwargs(
@@ -192,8 +201,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ValidateInputRequest,
-) -> Any | ApiError | None:
-    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema"}`.
+) -> ApiError | ValidationOutput | None:
+    """Split, parse and analyse a script without executing it: `{"valid", "errors", "schema",
+    "statements"}`.
 
     Args:
         team (str):
@@ -204,7 +214,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | ValidationOutput
     """
 
     return (

@@ -1,14 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 
-import { apiGet, rowsOf, type Paginated } from "@/lib/api-client";
-import type { CatalogHistoryEntry } from "@/features/catalogs/types";
+import { apiGet } from "@/lib/api-client";
+import type { CatalogHistory, CatalogHistoryEntry } from "@/features/catalogs/types";
 
 export async function getCatalogHistory(team: string, name: string): Promise<CatalogHistoryEntry[]> {
-  return rowsOf(
-    await apiGet<Paginated<CatalogHistoryEntry> | CatalogHistoryEntry[]>(
-      `teams/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(name)}/history/`,
-    ),
-  );
+  return (await apiGet<CatalogHistory>(`teams/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(name)}/history/`)).results;
 }
 
 export function useCatalogHistory(team: string, name: string) {

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 
-import { apiGet, rowsOf, type Paginated } from "@/lib/api-client";
-import type { CatalogTypeInfo } from "@/features/catalogs/types";
+import { apiGet } from "@/lib/api-client";
+import type { CatalogTypeInfo, CatalogTypeList } from "@/features/catalogs/types";
 
 export async function getCatalogTypes(team: string): Promise<CatalogTypeInfo[]> {
-  return rowsOf(await apiGet<Paginated<CatalogTypeInfo> | CatalogTypeInfo[]>(`teams/${encodeURIComponent(team)}/catalog-types/`));
+  return (await apiGet<CatalogTypeList>(`teams/${encodeURIComponent(team)}/catalog-types/`)).results;
 }
 
 export function useCatalogTypes(team: string) {

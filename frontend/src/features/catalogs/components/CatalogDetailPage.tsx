@@ -37,11 +37,11 @@ export function CatalogDetailPage() {
   const { catalog, etag } = q.data;
   const typeInfo = types.data?.find((t) => t.key === catalog.catalog_type);
   const fields = fieldsOf(schemaOf(typeInfo));
-  const secrets = new Set(catalog.secrets_set ?? []);
+  const secrets = new Set(catalog.secrets_set);
   // fields from the schema first, then anything else the API returned
   const keys = [
     ...fields.map((f) => f.name),
-    ...Object.keys(catalog.configuration ?? {}).filter((k) => !fields.some((f) => f.name === k)),
+    ...Object.keys(catalog.configuration).filter((k) => !fields.some((f) => f.name === k)),
   ];
 
   return (
@@ -105,7 +105,7 @@ export function CatalogDetailPage() {
                   ) : secret ? (
                     secrets.has(k) ? <span className="badge ok">set</span> : <span className="muted">not set</span>
                   ) : (
-                    <span className="mono">{show(catalog.configuration?.[k])}</span>
+                    <span className="mono">{show(catalog.configuration[k])}</span>
                   )}
                 </dd>
               </div>

@@ -11,7 +11,7 @@ import { useUpdateCatalog } from "@/features/catalogs/api/update-catalog";
 import { ConfigurationFields } from "@/features/catalogs/components/ConfigurationFields";
 import { ConnectionResultView } from "@/features/catalogs/components/ConnectionResultView";
 import { fieldsOf, initialValues, toConfiguration, type FormValues } from "@/features/catalogs/hooks/use-config-form";
-import { schemaOf, type Catalog } from "@/features/catalogs/types";
+import { schemaOf, type Catalog, type CatalogType } from "@/features/catalogs/types";
 import { useTeam } from "@/hooks/use-team";
 import { ApiError, fieldErrors } from "@/lib/api-client";
 
@@ -101,9 +101,10 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const body = { catalog_type: catalogType, description, configuration: configuration() };
-    const done = (c: Catalog) => navigate(`/t/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(c?.catalog_name ?? catalogName)}`);
-    if (isEdit) update.mutate({ name: existing.catalog_name, input: body, ifMatch: etag ?? (existing.version !== undefined ? `"${existing.version}"` : null) }, { onSuccess: done });
+    // the select offers only the keys catalog-types/ listed
+    const body = { catalog_type: catalogType as CatalogType, description, configuration: configuration() };
+    const done = (c: Catalog) => navigate(`/t/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(c.catalog_name)}`);
+    if (isEdit) update.mutate({ name: existing.catalog_name, input: body, ifMatch: etag ?? `"${existing.version}"` }, { onSuccess: done });
     else create.mutate({ catalog_name: catalogName, ...body }, { onSuccess: done });
   };
 
@@ -144,7 +145,7 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
           <select id="catalog-type" value={catalogType} disabled={isEdit} onChange={(e) => { setCatalogType(e.target.value); test.reset(); }} aria-describedby="catalog-type-errors">
             {types.map((t) => (
               <option key={t.key} value={t.key}>
-                {t.display_name ?? t.key}
+                {t.display_name}
               </option>
             ))}
           </select>

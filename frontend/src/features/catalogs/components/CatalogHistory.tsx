@@ -3,10 +3,6 @@ import { useCatalogHistory } from "@/features/catalogs/api/get-catalog-history";
 import type { CatalogHistoryEntry } from "@/features/catalogs/types";
 import { formatDateTime } from "@/lib/format";
 
-function who(e: CatalogHistoryEntry): string {
-  return e.actor ?? e.username ?? e.user ?? e.changed_by ?? "—";
-}
-
 function brief(v: unknown): string {
   if (v === null || v === undefined || v === "") return "∅";
   const s = typeof v === "object" ? JSON.stringify(v) : String(v);
@@ -15,10 +11,7 @@ function brief(v: unknown): string {
 
 /** One line per changed field: `configuration.base-url: a → b`; secrets only say that they changed. */
 function what(e: CatalogHistoryEntry): string[] {
-  if (e.summary) return [e.summary];
-  if (Array.isArray(e.changes)) return e.changes.map(String);
-  if (!e.changes || typeof e.changes !== "object") return (e.changed_fields ?? []).map((f) => `${f} changed`);
-  return Object.entries(e.changes as Record<string, unknown>).map(([field, c]) => {
+  return Object.entries(e.changes).map(([field, c]) => {
     if (c && typeof c === "object" && "from" in c && "to" in c) {
       const { from, to } = c as { from: unknown; to: unknown };
       return `${field}: ${brief(from)} → ${brief(to)}`;
@@ -42,10 +35,10 @@ export function CatalogHistory({ team, name }: { team: string; name: string }) {
       ) : (
         <ol className="history" data-testid="catalog-history">
           {q.data.map((e, i) => (
-            <li key={e.id ?? i}>
-              <span className={`badge action-${e.action ?? "change"}`}>{e.action ?? "change"}</span>{" "}
-              {e.version !== undefined && <span className="muted">v{e.version} · </span>}
-              <strong>{who(e)}</strong> · {formatDateTime(e.time ?? e.timestamp ?? e.created_at)}
+            <li key={i}>
+              <span className={`badge action-${e.action}`}>{e.action}</span>{" "}
+              <span className="muted">v{e.version} · </span>
+              <strong>{e.actor}</strong> · {formatDateTime(e.time)}
               {what(e).length > 0 && (
                 <ul className="history-changes muted">
                   {what(e).map((line) => (

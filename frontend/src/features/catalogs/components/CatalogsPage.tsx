@@ -45,7 +45,7 @@ export function CatalogsPage() {
             <option value="">All types</option>
             {types.data?.map((t) => (
               <option key={t.key} value={t.key}>
-                {t.display_name ?? t.key}
+                {t.display_name}
               </option>
             ))}
           </select>
@@ -102,7 +102,7 @@ export function CatalogsPage() {
                     <span className={`type-chip type-${c.catalog_type}`}>{typeName(c.catalog_type)}</span>
                   </td>
                   <td data-label="Description" className="desc">{c.description || <span className="muted">—</span>}</td>
-                  <td data-label="Last change">{formatDateTime(c.update_time ?? c.create_time)}</td>
+                  <td data-label="Last change">{formatDateTime(c.update_time)}</td>
                   <td data-label="By">{c.updated_by ?? c.created_by ?? "—"}</td>
                 </tr>
               ))}

@@ -1,4 +1,8 @@
-// Shapes of the catalog endpoints under /api/v1/teams/{team}/ (see catalogs/apis.py).
+// Shapes of the catalog endpoints under /api/v1/teams/{team}/ as the OpenAPI schema declares them
+// (lib/api-schema.d.ts is generated: `make client`); JsonSchema is the language of a type's configuration form.
+import type { components } from "@/lib/api-schema";
+
+type Schemas = components["schemas"];
 
 export type JsonSchema = {
   type?: string | string[];
@@ -26,54 +30,17 @@ export type JsonSchema = {
   secretValues?: boolean;
 };
 
-export type CatalogTypeInfo = {
-  key: string;
-  display_name?: string;
-  description?: string;
-  // the API names it `schema` or `configuration_schema`; both are read
-  schema?: JsonSchema;
-  configuration_schema?: JsonSchema;
-  json_schema?: JsonSchema;
-};
+export type CatalogType = Schemas["CatalogTypeEnum"];
+export type CatalogTypeInfo = Schemas["CatalogTypeOutput"];
+export type CatalogTypeList = Schemas["PaginatedCatalogTypeOutputList"];
+export type Catalog = Schemas["CatalogOutput"];
+export type CatalogList = Schemas["PaginatedCatalogOutputList"];
+export type CatalogInput = Schemas["CatalogInputRequest"];
+export type ConnectionResult = Schemas["ConnectionResult"];
+export type CatalogHistoryEntry = Schemas["CatalogChangeOutput"];
+export type CatalogHistory = Schemas["PaginatedCatalogChangeOutputList"];
 
-export type Catalog = {
-  catalog_name: string;
-  catalog_type: string;
-  description?: string;
-  configuration: Record<string, unknown>;
-  version?: number;
-  create_time?: string;
-  update_time?: string;
-  created_by?: string | null;
-  updated_by?: string | null;
-  secrets_set?: string[];
-};
-
-export type CatalogInput = {
-  catalog_name: string;
-  catalog_type: string;
-  description: string;
-  configuration: Record<string, unknown>;
-};
-
-export type ConnectionResult = { ok: boolean; message: string; elapsed_ms: number };
-
-export type CatalogHistoryEntry = {
-  id?: number;
-  action?: string;
-  version?: number;
-  actor?: string | null;
-  user?: string | null;
-  username?: string | null;
-  changed_by?: string | null;
-  time?: string;
-  timestamp?: string;
-  created_at?: string;
-  changes?: unknown;
-  changed_fields?: string[];
-  summary?: string;
-};
-
+/** The configuration's JSON Schema (the API declares it as any JSON; it is always a JSON Schema object). */
 export function schemaOf(t: CatalogTypeInfo | undefined): JsonSchema | undefined {
-  return t?.schema ?? t?.configuration_schema ?? t?.json_schema;
+  return t?.schema as JsonSchema | undefined;
 }

@@ -1,9 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { apiGet } from "@/lib/api-client";
-
-export type JobDataset = { id: number; name: string; last_run: number | null; last_status: string };
-export type JobLineageData = { job: { id: number; name: string }; inputs: JobDataset[]; outputs: JobDataset[] };
+import type { JobLineageData } from "@/features/jobs/types";
 
 /** The tables a job reads and writes, as of its latest runs (lineage API). */
 export function useJobLineage(team: string, jobId: string) {

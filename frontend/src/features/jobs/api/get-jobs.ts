@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 
-import { apiGet, type Paginated } from "@/lib/api-client";
-import type { Job } from "@/features/jobs/types";
+import { apiGet } from "@/lib/api-client";
+import type { JobList } from "@/features/jobs/types";
 
-export function getJobs(team: string): Promise<Paginated<Job>> {
-  return apiGet<Paginated<Job>>(`teams/${encodeURIComponent(team)}/jobs/`, { page_size: 200 });
+export function getJobs(team: string): Promise<JobList> {
+  return apiGet<JobList>(`teams/${encodeURIComponent(team)}/jobs/`, { page_size: 200 });
 }
 
 export function useJobs(team: string) {

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 
-import { apiGet, type Paginated } from "@/lib/api-client";
-import type { Schedule } from "@/features/jobs/types";
+import { apiGet } from "@/lib/api-client";
+import type { ScheduleList } from "@/features/jobs/types";
 
-export function getSchedules(team: string, jobId: string): Promise<Paginated<Schedule>> {
-  return apiGet<Paginated<Schedule>>(`teams/${encodeURIComponent(team)}/schedules/`, { job: jobId, page_size: 100 });
+export function getSchedules(team: string, jobId: string): Promise<ScheduleList> {
+  return apiGet<ScheduleList>(`teams/${encodeURIComponent(team)}/schedules/`, { job: jobId, page_size: 100 });
 }
 
 /** A job's schedules; refreshed every 15 s so fires and next times stay current. `enabled` is false for a

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 
-import { type JobDataset, useJobLineage } from "@/features/jobs/api/get-job-lineage";
+import { useJobLineage } from "@/features/jobs/api/get-job-lineage";
+import type { JobDataset } from "@/features/jobs/types";
 
 function Tables({ team, items }: { team: string; items: JobDataset[] }) {
   if (items.length === 0) return <span className="muted">—</span>;

@@ -1,60 +1,22 @@
-export type ParameterDeclaration = { type: string; default: string | null };
+// Shapes of jobs/ and schedules/ as the OpenAPI schema declares them (lib/api-schema.d.ts is generated:
+// `make client`).
+import type { components } from "@/lib/api-schema";
+
+type Schemas = components["schemas"];
+
+export type ParameterDeclaration = Schemas["ParameterDeclarationOutput"];
 
 /** A batch job runs to completion per run; a streaming job is one long-running query the platform supervises. */
-export type JobKind = "batch" | "streaming";
+export type JobKind = Schemas["KindEnum"];
 
-export type Job = {
-  id: number;
-  name: string;
-  /** Absent from servers older than streaming jobs: read as "batch". */
-  kind?: JobKind;
-  sql: string;
-  default_catalog: string;
-  engine: string;
-  parameters: Record<string, ParameterDeclaration>;
-  created_by: string | null;
-  updated_at: string;
-};
+export type Job = Schemas["JobOutput"];
+export type JobList = Schemas["PaginatedJobOutputList"];
+export type JobDataset = Schemas["JobEdgeDatasetOutput"];
+export type JobLineageData = Schemas["JobLineageOutput"];
+export type JobCreateInput = Pick<Schemas["JobInputRequest"], "name" | "kind" | "sql" | "default_catalog">;
 
-export type ScheduleFire = {
-  fire_time: string;
-  status: "submitted" | "waiting" | "skipped" | "failed";
-  run: number | null;
-  run_status: string | null;
-  attempts: number;
-  message: string;
-};
-
-export type Schedule = {
-  id: number;
-  name: string;
-  job: number;
-  job_name: string;
-  cron: string;
-  time_zone: string;
-  enabled: boolean;
-  catchup: "skip" | "latest";
-  concurrency: "skip" | "queue";
-  max_retries: number;
-  retry_backoff_seconds: number;
-  parameters: Record<string, unknown>;
-  next_fire_at: string | null;
-  next_fire_times: string[];
-  last_fire_at: string | null;
-  recent_fires: ScheduleFire[];
-};
-
-export type ScheduleInput = Pick<
-  Schedule,
-  "name" | "cron" | "time_zone" | "catchup" | "concurrency" | "max_retries" | "retry_backoff_seconds" | "parameters"
-> & { job: number };
-
-export type SchedulePreview = {
-  cron: string;
-  time_zone: string;
-  valid: boolean;
-  next_fire_times: string[];
-  error: { field: string; message: string } | null;
-};
-
-export type JobCreateInput = { name: string; kind: JobKind; sql: string; default_catalog: string };
+export type ScheduleFire = Schemas["FireOutput"];
+export type Schedule = Schemas["ScheduleOutput"];
+export type ScheduleList = Schemas["PaginatedScheduleOutputList"];
+export type ScheduleInput = Schemas["ScheduleInputRequest"];
+export type SchedulePreview = Schemas["PreviewOutput"];

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { apiGet } from "@/lib/api-client";
-import type { ColumnLineage, DatasetDetail, LineageDataset, LineageGraph } from "@/features/lineage/types";
+import type { ColumnLineage, Dataset, DatasetDetail, LineageGraph } from "@/features/lineage/types";
 
 const base = (team: string) => `teams/${encodeURIComponent(team)}/lineage`;
 
@@ -9,7 +9,7 @@ const base = (team: string) => `teams/${encodeURIComponent(team)}/lineage`;
 export function useDatasetByName(team: string, name: string | null) {
   return useQuery({
     queryKey: ["lineage", team, "by-name", name],
-    queryFn: () => apiGet<LineageDataset[]>(`${base(team)}/datasets/?name=${encodeURIComponent(name ?? "")}`),
+    queryFn: () => apiGet<Dataset[]>(`${base(team)}/datasets/?name=${encodeURIComponent(name ?? "")}`),
     enabled: !!name,
   });
 }

@@ -1,31 +1,14 @@
-export type LineageDataset = {
-  id: number;
-  name: string;
-  aliases: string[];
-  namespace: string;
-  physical_name: string;
-  kind: string;
-  depth?: number;
-};
+// Shapes of lineage/ as the OpenAPI schema declares them (lib/api-schema.d.ts is generated: `make client`).
+import type { components } from "@/lib/api-schema";
 
-export type LineageJob = { id: number; name: string };
+type Schemas = components["schemas"];
 
-export type LineageEdge = { job: number; dataset: number; direction: "in" | "out"; last_run: number | null; last_status: string };
-
-export type LineageGraph = { start: number; direction: string; depth: number; datasets: LineageDataset[]; jobs: LineageJob[]; edges: LineageEdge[] };
-
-export type DatasetDetail = LineageDataset & { columns: string[]; writers: LineageJob[]; readers: LineageJob[] };
-
-export type ColumnStep = {
-  dataset: string;
-  dataset_id: number;
-  column: string;
-  input_dataset: string;
-  input_dataset_id: number;
-  input_column: string;
-  kind: "identity" | "expression" | "aggregation";
-  job: LineageJob;
-  depth: number;
-};
-
-export type ColumnLineage = { dataset: LineageDataset; column: string; edges: ColumnStep[] };
+export type Dataset = Schemas["DatasetOutput"];
+/** A dataset of a graph walk; `depth` is its job hops from the start. */
+export type LineageDataset = Schemas["ReachedDatasetOutput"];
+export type LineageJob = Schemas["LineageJobOutput"];
+export type LineageEdge = Schemas["LineageEdgeOutput"];
+export type LineageGraph = Schemas["GraphOutput"];
+export type DatasetDetail = Schemas["DatasetDetailOutput"];
+export type ColumnStep = Schemas["ColumnStepOutput"];
+export type ColumnLineage = Schemas["ColumnLineageOutput"];

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiPost } from "@/lib/api-client";
-import type { Member } from "@/features/members/types";
+import type { Member, MemberInput } from "@/features/members/types";
 
-export function addMember(team: string, input: Member): Promise<Member> {
+export function addMember(team: string, input: MemberInput): Promise<Member> {
   return apiPost<Member>(`teams/${encodeURIComponent(team)}/members/`, input);
 }
 
 export function useAddMember(team: string) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (m: Member) => addMember(team, m), onSuccess: () => qc.invalidateQueries({ queryKey: ["members", team] }) });
+  return useMutation({ mutationFn: (m: MemberInput) => addMember(team, m), onSuccess: () => qc.invalidateQueries({ queryKey: ["members", team] }) });
 }

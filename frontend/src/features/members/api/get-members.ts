@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 
-import { apiGet, rowsOf, type Paginated } from "@/lib/api-client";
-import type { Member } from "@/features/members/types";
+import { apiGet } from "@/lib/api-client";
+import type { Member, MemberList } from "@/features/members/types";
 
 export async function getMembers(team: string): Promise<Member[]> {
-  return rowsOf(await apiGet<Paginated<Member>>(`teams/${encodeURIComponent(team)}/members/`, { page_size: 200 }));
+  return (await apiGet<MemberList>(`teams/${encodeURIComponent(team)}/members/`, { page_size: 200 })).results;
 }
 
 export function useMembers(team: string) {

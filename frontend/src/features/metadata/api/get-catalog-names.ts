@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 
-import { apiGet, rowsOf, type Paginated } from "@/lib/api-client";
-import type { CatalogRef } from "@/features/metadata/types";
+import { apiGet } from "@/lib/api-client";
+import type { CatalogRef, CatalogRefList } from "@/features/metadata/types";
 
 export async function getCatalogNames(team: string): Promise<CatalogRef[]> {
-  return rowsOf(await apiGet<Paginated<CatalogRef> | CatalogRef[]>(`teams/${encodeURIComponent(team)}/catalogs/`, { page_size: 500 }));
+  return (await apiGet<CatalogRefList>(`teams/${encodeURIComponent(team)}/catalogs/`, { page_size: 500 })).results;
 }
 
 export function useCatalogNames(team: string) {

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { apiGet } from "@/lib/api-client";
-import { namesOf } from "@/features/metadata/types";
+import type { CatalogDatabases } from "@/features/metadata/types";
 
 export async function getDatabases(team: string, catalog: string): Promise<string[]> {
-  const data = await apiGet<unknown>(`teams/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(catalog)}/databases/`);
-  return namesOf(data, "databases").map((d) => d.name);
+  const data = await apiGet<CatalogDatabases>(`teams/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(catalog)}/databases/`);
+  return data.databases;
 }
 
 export function useDatabases(team: string, catalog: string, enabled: boolean) {

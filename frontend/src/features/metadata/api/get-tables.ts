@@ -1,13 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { apiGet } from "@/lib/api-client";
-import { namesOf, type TableSummary } from "@/features/metadata/types";
+import type { CatalogTables, TableSummary } from "@/features/metadata/types";
 
 export async function getTables(team: string, catalog: string, database: string): Promise<TableSummary[]> {
-  const data = await apiGet<unknown>(
+  const data = await apiGet<CatalogTables>(
     `teams/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(catalog)}/databases/${encodeURIComponent(database)}/tables/`,
   );
-  return namesOf(data, "tables");
+  return data.tables;
 }
 
 export function useTables(team: string, catalog: string, database: string, enabled: boolean) {

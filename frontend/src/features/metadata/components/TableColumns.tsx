@@ -46,16 +46,16 @@ export function TableColumns({ team, catalog, database, table }: { team: string;
                 <tr key={c.name}>
                   <td className="mono">
                     {c.name}
-                    {q.data.partition_columns?.includes(c.name) && <span className="badge partition">partition</span>}
+                    {q.data.partition_columns.includes(c.name) && <span className="badge partition">partition</span>}
                   </td>
                   <td className="mono">{c.type}</td>
-                  <td>{c.nullable === false ? "no" : "yes"}</td>
+                  <td>{c.nullable ? "yes" : "no"}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {(q.data.partition_columns?.length ?? 0) > 0 && (
-            <p className="muted">Partitioned by {q.data.partition_columns!.join(", ")}.</p>
+          {q.data.partition_columns.length > 0 && (
+            <p className="muted">Partitioned by {q.data.partition_columns.join(", ")}.</p>
           )}
           {stream && <StreamSample key={fq} team={team} catalog={catalog} database={database} table={table} />}
           <Link className="btn" to={`/t/${encodeURIComponent(team)}/sql?sql=${encodeURIComponent(sql)}`}>

@@ -1,19 +1,18 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 
-import { apiGet, type Paginated } from "@/lib/api-client";
-import { isTerminal, type Run } from "@/features/runs/types";
+import { apiGet } from "@/lib/api-client";
+import { isTerminal, type RunList } from "@/features/runs/types";
 
 export type RunFilters = { status?: string; user?: string; job?: string; page?: number };
 
-export async function getRuns(team: string, f: RunFilters): Promise<Paginated<Run>> {
-  const data = await apiGet<Paginated<Run> | Run[]>(`teams/${encodeURIComponent(team)}/runs/`, {
+export function getRuns(team: string, f: RunFilters): Promise<RunList> {
+  return apiGet<RunList>(`teams/${encodeURIComponent(team)}/runs/`, {
     status: f.status,
     user: f.user,
     job: f.job,
     page: f.page && f.page > 1 ? f.page : undefined,
     page_size: 50,
   });
-  return Array.isArray(data) ? { count: data.length, next: null, previous: null, results: data } : data;
 }
 
 /** The runs list, refreshed every few seconds while any run on it is still going. */

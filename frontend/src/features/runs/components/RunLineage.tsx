@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 
-import { type RunDataset, useRunLineage } from "@/features/runs/api/get-run-lineage";
+import { useRunLineage } from "@/features/runs/api/get-run-lineage";
+import type { RunDataset } from "@/features/runs/types";
 
 function Rows({ team, items, verb }: { team: string; items: RunDataset[]; verb: string }) {
   return (

@@ -22,10 +22,10 @@ export function RunLog({ team, runId, live }: { team: string; runId: string; liv
       {error ? <ErrorBox error={error} title="Could not load the log" /> : null}
       <pre className="log" ref={box} tabIndex={0} aria-label="Run log" data-testid="run-log">
         {lines.length === 0 ? (live ? "Waiting for output…" : "No log output.") : null}
-        {lines.map((l, i) => (
-          <div key={l.seq ?? i} className={`log-line level-${(l.level ?? "info").toLowerCase()}`}>
-            {l.ts && <span className="log-ts">{new Date(l.ts).toLocaleTimeString()} </span>}
-            {l.level && l.level !== "INFO" && <span className="log-level">{l.level} </span>}
+        {lines.map((l) => (
+          <div key={l.seq} className={`log-line level-${l.level.toLowerCase()}`}>
+            <span className="log-ts">{new Date(l.ts).toLocaleTimeString()} </span>
+            {l.level !== "INFO" && <span className="log-level">{l.level} </span>}
             {l.message}
           </div>
         ))}

@@ -11,7 +11,7 @@ import { RunLineage } from "@/features/runs/components/RunLineage";
 import { RunLog } from "@/features/runs/components/RunLog";
 import { RunStatements } from "@/features/runs/components/RunStatements";
 import { RunStatusBadge } from "@/features/runs/components/RunStatusBadge";
-import { isTerminal, jobLabel, type RunProgress } from "@/features/runs/types";
+import { isTerminal, type RunProgress } from "@/features/runs/types";
 import { useTeam } from "@/hooks/use-team";
 import { ApiError } from "@/lib/api-client";
 import { durationBetween, formatDateTime, formatDuration } from "@/lib/format";
@@ -55,7 +55,6 @@ export function RunPage() {
   if (q.isPending) return <Loading label="Loading run…" />;
   if (q.error) return <ErrorBox error={q.error} title={`Could not load run #${runId}`} onRetry={() => q.refetch()} />;
   const r = q.data;
-  const jobId = typeof r.job === "object" && r.job ? r.job.id : (r.job_id ?? (typeof r.job === "number" ? r.job : undefined));
 
   return (
     <>
@@ -69,11 +68,9 @@ export function RunPage() {
           </>
         }
       >
-        {jobId !== undefined && (
-          <Link className="btn" to={`${base}/sql?job=${jobId}`}>
-            Open in editor
-          </Link>
-        )}
+        <Link className="btn" to={`${base}/sql?job=${r.job}`}>
+          Open in editor
+        </Link>
         {canRunSql && !done && (
           <button type="button" className="btn danger" onClick={() => setConfirm(true)} disabled={cancel.isPending || r.cancel_requested}>
             {r.cancel_requested ? "Cancelling…" : "Cancel run"}
@@ -84,26 +81,26 @@ export function RunPage() {
       <section className="card">
         <dl className="props">
           <dt>Job</dt>
-          <dd>{jobLabel(r)}</dd>
+          <dd>{r.job_name}</dd>
           <dt>Run by</dt>
           <dd>{r.submitted_by ?? "—"}</dd>
           <dt>Submitted</dt>
           <dd>{formatDateTime(r.created_at)}</dd>
           <dt>Duration</dt>
-          <dd data-testid="run-duration">{formatDuration(r.duration_ms ?? durationBetween(r.started_at, r.finished_at))}</dd>
+          <dd data-testid="run-duration">{formatDuration(durationBetween(r.started_at, r.finished_at))}</dd>
           {r.engine_used && (
             <>
               <dt>Engine</dt>
               <dd>{r.engine_used}</dd>
             </>
           )}
-          {r.catalogs && r.catalogs.length > 0 && (
+          {r.catalogs.length > 0 && (
             <>
               <dt>Catalogs</dt>
               <dd className="mono">{r.catalogs.join(", ")}</dd>
             </>
           )}
-          {r.parameters && Object.keys(r.parameters).length > 0 && (
+          {Object.keys(r.parameters).length > 0 && (
             <>
               <dt>Parameters</dt>
               <dd className="mono" data-testid="run-parameters">
@@ -114,7 +111,7 @@ export function RunPage() {
             </>
           )}
         </dl>
-        {r.progress && <Progress p={r.progress} />}
+        <Progress p={r.progress} />
       </section>
       <RunLineage team={team} runId={r.id} finished={done} />
       {r.error && (
@@ -127,7 +124,7 @@ export function RunPage() {
           </p>
         </section>
       )}
-      <RunStatements run={r} team={team} />
+      <RunStatements run={r} />
       {status === "SUCCEEDED" && (
         <section className="card" aria-labelledby="result-title">
           <h2 id="result-title">Result</h2>
@@ -139,7 +136,7 @@ export function RunPage() {
             ) : (
               <ErrorBox error={result.error} title="Could not load the result" onRetry={() => result.refetch()} />
             )
-          ) : result.data && result.data.columns?.length ? (
+          ) : result.data && result.data.columns.length ? (
             <ResultView result={result.data} caption={`Rows of run ${r.id}`} />
           ) : (
             <p className="muted">This run returned no rows.</p>

@@ -1,34 +1,8 @@
-import { useJobSql } from "@/features/runs/api/get-job-sql";
 import { RunStatusBadge } from "@/features/runs/components/RunStatusBadge";
-import type { Run, RunError } from "@/features/runs/types";
+import type { Run } from "@/features/runs/types";
+import { errorInStatement, statementRows } from "@/features/runs/utils/statement-rows";
 import { formatDuration } from "@/lib/format";
-import { statementRanges } from "@/lib/sql-statements";
-
-type Row = { sql: string; status?: string; elapsed?: number | null; rows?: number | null; error?: string | RunError | null };
-
-function rowsOf(run: Run): Row[] {
-  if (run.statements && run.statements.length > 0) {
-    return run.statements.map((s) => ({ sql: s.sql ?? s.text ?? "", status: s.status, elapsed: s.elapsed_ms, rows: s.rows, error: s.error }));
-  }
-  const script = run.sql ?? "";
-  return statementRanges(script).map(([a, b]) => ({ sql: script.slice(a, b).trim() }));
-}
-
-const squash = (s: string) => s.replace(/\s+/g, " ").trim();
-
-/**
- * First script line of statement `index`, when the job's current script still holds that statement's text
- * (errors carry script-absolute lines; the run stores each statement's text only).
- */
-function statementFirstLine(script: string | undefined, index: number, text: string): number | null {
-  if (!script) return null;
-  const range = statementRanges(script)[index];
-  if (!range) return null;
-  const body = script.slice(range[0], range[1]);
-  if (squash(body) !== squash(text)) return null;
-  const lead = body.length - body.trimStart().length;
-  return script.slice(0, range[0] + lead).split("\n").length;
-}
+import { columnIndex } from "@/lib/sql-positions";
 
 /** Marks line/column of the error inside the failing statement's text (`line` relative to the statement). */
 function Highlighted({ sql, line, column }: { sql: string; line: number | null; column: number | null }) {
@@ -41,8 +15,8 @@ function Highlighted({ sql, line, column }: { sql: string; line: number | null; 
         <span key={i} className={i + 1 === err.line ? "error-line" : undefined}>
           {i + 1 === err.line && err.column ? (
             <>
-              {l.slice(0, err.column - 1)}
-              <mark className="error-at">{l.slice(err.column - 1) || " "}</mark>
+              {l.slice(0, columnIndex(l, err.column))}
+              <mark className="error-at">{l.slice(columnIndex(l, err.column)) || " "}</mark>
             </>
           ) : (
             l
@@ -55,16 +29,12 @@ function Highlighted({ sql, line, column }: { sql: string; line: number | null; 
 }
 
 /** The run's statements with their status; the failing one is highlighted with the error's position. */
-export function RunStatements({ run, team }: { run: Run; team: string }) {
-  const rows = rowsOf(run);
+export function RunStatements({ run }: { run: Pick<Run, "status" | "error" | "statements"> }) {
+  const rows = statementRows(run);
+  if (rows.length === 0) return null;
   const failed = (st?: string) => st?.toUpperCase() === "FAILED";
   const failing = typeof run.error?.statement === "number" ? run.error.statement : rows.findIndex((r) => failed(r.status));
-  const jobId = typeof run.job === "number" ? run.job : (run.job_id ?? undefined);
-  const needsScript = run.status === "FAILED" && !!run.error?.line && failing >= 0;
-  const script = useJobSql(team, jobId, needsScript);
-  if (rows.length === 0) return null;
-  const first = failing >= 0 && rows[failing] ? statementFirstLine(script.data, failing, rows[failing].sql) : null;
-  const relLine = run.error?.line && first ? run.error.line - first + 1 : null;
+  const at = failing >= 0 ? errorInStatement(run.error, rows[failing]) : null;
   return (
     <section className="card" aria-labelledby="statements-title">
       <h2 id="statements-title">Statements</h2>
@@ -79,7 +49,7 @@ export function RunStatements({ run, team }: { run: Run; team: string }) {
                 {s.elapsed !== undefined && s.elapsed !== null && <span className="muted">{formatDuration(s.elapsed)}</span>}
                 {s.rows !== undefined && s.rows !== null && <span className="muted">{s.rows} rows</span>}
               </div>
-              <pre className="statement-sql">{isFailing && run.error ? <Highlighted sql={s.sql} line={relLine} column={run.error.column ?? null} /> : s.sql}</pre>
+              <pre className="statement-sql">{isFailing && run.error ? <Highlighted sql={s.sql} line={at?.line ?? null} column={at?.column ?? null} /> : s.sql}</pre>
               {isFailing && run.error && <p className="error-text">{run.error.message}</p>}
               {!isFailing && typeof s.error === "string" && s.error && <p className="error-text">{s.error}</p>}
             </li>

@@ -4,7 +4,6 @@ import { Link, useSearchParams } from "react-router";
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useRuns } from "@/features/runs/api/get-runs";
 import { RunStatusBadge } from "@/features/runs/components/RunStatusBadge";
-import { jobLabel } from "@/features/runs/types";
 import { useDebounced } from "@/hooks/use-debounced";
 import { useTeam } from "@/hooks/use-team";
 import { durationBetween, formatDateTime, formatDuration } from "@/lib/format";
@@ -85,12 +84,12 @@ export function RunsPage() {
                   <td data-label="Run">
                     <Link to={`${base}/runs/${r.id}`}>#{r.id}</Link>
                   </td>
-                  <td data-label="Job">{jobLabel(r)}</td>
+                  <td data-label="Job">{r.job_name}</td>
                   <td data-label="Status">
                     <RunStatusBadge status={r.status} />
                   </td>
                   <td data-label="Started">{formatDateTime(r.started_at ?? r.created_at)}</td>
-                  <td data-label="Duration">{formatDuration(r.duration_ms ?? durationBetween(r.started_at, r.finished_at))}</td>
+                  <td data-label="Duration">{formatDuration(durationBetween(r.started_at, r.finished_at))}</td>
                   <td data-label="Run by">{r.submitted_by ?? "—"}</td>
                 </tr>
               ))}

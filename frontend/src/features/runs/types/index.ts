@@ -1,68 +1,25 @@
-// Shapes of runs/, runs/{id}/, runs/{id}/log/, runs/{id}/result/ and runs/{id}/cancel/ (see jobs/apis.py).
+// Shapes of runs/, runs/{id}/, runs/{id}/log/, runs/{id}/result/ and runs/{id}/cancel/ as the OpenAPI schema
+// declares them (lib/api-schema.d.ts is generated: `make client`).
+import type { components } from "@/lib/api-schema";
+
+type Schemas = components["schemas"];
 
 export type RunStatus = "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
 export const TERMINAL: RunStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED"];
 
-export type RunProgress = {
-  statements_done?: number;
-  statements_total?: number;
-  stages_done?: number;
-  stages_total?: number;
-  tasks_done?: number;
-  tasks_total?: number;
-};
+export type RunProgress = Schemas["RunOutput"]["progress"];
+export type RunError = Schemas["RunErrorOutput"];
 
-export type RunError = { statement?: number | null; line?: number | null; column?: number | null; message: string; error_class?: string };
+/** One statement of a run; `start`/`end` are null for runs recorded before API 1.2.0 (whose `line` is then not trusted). */
+export type RunStatement = Schemas["RunStatementOutput"];
+export type Run = Schemas["RunOutput"];
+export type RunSummary = Schemas["RunSummaryOutput"];
+export type RunList = Schemas["PaginatedRunSummaryOutputList"];
 
-export type RunStatement = {
-  index?: number;
-  line?: number | null;
-  column?: number | null;
-  sql?: string;
-  text?: string;
-  status?: string;
-  started_at?: string | null;
-  finished_at?: string | null;
-  elapsed_ms?: number | null;
-  rows?: number | null;
-  error?: string | RunError | null;
-};
-
-export type Run = {
-  id: number;
-  job?: number | { id: number; name: string } | null;
-  job_id?: number;
-  job_name?: string;
-  status: RunStatus;
-  sql?: string;
-  default_catalog?: string;
-  engine?: string;
-  engine_used?: string;
-  progress?: RunProgress;
-  statements?: RunStatement[];
-  error?: RunError | null;
-  submitted_by?: string | null;
-  created_at?: string;
-  started_at?: string | null;
-  finished_at?: string | null;
-  duration_ms?: number | null;
-  cancel_requested?: boolean;
-  has_result?: boolean;
-  catalogs?: string[];
-  /** Parameter values the run used (`${name}` in the job's SQL), rendered as SQL literals. */
-  parameters?: Record<string, { type: string; value: string }>;
-  spark_ui_url?: string | null;
-  attempt?: number;
-};
-
-export type LogLine = { seq?: number; ts?: string; level?: string; message: string };
-export type LogChunk = { lines: LogLine[]; next_offset: number };
-export type RunResult = { columns: { name: string; type?: string }[]; rows: unknown[][]; truncated?: boolean };
+export type LogLine = Schemas["RunLogLineOutput"];
+export type RunLog = Schemas["RunLogOutput"];
+export type RunResult = Schemas["RunResultOutput"];
+export type RunDataset = Schemas["RunEdgeDatasetOutput"];
+export type RunLineageData = Schemas["RunLineageOutput"];
 
 export const isTerminal = (s: string | undefined) => !!s && (TERMINAL as string[]).includes(s);
-
-export function jobLabel(r: Run): string {
-  if (r.job_name) return r.job_name;
-  if (r.job && typeof r.job === "object") return r.job.name;
-  return r.job !== undefined && r.job !== null ? `job ${r.job}` : "—";
-}

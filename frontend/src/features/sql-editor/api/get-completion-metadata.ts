@@ -1,19 +1,10 @@
 // Metadata for SQL completion, fetched on demand while the user types and cached by TanStack Query.
 import type { QueryClient } from "@tanstack/react-query";
 
-import { apiGet, rowsOf, type Paginated } from "@/lib/api-client";
+import { apiGet } from "@/lib/api-client";
+import type { components } from "@/lib/api-schema";
 
-type Named = string | { name?: string; catalog_name?: string };
-
-function names(data: unknown, key: string): string[] {
-  let list: unknown = data;
-  if (list && typeof list === "object" && !Array.isArray(list)) {
-    const o = list as Record<string, unknown>;
-    list = o[key] ?? o.results ?? [];
-  }
-  if (!Array.isArray(list)) return [];
-  return (list as Named[]).map((x) => (typeof x === "string" ? x : (x.catalog_name ?? x.name ?? ""))).filter(Boolean);
-}
+type Schemas = components["schemas"];
 
 const META_STALE = 60_000;
 const t = encodeURIComponent;
@@ -24,7 +15,7 @@ export function catalogNamesQuery(team: string) {
     queryKey: ["sql-meta", team] as const,
     staleTime: META_STALE,
     queryFn: async () =>
-      rowsOf(await apiGet<Paginated<{ catalog_name: string; catalog_type: string }>>(`teams/${t(team)}/catalogs/`, { page_size: 500 })).map(
+      (await apiGet<Schemas["PaginatedCatalogOutputList"]>(`teams/${t(team)}/catalogs/`, { page_size: 500 })).results.map(
         (c) => ({ name: c.catalog_name, type: c.catalog_type }),
       ),
   };
@@ -38,7 +29,7 @@ export function fetchDatabaseNames(qc: QueryClient, team: string, catalog: strin
   return qc.fetchQuery({
     queryKey: ["sql-meta", team, catalog],
     staleTime: META_STALE,
-    queryFn: async () => names(await apiGet<unknown>(`teams/${t(team)}/catalogs/${t(catalog)}/databases/`), "databases"),
+    queryFn: async () => (await apiGet<Schemas["CatalogDatabases"]>(`teams/${t(team)}/catalogs/${t(catalog)}/databases/`)).databases,
   });
 }
 
@@ -46,19 +37,18 @@ export function fetchTableNames(qc: QueryClient, team: string, catalog: string, 
   return qc.fetchQuery({
     queryKey: ["sql-meta", team, catalog, database],
     staleTime: META_STALE,
-    queryFn: async () => names(await apiGet<unknown>(`teams/${t(team)}/catalogs/${t(catalog)}/databases/${t(database)}/tables/`), "tables"),
+    queryFn: async () =>
+      (await apiGet<Schemas["CatalogTables"]>(`teams/${t(team)}/catalogs/${t(catalog)}/databases/${t(database)}/tables/`)).tables.map((x) => x.name),
   });
 }
 
-export type ColumnMeta = { name: string; type: string };
+export type ColumnMeta = Pick<Schemas["TableColumnOutput"], "name" | "type">;
 
 export function fetchColumns(qc: QueryClient, team: string, catalog: string, database: string, table: string): Promise<ColumnMeta[]> {
   return qc.fetchQuery({
     queryKey: ["sql-meta", team, catalog, database, table],
     staleTime: META_STALE,
-    queryFn: async () => {
-      const d = await apiGet<{ columns?: ColumnMeta[] }>(`teams/${t(team)}/catalogs/${t(catalog)}/databases/${t(database)}/tables/${t(table)}/`);
-      return d.columns ?? [];
-    },
+    queryFn: async () =>
+      (await apiGet<Schemas["CatalogTable"]>(`teams/${t(team)}/catalogs/${t(catalog)}/databases/${t(database)}/tables/${t(table)}/`)).columns,
   });
 }

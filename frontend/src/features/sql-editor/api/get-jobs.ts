@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 
-import { apiGet, rowsOf, type Paginated } from "@/lib/api-client";
-import type { SqlJob } from "@/features/sql-editor/types";
+import { apiGet } from "@/lib/api-client";
+import type { SqlJob, SqlJobList } from "@/features/sql-editor/types";
 
 export async function getJobs(team: string): Promise<SqlJob[]> {
-  return rowsOf(await apiGet<Paginated<SqlJob> | SqlJob[]>(`teams/${encodeURIComponent(team)}/jobs/`, { page_size: 200 }));
+  return (await apiGet<SqlJobList>(`teams/${encodeURIComponent(team)}/jobs/`, { page_size: 200 })).results;
 }
 
 export function useJobs(team: string) {

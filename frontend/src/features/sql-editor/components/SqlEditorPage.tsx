@@ -70,15 +70,16 @@ export function SqlEditorPage() {
       setJobId(job.id);
       setJobName(job.name);
       setSqlText(job.sql);
-      setDefaultCatalog(job.default_catalog ?? "");
+      setDefaultCatalog(job.default_catalog);
     }
   }, [jobParam, jobs.data]);
 
   const diagnostics = useMemo(() => {
-    // markers only for the text they were computed on, so they never point at shifted positions
-    if (!validation.data || debouncedSql !== sqlText) return [];
-    return toDiagnostics(sqlText, validation.data.errors ?? []);
-  }, [validation.data, debouncedSql, sqlText]);
+    // markers only for the text they were computed on (not an earlier text's answer kept while this one is
+    // validated), so they never point at shifted positions
+    if (!validation.data || validation.isPlaceholderData || debouncedSql !== sqlText) return [];
+    return toDiagnostics(sqlText, validation.data.errors ?? [], validation.data.statements ?? []);
+  }, [validation.data, validation.isPlaceholderData, debouncedSql, sqlText]);
 
   const doPreview = () => {
     if (!canRunSql || !sqlText.trim() || preview.isPending) return;

@@ -1,25 +1,25 @@
 import type { Diagnostic } from "@codemirror/lint";
 
-import type { SqlError } from "@/features/sql-editor/types";
-import { statementRanges } from "@/lib/sql-statements";
+import type { SqlError, StatementSpan } from "@/features/sql-editor/types";
+import { columnIndex } from "@/lib/sql-positions";
 
-/** Editor markers for the validator's errors: at line/column when given, else over the failing statement. */
-export function toDiagnostics(doc: string, errors: SqlError[]): Diagnostic[] {
+/**
+ * Editor markers for the validator's errors on `doc`, the text it validated: at line/column when given, else over
+ * the failing statement as the validator split it (`statements`: offsets in string units, as the editor counts).
+ */
+export function toDiagnostics(doc: string, errors: SqlError[], statements: StatementSpan[]): Diagnostic[] {
   const lines = doc.split("\n");
   const lineStart = (n: number) => lines.slice(0, n - 1).reduce((acc, l) => acc + l.length + 1, 0);
-  const statements = statementRanges(doc);
   return errors.map((e) => {
-    const stmt = typeof e.statement === "number" ? statements[e.statement] ?? statements[e.statement - 1] : undefined;
     if (e.line && e.line >= 1 && e.line <= lines.length) {
-      const from = lineStart(e.line) + Math.max(0, (e.column ?? 1) - 1);
-      const rest = doc.slice(from).match(/^[\w`.]+/);
-      return { from, to: from + (rest ? rest[0].length : Math.max(1, lines[e.line - 1].length - ((e.column ?? 1) - 1))), severity: "error", message: e.message };
+      const text = lines[e.line - 1];
+      const at = columnIndex(text, e.column ?? 1);
+      const from = lineStart(e.line) + at;
+      const rest = doc.slice(from).match(/^[\p{L}\p{N}_$`.]+/u);
+      return { from, to: from + (rest ? rest[0].length : Math.max(1, text.length - at)), severity: "error", message: e.message };
     }
-    if (stmt) {
-      const text = doc.slice(stmt[0], stmt[1]);
-      const lead = text.length - text.trimStart().length;
-      return { from: stmt[0] + lead, to: stmt[1], severity: "error", message: e.message };
-    }
+    const stmt = statements.find((s) => s.index === e.statement);
+    if (stmt) return { from: stmt.start, to: stmt.end, severity: "error", message: e.message };
     return { from: 0, to: Math.min(doc.length, lines[0]?.length ?? 0), severity: "error", message: e.message };
   });
 }

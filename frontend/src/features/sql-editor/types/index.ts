@@ -1,28 +1,20 @@
-// Shapes of sql/validate/, sql/preview/, jobs/ and jobs/{id}/runs/ (see jobs/apis.py).
+// Shapes of sql/validate/, sql/preview/, jobs/ and jobs/{id}/runs/ as the OpenAPI schema declares them
+// (lib/api-schema.d.ts is generated: `make client`).
+import type { components } from "@/lib/api-schema";
 
-export type SqlError = { statement?: number | null; line?: number | null; column?: number | null; message: string };
-export type ValidationResult = { valid: boolean; errors: SqlError[]; schema?: unknown[] };
-export type PreviewResult = { columns: { name: string; type?: string }[]; rows: unknown[][]; truncated?: boolean; streaming?: boolean };
+type Schemas = components["schemas"];
 
-export type SqlJob = {
-  id: number;
-  name: string;
-  sql: string;
-  spark_conf?: Record<string, string>;
-  default_catalog?: string;
-  engine?: string;
-};
-export type JobInput = { name: string; sql: string; default_catalog: string; spark_conf?: Record<string, string> };
-export type SubmittedRun = { id: number; status: string };
+export type SqlError = Schemas["SqlErrorOutput"];
+/** Where sql/validate/ found a statement: [start, end) in string units (no `;`), its 1-based first line. */
+export type StatementSpan = Schemas["StatementSpanOutput"];
+export type ValidationResult = Schemas["ValidationOutput"];
+
+export type PreviewResult = Schemas["SqlPreviewOutput"];
+
+export type SqlJob = Schemas["JobOutput"];
+export type SqlJobList = Schemas["PaginatedJobOutputList"];
+export type JobInput = Pick<Schemas["JobInputRequest"], "name" | "sql" | "default_catalog" | "spark_conf">;
+export type SubmittedRun = Schemas["RunOutput"];
 
 /** `sql/preview/live/` and `sql/preview/live/{id}/`: a short streaming query over the sources (never the sink). */
-export type LivePreview = {
-  id: string;
-  status: "STARTING" | "RUNNING" | "STOPPED" | "FAILED";
-  columns: { name: string; type?: string }[];
-  rows: unknown[][];
-  stopped: "seconds" | "rows" | "cancelled" | "failed" | null;
-  error: SqlError | null;
-  seconds: number;
-  max_rows: number;
-};
+export type LivePreview = Schemas["LivePreview"];
