@@ -66,7 +66,11 @@ class Runner:
             time.sleep(0.1)
         return [e for e in self.events if e.get("event") == name]
 
-    def kill9(self) -> None:
+    def kill9(self, log: Path) -> None:
+        # a runner that ended by itself before the kill is a failure to report, not a process to look up
+        code = self.process.poll()
+        assert code is None, (f"runner exited by itself with {code} before its kill: last events {self.events[-3:]},"
+                              f" log tail: {log.read_text(errors='replace')[-3000:]}")
         os.killpg(self.process.pid, signal.SIGKILL)  # the Python driver and its JVM, as a crash takes both
         self.process.wait()
 
@@ -137,7 +141,7 @@ def crash_loop(tmp_path: Path, store: Path, script: str, env: dict[str, str], la
             if kills % 2:
                 runner.wait_for("batch", count=1)  # some kills land right after a batch committed
             time.sleep(rng.uniform(0.0, 2.5))  # …others mid-batch, in the sink write or before the checkpoint
-            runner.kill9()
+            runner.kill9(tmp_path / "runner.log")
             kills += 1
         runner = Runner(args, env, log)
         batches = runner.wait_for("batch", count=2)

@@ -170,11 +170,73 @@ def test_a_replayed_batch_is_consumed_but_written_once(lake: Harness, warehouse:
                      "EMIT AFTER WATERMARK")
     batch = session.createDataFrame([("a", t(0), 3)], "room string, window_start timestamp, clicks bigint")
     assert plan.sink.write(batch, 7, "lakeport-q1") == 1
-    assert plan.sink.write(batch, 7, "lakeport-q1") == 0  # Spark replays batch 7 after a crash: skipped
-    assert plan.sink.write(batch, 6, "lakeport-q1") == 0
+    assert plan.sink.write(batch, 7, "lakeport-q1") is None  # Spark replays batch 7 after a crash: skipped
+    assert plan.sink.write(batch, 6, "lakeport-q1") is None
     assert plan.sink.write(batch, 7, "lakeport-q2") == 1  # another query is another transaction id
     assert delta_rows(path) == [("a", t(0), 3), ("a", t(0), 3)]
     assert deltalake.DeltaTable(path).transaction_version("lakeport-q1") == 7
+
+
+TOTALS_SCHEMA = pa.schema([("room", pa.string()), ("clicks", pa.int64())])
+
+
+@pytest.mark.parametrize(("target", "emit"), [("room_totals", "EMIT STREAM"), ("room_changes", "EMIT CHANGES")])
+def test_a_stateful_batch_replayed_after_its_sink_commit_runs_again_and_writes_nothing(
+        lake: Harness, warehouse: Path, session: Any, target: str, emit: str) -> None:
+    # The crash window of `kill -9`: the sink committed batch N, Spark's commit log did not record it. On restart
+    # Spark replays N; its stateful operator must run again (Spark 4.3 validates the state store commit) while
+    # the sink writes nothing.
+    schema = TOTALS_SCHEMA if target == "room_totals" else pa.schema([("op", pa.string()), *TOTALS_SCHEMA])
+    path = delta_table(warehouse, "web", target, schema)
+    sql = f"INSERT INTO lake.web.{target} SELECT room, count(*) FROM STREAM(files.web.clicks) GROUP BY room {emit}"
+    checkpoint = lake.checkpoints / "replayed"
+    lake.drops.drop([event("a", 1), event("b", 2)])
+    first = start_streaming(lake.plan(sql), checkpoint=str(checkpoint))
+    first.processAllAvailable()
+    lake.drops.drop([event("a", 3)])
+    first.processAllAvailable()
+    first.stop()
+    last = max(int(f.name) for f in (checkpoint / "commits").iterdir() if f.name.isdigit())
+    written = delta_rows(path)
+    for name in (str(last), f".{last}.crc"):  # as if killed between the sink commit and the commit log
+        (checkpoint / "commits" / name).unlink()
+    again = start_streaming(lake.plan(sql), checkpoint=str(checkpoint))
+    again.processAllAvailable()
+    assert again.exception() is None and again.isActive
+    assert (checkpoint / "commits" / str(last)).exists()  # the replayed batch ran to its commit
+    assert delta_rows(path) == written  # …and wrote nothing twice
+    lake.drops.drop([event("b", 4)])
+    again.processAllAvailable()
+    again.stop()
+    totals = dict(r for r in batch_rows(session, EVENT_DDL, lake.drops.events,
+                                        "SELECT room, count(*) FROM events GROUP BY room"))
+    assert totals == {"a": 2, "b": 2}
+    if target == "room_totals":
+        assert dict(delta_rows(path)) == totals  # the state survived the replay: counts go on from it
+    else:
+        changes = [("+I", "a", 1), ("+I", "b", 1), ("-U", "a", 1), ("+U", "a", 2), ("-U", "b", 1), ("+U", "b", 2)]
+        assert delta_rows(path, ["op", "room", "clicks"]) == sorted(changes, key=repr)  # each change once
+
+
+def test_a_driver_killed_while_writing_its_first_offsets_restarts_from_the_start(
+        lake: Harness, warehouse: Path, session: Any) -> None:
+    # What `kill -9` left in the crash test: the checkpoint's metadata and half of the first offsets entry
+    # (Spark's temp file, not yet renamed). Spark 4.3 counted it as content and refused every restart.
+    path = delta_table(warehouse, "web", "room_totals", TOTALS_SCHEMA)
+    sql = "INSERT INTO lake.web.room_totals SELECT room, count(*) FROM STREAM(files.web.clicks) GROUP BY room EMIT STREAM"
+    checkpoint = lake.checkpoints / "interrupted"
+    start_streaming(lake.plan(sql), checkpoint=str(checkpoint)).stop()  # wrote the checkpoint's metadata only
+    (checkpoint / "offsets").mkdir(exist_ok=True)
+    interrupted = checkpoint / "offsets" / ".0.2ebfc5ab-b57d-4f95-9302-93a2f4af249c.tmp"
+    interrupted.write_text("v1\n{", encoding="utf-8")
+    (checkpoint / "offsets" / "..0.2ebfc5ab-b57d-4f95-9302-93a2f4af249c.tmp.crc").touch()
+    lake.drops.drop([event("a", 1), event("b", 2), event("a", 3)])
+    query = start_streaming(lake.plan(sql), checkpoint=str(checkpoint))
+    query.processAllAvailable()
+    assert query.exception() is None and query.isActive
+    query.stop()
+    assert not interrupted.exists()
+    assert delta_rows(path) == [("a", 2), ("b", 1)]
 
 
 # ---- JDBC ------------------------------------------------------------------------------------------------

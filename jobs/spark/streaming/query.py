@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
@@ -21,6 +24,8 @@ from jobs.spark.streaming.emit import APPEND, Emit
 from jobs.spark.streaming.errors import StreamingStatementError
 from jobs.spark.streaming.sinks import QueryShape, StreamingSink, sink_for
 from jobs.spark.streaming.statement import StreamingStatement, parse_streaming
+
+logger = logging.getLogger("lakeport.streaming")
 
 # Registers a streaming temp view over a stream table of a bound catalog; returns its platform-reserved name.
 StreamViewFactory = Callable[[CatalogResolver, str, str, str], str]
@@ -100,6 +105,7 @@ def start_streaming(plan: StreamingPlan, *, checkpoint: str, name: str | None = 
 
     `available_now`: process what the sources hold now and stop (Spark's AvailableNow trigger), for catch-up runs.
     """
+    prune_interrupted_writes(checkpoint)
     writer = plan.frame.writeStream.outputMode(plan.mode).option("checkpointLocation", checkpoint)
     if name:
         writer = writer.queryName(name)
@@ -108,6 +114,34 @@ def start_streaming(plan: StreamingPlan, *, checkpoint: str, name: str | None = 
     elif plan.emit.trigger:
         writer = writer.trigger(**plan.emit.trigger)
     return plan.sink.start(writer)
+
+
+# Spark writes a checkpoint log entry to `.<name>.<uuid>.tmp` (and its `.crc`) and renames it into place.
+_INTERRUPTED_WRITE = re.compile(r"^\.\.?.+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.TID\d+)?\.tmp(\.crc)?$")
+
+
+def prune_interrupted_writes(checkpoint: str) -> list[str]:
+    """Delete the temporary files a killed driver left in a local checkpoint; the names deleted.
+
+    They never hold committed data (Spark renames a log entry into place only once it is complete), but Spark 4.3
+    counts them as content: a driver killed while writing its first offsets entry left a checkpoint that every
+    restart refused with STATE_STORE_CHECKPOINT_LOCATION_NOT_EMPTY. Call it only where no query runs on
+    `checkpoint` (a streaming job holds its lease).
+    """
+    if "://" in checkpoint and not checkpoint.startswith("file://"):
+        return []  # object stores write log entries in one put: nothing is left half-renamed
+    root = Path(re.sub(r"^file:(//)?", "", checkpoint))
+    if not root.is_dir():
+        return []
+    pruned = []
+    for path in root.rglob(".*"):
+        if path.is_file() and _INTERRUPTED_WRITE.match(path.name):
+            path.unlink(missing_ok=True)
+            pruned.append(str(path.relative_to(root)))
+    if pruned:
+        logger.warning("Removed %d interrupted checkpoint writes from %s: %s", len(pruned), checkpoint,
+                       ", ".join(sorted(pruned)[:5]))
+    return pruned
 
 
 def refuse_reserved_names(parsed: StreamingStatement, stmt: Statement) -> None:

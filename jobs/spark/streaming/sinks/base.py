@@ -78,6 +78,11 @@ class BatchSink:
         query_id = frame.sparkSession.sparkContext.getLocalProperty(QUERY_ID_PROPERTY) or "adhoc"
         try:
             written = self.write(frame, batch_id, f"lakeport-{query_id}")
+            if written is None:
+                # A replay of a committed batch: its stateful operators must still run to their state commit
+                # (Spark 4.3 validates it), so the frame is consumed into the no-op sink.
+                frame.write.format("noop").mode("overwrite").save()
+                written = 0
         except Exception as exc:
             self.failure = redact(f"Batch {batch_id} into {self.target} failed: {user_message(exc)}")
             raise
@@ -85,6 +90,7 @@ class BatchSink:
         for old in [b for b in self._written if b < batch_id - 100]:
             del self._written[old]
 
-    def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int:
-        """Write one batch exactly once for `app_id`; returns the rows written (0 for an already committed batch)."""
+    def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int | None:
+        """Write one batch exactly once for `app_id`; returns the rows written, or None for a batch committed
+        before (a replay) when `frame` was not read: the caller then consumes it without writing."""
         raise NotImplementedError

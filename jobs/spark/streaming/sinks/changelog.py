@@ -66,11 +66,11 @@ class ChangelogSink(DeltaSink):
     def _key_of(self, row: Row) -> Row:
         return tuple(row[self.columns.index(k)] for k in self.key)
 
-    def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int:
+    def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int | None:
         table = DeltaTable(self.catalog.table_uri(self.ref), storage_options=self.catalog.delta_options())
         done = table.transaction_version(app_id)
         if done is not None and done >= batch_id:
-            return 0
+            return None  # a replay of a committed batch
         rows = to_table_rows(frame, self.columns, self.schema)
         changes: list[tuple[str, Row]] = []
         updated: dict[Row, Row] = {}

@@ -86,11 +86,11 @@ class DeltaSink(BatchSink):
             )
         return tuple(self.columns[p] for p in positions)
 
-    def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int:
+    def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int | None:
         table = DeltaTable(self.catalog.table_uri(self.ref), storage_options=self.catalog.delta_options())
         done = table.transaction_version(app_id)
         if done is not None and done >= batch_id:
-            return 0  # committed before a crash; Spark replays it because its checkpoint did not record the commit
+            return None  # committed before a crash; Spark replays it because its checkpoint did not record it
         rows = to_table_rows(frame, self.columns, self.schema)
         if rows.num_rows == 0:
             return 0
