@@ -10,7 +10,7 @@ resolver needs statement boundaries and identifier chains (`cat.db.table`); Spar
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -130,6 +130,7 @@ def _comment_end(text: str, start: int) -> int:
 def _scan(text: str, literals: dict[int, tuple[int, str]]) -> list[Token]:
     """Tokens of `text` around the given literals; `_Misread` when a comment and the literals disagree."""
     tokens: list[Token] = []
+    starts = sorted(literals)  # bisected per comment: scanning every literal per comment was quadratic
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
@@ -152,7 +153,8 @@ def _scan(text: str, literals: dict[int, tuple[int, str]]) -> list[Token]:
             tokens.append(Token(COMMENT, text[start:i], start))
         elif text.startswith("/*", i):
             i = _comment_end(text, start)
-            if any(start < offset < i for offset in literals):
+            inside = bisect_right(starts, start)
+            if inside < len(starts) and starts[inside] < i:
                 raise _Misread(start, i)  # sqlglot closed this comment early (`/*/`): a "literal" inside it
             tokens.append(Token(COMMENT, text[start:i], start))
         elif ch in _QUOTES:
@@ -278,6 +280,8 @@ def split_statements(script: str) -> list[Statement]:
     tokens = tokenize(script)
     statements: list[Statement] = []
     current: list[Token] = []
+    # lines counted from the previous statement on: counting from the top for each one was quadratic
+    counted = [0, 1]  # offset, line there
 
     def flush() -> None:
         body = [t for t in current]
@@ -287,7 +291,9 @@ def split_statements(script: str) -> list[Statement]:
             body.pop()
         if body:
             first = body[0].start
-            line, column = _line_col(script, first)
+            counted[1] += script.count("\n", counted[0], first)
+            counted[0] = first
+            line, column = counted[1], first - script.rfind("\n", 0, first)
             sql = script[first:body[-1].end]
             rebased = [Token(t.kind, t.text, t.start - first) for t in body]
             statements.append(Statement(len(statements), sql, line, column, rebased, start=first))
