@@ -137,7 +137,7 @@ def graph(queries: int, rounds: int) -> None:
                 picks = [rng.choice(middle) for _ in range(queries // rounds)]
                 cte = [_timed(lambda d=d, w=direction: lineage_graph(team=team, dataset=d, direction=w, depth=3))
                        for d in picks]
-                orm = [_timed(lambda d=d, w=direction: graph_of(team=team, direction=w, depth=3,
+                orm = [_timed(lambda d=d, w=direction: graph_of(team=team, start=d.id, direction=w, depth=3,
                                                                   reached=orm_walk(team, d, w, 3))) for d in picks]
                 p50.add(percentile(cte, 50), percentile(orm, 50))
                 p95.add(percentile(cte, 95), percentile(orm, 95))
@@ -146,7 +146,7 @@ def graph(queries: int, rounds: int) -> None:
         for _ in range(rounds):
             picks = [rng.choice(middle[-PER_LAYER * 2:]) for _ in range(max(1, queries // (rounds * 4)))]
             cte = [_timed(lambda d=d: impact(team=team, dataset=d, depth=20)) for d in picks]
-            orm = [_timed(lambda d=d: graph_of(team=team, direction="downstream", depth=20,
+            orm = [_timed(lambda d=d: graph_of(team=team, start=d.id, direction="downstream", depth=20,
                                                reached=orm_walk(team, d, "downstream", 20))) for d in picks]
             p50.add(percentile(cte, 50), percentile(orm, 50))
             p95.add(percentile(cte, 95), percentile(orm, 95))

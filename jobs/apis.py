@@ -11,12 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.errors import Conflict
 from config.api.outputs import ResultColumnOutput
 from config.api.pagination import StandardPagination
 from config.api.validation import query_datetime, query_int, validated
 from jobs.models import Engine, JobKind, JobRun
-from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page
+from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page, run_result_get
 from jobs.services.interactive import sql_preview, sql_validate
 from jobs.services.jobs import job_create, job_delete, job_update
 from jobs.services.runs import run_cancel, run_submit
@@ -172,7 +171,6 @@ class RunOutput(RunSummaryOutput):
     has_result = HasResult(source="*")
 
 
-# Log pages and result previews are built by their views (a preview's rows skip per-cell field calls).
 class RunLogOutput(serializers.Serializer):
     offset = serializers.IntegerField()
     next_offset = serializers.IntegerField()
@@ -181,9 +179,14 @@ class RunLogOutput(serializers.Serializer):
     lines = RunLogLineOutput(many=True)
 
 
+@extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.JSONField())))
+class ResultRows(serializers.JSONField):
+    """A preview's rows as stored, lists of JSON values: passed through whole, with no field call per cell."""
+
+
 class RunResultOutput(serializers.Serializer):
     columns = ResultColumnOutput(many=True)
-    rows = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
+    rows = ResultRows()
     truncated = serializers.BooleanField()
 
 
@@ -321,8 +324,7 @@ class RunLogApi(JobsMixin, APIView):
         run = run_get(team=self.team, run_id=run_id)
         page = run_log_page(run=run, offset=query_int(request, "offset", 0) or 0,
                             limit=query_int(request, "limit", 1000) or 1000)
-        return Response({"offset": page.offset, "next_offset": page.next_offset, "finished": page.finished,
-                         "status": run.status, "lines": page.lines})
+        return Response(RunLogOutput(page).data)
 
 
 class RunResultApi(JobsMixin, APIView):
@@ -330,12 +332,7 @@ class RunResultApi(JobsMixin, APIView):
 
     @extend_schema(responses=RunResultOutput)
     def get(self, request: Request, team: str, run_id: int) -> Response:
-        run = run_get(team=self.team, run_id=run_id)
-        if not run.is_finished:
-            raise Conflict(f"Run {run.id} is {run.status}; its result is available when it finishes.")
-        result = run.result or {"columns": [], "rows": [], "truncated": False}
-        return Response({"columns": result.get("columns") or [], "rows": result.get("rows") or [],
-                         "truncated": bool(result.get("truncated"))})
+        return Response(RunResultOutput(run_result_get(run=run_get(team=self.team, run_id=run_id))).data)
 
 
 class RunCancelApi(JobsMixin, APIView):

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from config.errors import InvalidInput, NotFound
+from config.errors import Conflict, InvalidInput, NotFound
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from teams.models import Team
 
@@ -65,12 +65,13 @@ def run_get(*, team: Team, run_id: int) -> JobRun:
 
 @dataclass(frozen=True)
 class LogPage:
-    """Log lines from `offset` on, and the offset to ask for next."""
+    """Log lines from `offset` on, the offset to ask for next, and the run's status when read."""
 
     lines: list[dict[str, Any]]
     offset: int
     next_offset: int
     finished: bool
+    status: str
 
 
 def run_log_page(*, run: JobRun, offset: int, limit: int = MAX_LOG_PAGE) -> LogPage:
@@ -81,4 +82,22 @@ def run_log_page(*, run: JobRun, offset: int, limit: int = MAX_LOG_PAGE) -> LogP
         ]
     )
     next_offset = rows[-1]["seq"] + 1 if rows else offset
-    return LogPage(lines=rows, offset=offset, next_offset=next_offset, finished=run.is_finished)
+    return LogPage(lines=rows, offset=offset, next_offset=next_offset, finished=run.is_finished, status=run.status)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The bounded preview of a finished run's last query; empty when it kept none."""
+
+    columns: list[dict[str, str]]
+    rows: list[list[Any]]
+    truncated: bool
+
+
+def run_result_get(*, run: JobRun) -> RunResult:
+    """The preview `run` kept of its last query (`{"columns", "rows", "truncated"}`); Conflict until it finishes."""
+    if not run.is_finished:
+        raise Conflict(f"Run {run.id} is {run.status}; its result is available when it finishes.")
+    result = run.result or {}
+    return RunResult(columns=result.get("columns") or [], rows=result.get("rows") or [],
+                     truncated=bool(result.get("truncated")))

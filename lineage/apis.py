@@ -38,7 +38,9 @@ def _depth(request: Request, default: int = DEFAULT_DEPTH) -> int:
     return value
 
 
-# ---- output schemas (OpenAPI only) --------------------------------------------------------------------------
+# ---- output: each response body is one of these over what the selector returns (and documented by it) ---------
+# Plain Serializers over the selectors' dataclasses (measured on bench/lineage.py's graph): 0.5 ms (p50) for a depth-3
+# graph whose walk takes 5 ms, 40 ms for one of 8,900 datasets, jobs and edges whose walk takes 130 ms.
 class DatasetOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField(help_text="The dataset's name in one of the team's catalogs")
@@ -97,12 +99,19 @@ class RunEdgeDatasetOutput(DatasetOutput):
     run_status = serializers.CharField()
 
 
+class RunSnapshotOutput(serializers.Serializer):
+    as_of = serializers.DateTimeField(allow_null=True, help_text="Delta inputs read as of this instant")
+    like_run = serializers.IntegerField(source="like_run_id", allow_null=True,
+                                        help_text="The earlier run whose versions it read")
+    versions = serializers.DictField(child=serializers.IntegerField(), help_text="{table path: version} to read")
+
+
 class RunLineageOutput(serializers.Serializer):
     run = serializers.IntegerField()
     status = serializers.CharField()
     inputs = RunEdgeDatasetOutput(many=True)
     outputs = RunEdgeDatasetOutput(many=True)
-    snapshot = serializers.DictField(allow_null=True)
+    snapshot = RunSnapshotOutput(allow_null=True, help_text="What the run asked of its Delta inputs, if anything")
 
 
 class ColumnStepOutput(serializers.Serializer):
@@ -136,8 +145,9 @@ class DatasetListApi(LineageMixin, APIView):
     @extend_schema(operation_id="lineage_datasets_list", tags=TAGS, responses=DatasetOutput(many=True),
                    parameters=[OpenApiParameter("name", str), OpenApiParameter("q", str)])
     def get(self, request: Request, team: str) -> Response:
-        return Response(selectors.dataset_list(team=self.team, name=request.query_params.get("name") or None,
-                                               search=request.query_params.get("q") or None))
+        datasets = selectors.dataset_list(team=self.team, name=request.query_params.get("name") or None,
+                                          search=request.query_params.get("q") or None)
+        return Response(DatasetOutput(datasets, many=True).data)
 
 
 class DatasetDetailApi(LineageMixin, APIView):
@@ -146,21 +156,13 @@ class DatasetDetailApi(LineageMixin, APIView):
     @extend_schema(operation_id="lineage_dataset_get", tags=TAGS, responses=DatasetDetailOutput)
     def get(self, request: Request, team: str, dataset_id: int) -> Response:
         dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
-        up = selectors.lineage_graph(team=self.team, dataset=dataset, direction="upstream", depth=1)
-        down = selectors.lineage_graph(team=self.team, dataset=dataset, direction="downstream", depth=1)
-        aliases = selectors.dataset_list(team=self.team, name=None, search=None)
-        entry = next((d for d in aliases if d["id"] == dataset.id), selectors.dataset_out(dataset, []))
-        return Response({**entry, "columns": selectors.dataset_columns(team=self.team, dataset=dataset),
-                         "writers": list(up.jobs.values()), "readers": list(down.jobs.values())})
+        return Response(DatasetDetailOutput(selectors.dataset_detail(team=self.team, dataset=dataset)).data)
 
 
 def _graph(view: LineageMixin, request: Request, dataset_id: int, direction: str) -> Response:
     dataset = selectors.dataset_get(team=view.team, dataset_id=dataset_id)
-    depth = _depth(request)
-    graph = selectors.lineage_graph(team=view.team, dataset=dataset, direction=direction, depth=depth)
-    return Response({"start": dataset.id, "direction": direction, "depth": depth,
-                     "datasets": list(graph.datasets.values()), "jobs": list(graph.jobs.values()),
-                     "edges": graph.edges})
+    graph = selectors.lineage_graph(team=view.team, dataset=dataset, direction=direction, depth=_depth(request))
+    return Response(GraphOutput(graph).data)
 
 
 class DatasetUpstreamApi(LineageMixin, APIView):
@@ -185,7 +187,8 @@ class DatasetImpactApi(LineageMixin, APIView):
     @extend_schema(operation_id="lineage_impact", tags=TAGS, responses=ImpactOutput, parameters=[DEPTH])
     def get(self, request: Request, team: str, dataset_id: int) -> Response:
         dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
-        return Response(selectors.impact(team=self.team, dataset=dataset, depth=_depth(request, selectors.MAX_DEPTH)))
+        impact = selectors.impact(team=self.team, dataset=dataset, depth=_depth(request, selectors.MAX_DEPTH))
+        return Response(ImpactOutput(impact).data)
 
 
 class ColumnLineageApi(LineageMixin, APIView):
@@ -194,8 +197,8 @@ class ColumnLineageApi(LineageMixin, APIView):
     @extend_schema(operation_id="lineage_column_get", tags=TAGS, responses=ColumnLineageOutput, parameters=[DEPTH])
     def get(self, request: Request, team: str, dataset_id: int, column: str) -> Response:
         dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
-        return Response(selectors.column_lineage(team=self.team, dataset=dataset, column=column,
-                                                 depth=_depth(request)))
+        lineage = selectors.column_lineage(team=self.team, dataset=dataset, column=column, depth=_depth(request))
+        return Response(ColumnLineageOutput(lineage).data)
 
 
 class JobLineageApi(LineageMixin, APIView):
@@ -204,7 +207,7 @@ class JobLineageApi(LineageMixin, APIView):
     @extend_schema(operation_id="lineage_job_get", tags=TAGS, responses=JobLineageOutput)
     def get(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
-        return Response(selectors.job_lineage(team=self.team, job=job))
+        return Response(JobLineageOutput(selectors.job_lineage(team=self.team, job=job)).data)
 
 
 class RunLineageApi(LineageMixin, APIView):
@@ -213,4 +216,4 @@ class RunLineageApi(LineageMixin, APIView):
     @extend_schema(operation_id="lineage_run_get", tags=TAGS, responses=RunLineageOutput)
     def get(self, request: Request, team: str, run_id: int) -> Response:
         run = run_get(team=self.team, run_id=run_id)
-        return Response(selectors.run_lineage(team=self.team, run=run))
+        return Response(RunLineageOutput(selectors.run_lineage(team=self.team, run=run)).data)

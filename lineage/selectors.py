@@ -7,26 +7,150 @@ another team's jobs never appear, even where two teams' catalogs share a dataset
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
 
 from config.errors import NotFound
 from jobs.models import JobRun, SqlJob
-from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge
+from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
 from teams.models import Team
 
 MAX_DEPTH = 20
+
+
+# ---- what the reads return (lineage/apis.py serializes each with one output serializer) -----------------------
+@dataclass(slots=True)
+class TeamDataset:
+    """A dataset as one team sees it: its names in the team's catalogs (sorted) and its physical identity."""
+
+    id: int
+    namespace: str
+    physical_name: str
+    kind: str
+    aliases: list[str]
+
+    @property
+    def name(self) -> str:
+        """The first of the team's names for it; its physical name if the team has none."""
+        return self.aliases[0] if self.aliases else self.physical_name
+
+
+@dataclass(slots=True)
+class ReachedDataset(TeamDataset):
+    """A dataset of a walk, `depth` job hops from the start."""
+
+    depth: int
+
+
+@dataclass(slots=True)
+class LineageJob:
+    """A job of the team, by id and name."""
+
+    id: int
+    name: str
+
+
+@dataclass(slots=True)
+class LineageEdge:
+    """`job` reads (`in`) or writes (`out`) `dataset`, as of its run `last_run` that ended `last_status`."""
+
+    job: int
+    dataset: int
+    direction: str
+    last_run: int | None
+    last_status: str
 
 
 @dataclass
 class Graph:
     """Datasets and jobs reached from a start dataset, and the job ↔ dataset edges between them."""
 
-    datasets: dict[int, dict[str, Any]] = field(default_factory=dict)
-    jobs: dict[int, dict[str, Any]] = field(default_factory=dict)
-    edges: list[dict[str, Any]] = field(default_factory=list)
+    start: int
+    direction: str
+    depth: int
+    datasets: list[ReachedDataset] = field(default_factory=list)
+    jobs: list[LineageJob] = field(default_factory=list)
+    edges: list[LineageEdge] = field(default_factory=list)
+
+
+@dataclass
+class DatasetDetail(TeamDataset):
+    """One dataset with its columns that have column lineage and the team's jobs that write and read it."""
+
+    columns: list[str]
+    writers: list[LineageJob]
+    readers: list[LineageJob]
+
+
+@dataclass
+class Impact:
+    """What a dataset affects: the start (depth 0), and the jobs and datasets downstream of it."""
+
+    dataset: ReachedDataset | None
+    jobs: list[LineageJob]
+    datasets: list[ReachedDataset]
+
+
+@dataclass(slots=True)
+class JobEdgeDataset(TeamDataset):
+    """A dataset a job reads or writes, with the job's last run that did and how it ended."""
+
+    last_run: int | None
+    last_status: str
+
+
+@dataclass
+class JobLineage:
+    """What a job reads and writes (as of its latest runs)."""
+
+    job: LineageJob
+    inputs: list[JobEdgeDataset] = field(default_factory=list)
+    outputs: list[JobEdgeDataset] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class RunEdgeDataset(TeamDataset):
+    """A dataset a run read or wrote in `statement`, at Delta `version`, and the run's final status then."""
+
+    statement: int
+    version: int | None
+    run_status: str
+
+
+@dataclass
+class RunLineage:
+    """What a run read and wrote, and the Delta snapshot it asked for."""
+
+    run: int
+    status: str
+    inputs: list[RunEdgeDataset] = field(default_factory=list)
+    outputs: list[RunEdgeDataset] = field(default_factory=list)
+    snapshot: RunSnapshot | None = None
+
+
+@dataclass(slots=True)
+class ColumnStep:
+    """Column `column` of `dataset` is computed by `job` from `input_column` of `input_dataset` (names by the team)."""
+
+    dataset: str
+    dataset_id: int
+    column: str
+    input_dataset: str
+    input_dataset_id: int
+    input_column: str
+    kind: str
+    job: LineageJob
+    depth: int
+
+
+@dataclass
+class ColumnLineage:
+    """Where `column` of `dataset` comes from, step by step (`depth` 1 is the nearest)."""
+
+    dataset: TeamDataset
+    column: str
+    edges: list[ColumnStep]
 
 
 def datasets_visible(*, team: Team) -> QuerySet[Dataset]:
@@ -42,8 +166,8 @@ def dataset_get(*, team: Team, dataset_id: int) -> Dataset:
     return dataset
 
 
-def dataset_list(*, team: Team, name: str | None = None, search: str | None = None) -> list[dict[str, Any]]:
-    """The team's datasets as `{"id", "name" (first alias), "aliases", "namespace", "physical_name", "kind"}`."""
+def dataset_list(*, team: Team, name: str | None = None, search: str | None = None) -> list[TeamDataset]:
+    """The team's datasets (in the order of their first name), by exact `name` or names containing `search`."""
     aliases = DatasetAlias.objects.filter(team=team).select_related("dataset").order_by("name")
     if name:
         ids = aliases.filter(name=name).values("dataset_id")
@@ -51,17 +175,25 @@ def dataset_list(*, team: Team, name: str | None = None, search: str | None = No
     elif search:
         ids = aliases.filter(name__icontains=search).values("dataset_id")
         aliases = aliases.filter(dataset_id__in=ids)
-    found: dict[int, dict[str, Any]] = {}
+    found: dict[int, TeamDataset] = {}
     for alias in aliases[:1000]:
-        found.setdefault(alias.dataset_id, dataset_out(alias.dataset, []))["aliases"].append(alias.name)
-    for entry in found.values():
-        entry["name"] = entry["aliases"][0]
+        found.setdefault(alias.dataset_id, team_dataset(alias.dataset, [])).aliases.append(alias.name)
     return list(found.values())
 
 
-def dataset_out(dataset: Dataset, aliases: list[str]) -> dict[str, Any]:
-    return {"id": dataset.id, "name": aliases[0] if aliases else dataset.name, "aliases": aliases,
-            "namespace": dataset.namespace, "physical_name": dataset.name, "kind": dataset.kind}
+def team_dataset(dataset: Dataset, aliases: list[str]) -> TeamDataset:
+    """`dataset` under the team's names for it, `aliases` (sorted)."""
+    return TeamDataset(id=dataset.id, namespace=dataset.namespace, physical_name=dataset.name, kind=dataset.kind,
+                       aliases=aliases)
+
+
+def dataset_detail(*, team: Team, dataset: Dataset) -> DatasetDetail:
+    """One dataset: the team's names for it, its columns with lineage, the team's jobs that write and read it."""
+    up = lineage_graph(team=team, dataset=dataset, direction="upstream", depth=1)
+    down = lineage_graph(team=team, dataset=dataset, direction="downstream", depth=1)
+    return DatasetDetail(id=dataset.id, namespace=dataset.namespace, physical_name=dataset.name, kind=dataset.kind,
+                         aliases=_aliases(team, [dataset.id]).get(dataset.id, []),
+                         columns=dataset_columns(team=team, dataset=dataset), writers=up.jobs, readers=down.jobs)
 
 
 def _aliases(team: Team, ids: list[int]) -> dict[int, list[str]]:
@@ -83,8 +215,8 @@ _WALK = {
 def lineage_graph(*, team: Team, dataset: Dataset, direction: str, depth: int) -> Graph:
     """The datasets and jobs `depth` job-hops up- or downstream of `dataset`, through the team's jobs only."""
     depth = max(0, min(depth, MAX_DEPTH))
-    return graph_of(team=team, direction=direction, depth=depth, reached=reach(team=team, dataset_id=dataset.id,
-                                                                              direction=direction, depth=depth))
+    return graph_of(team=team, start=dataset.id, direction=direction, depth=depth,
+                    reached=reach(team=team, dataset_id=dataset.id, direction=direction, depth=depth))
 
 
 def reach(*, team: Team, dataset_id: int, direction: str, depth: int) -> dict[int, int]:
@@ -110,56 +242,55 @@ def reach(*, team: Team, dataset_id: int, direction: str, depth: int) -> dict[in
         return dict(cursor.fetchall())
 
 
-def graph_of(*, team: Team, direction: str, depth: int, reached: dict[int, int]) -> Graph:
-    """The nodes and edges of a walk: `reached` datasets, the team's jobs between them, their names."""
+def graph_of(*, team: Team, start: int, direction: str, depth: int, reached: dict[int, int]) -> Graph:
+    """The nodes and edges of a walk from `start`: `reached` datasets, the team's jobs between them, their names."""
     near, _ = _WALK[direction]
     inner = [d for d, level in reached.items() if level < depth]
     ids = list(reached)
     job_ids = set(JobEdge.objects.filter(team=team, dataset_id__in=inner, direction=near).values_list("job_id",
                                                                                                       flat=True))
-    graph = Graph()
     aliases = _aliases(team, ids)
-    for id_, namespace, name, kind in Dataset.objects.filter(id__in=ids).values_list("id", "namespace", "name", "kind"):
-        names = aliases.get(id_, [])
-        graph.datasets[id_] = {"id": id_, "name": names[0] if names else name, "aliases": names,
-                               "namespace": namespace, "physical_name": name, "kind": kind, "depth": reached[id_]}
-    for job_id, name in SqlJob.objects.filter(id__in=job_ids, team=team).values_list("id", "name"):
-        graph.jobs[job_id] = {"id": job_id, "name": name}
+    graph = Graph(start=start, direction=direction, depth=depth)
+    graph.datasets = [ReachedDataset(id=id_, namespace=namespace, physical_name=name, kind=kind,
+                                     aliases=aliases.get(id_, []), depth=reached[id_])
+                      for id_, namespace, name, kind in Dataset.objects.filter(id__in=ids).values_list(
+                          "id", "namespace", "name", "kind")]
+    graph.jobs = [LineageJob(id=job_id, name=name)
+                  for job_id, name in SqlJob.objects.filter(id__in=job_ids, team=team).values_list("id", "name")]
     edges = JobEdge.objects.filter(team=team, job_id__in=job_ids, dataset_id__in=ids).values_list(
         "job_id", "dataset_id", "direction", "last_run_id", "last_status")
-    graph.edges = [{"job": j, "dataset": d, "direction": dr, "last_run": r, "last_status": st}
-                   for j, d, dr, r, st in edges]
+    graph.edges = [LineageEdge(job=j, dataset=d, direction=dr, last_run=r, last_status=st) for j, d, dr, r, st in edges]
     return graph
 
 
-def job_lineage(*, team: Team, job: SqlJob) -> dict[str, Any]:
+def job_lineage(*, team: Team, job: SqlJob) -> JobLineage:
     """What a job reads and writes (as of its latest runs), with the last run and status of each edge."""
     edges = list(JobEdge.objects.filter(team=team, job=job).select_related("dataset").order_by("direction", "id"))
     aliases = _aliases(team, [e.dataset_id for e in edges])
-    out: dict[str, Any] = {"job": {"id": job.id, "name": job.name}, "inputs": [], "outputs": []}
+    out = JobLineage(job=LineageJob(id=job.id, name=job.name))
     for edge in edges:
-        key = "inputs" if edge.direction == Direction.IN else "outputs"
-        out[key].append({**dataset_out(edge.dataset, aliases.get(edge.dataset_id, [])),
-                         "last_run": edge.last_run_id, "last_status": edge.last_status})
+        (out.inputs if edge.direction == Direction.IN else out.outputs).append(JobEdgeDataset(
+            id=edge.dataset.id, namespace=edge.dataset.namespace, physical_name=edge.dataset.name,
+            kind=edge.dataset.kind, aliases=aliases.get(edge.dataset_id, []), last_run=edge.last_run_id,
+            last_status=edge.last_status))
     return out
 
 
-def run_lineage(*, team: Team, run: JobRun) -> dict[str, Any]:
+def run_lineage(*, team: Team, run: JobRun) -> RunLineage:
     """What one run read and wrote, statement by statement, with Delta versions, and its snapshot request."""
     edges = list(RunEdge.objects.filter(team=team, run=run).select_related("dataset").order_by("statement", "id"))
     aliases = _aliases(team, [e.dataset_id for e in edges])
-    out: dict[str, Any] = {"run": run.id, "status": run.status, "inputs": [], "outputs": [], "snapshot": None}
+    out = RunLineage(run=run.id, status=run.status)
     for edge in edges:
-        key = "inputs" if edge.direction == Direction.IN else "outputs"
-        out[key].append({**dataset_out(edge.dataset, aliases.get(edge.dataset_id, [])), "statement": edge.statement,
-                         "version": edge.version, "run_status": edge.run_status})
-    snapshot = getattr(run, "snapshot", None)
-    if snapshot is not None:
-        out["snapshot"] = {"as_of": snapshot.as_of, "like_run": snapshot.like_run_id, "versions": snapshot.versions}
+        (out.inputs if edge.direction == Direction.IN else out.outputs).append(RunEdgeDataset(
+            id=edge.dataset.id, namespace=edge.dataset.namespace, physical_name=edge.dataset.name,
+            kind=edge.dataset.kind, aliases=aliases.get(edge.dataset_id, []), statement=edge.statement,
+            version=edge.version, run_status=edge.run_status))
+    out.snapshot = getattr(run, "snapshot", None)
     return out
 
 
-def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int) -> dict[str, Any]:
+def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int) -> ColumnLineage:
     """Where `column` of `dataset` comes from, `depth` hops up, through the team's jobs only."""
     depth = max(1, min(depth, MAX_DEPTH))
     with connection.cursor() as cursor:
@@ -183,14 +314,12 @@ def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int) -> 
         rows = cursor.fetchall()
     ids = {r[0] for r in rows} | {r[2] for r in rows} | {dataset.id}
     aliases = _aliases(team, list(ids))
-    names = {d.id: dataset_out(d, aliases.get(d.id, [])) for d in Dataset.objects.filter(id__in=ids)}
+    names = {d.id: team_dataset(d, aliases.get(d.id, [])) for d in Dataset.objects.filter(id__in=ids)}
     jobs = dict(SqlJob.objects.filter(team=team, id__in={r[5] for r in rows}).values_list("id", "name"))
-    return {
-        "dataset": names[dataset.id], "column": column,
-        "edges": [{"dataset": names[r[0]]["name"], "dataset_id": r[0], "column": r[1],
-                   "input_dataset": names[r[2]]["name"], "input_dataset_id": r[2], "input_column": r[3],
-                   "kind": r[4], "job": {"id": r[5], "name": jobs.get(r[5], "")}, "depth": r[6]} for r in rows],
-    }
+    return ColumnLineage(dataset=names[dataset.id], column=column, edges=[
+        ColumnStep(dataset=names[r[0]].name, dataset_id=r[0], column=r[1], input_dataset=names[r[2]].name,
+                   input_dataset_id=r[2], input_column=r[3], kind=r[4],
+                   job=LineageJob(id=r[5], name=jobs.get(r[5], "")), depth=r[6]) for r in rows])
 
 
 def dataset_columns(*, team: Team, dataset: Dataset) -> list[str]:
@@ -198,10 +327,9 @@ def dataset_columns(*, team: Team, dataset: Dataset) -> list[str]:
     return sorted(set(ColumnEdge.objects.filter(team=team, dataset=dataset).values_list("column", flat=True)))
 
 
-def impact(*, team: Team, dataset: Dataset, depth: int = MAX_DEPTH) -> dict[str, Any]:
+def impact(*, team: Team, dataset: Dataset, depth: int = MAX_DEPTH) -> Impact:
     """Jobs and datasets downstream of `dataset` (what a late or wrong table affects)."""
     graph = lineage_graph(team=team, dataset=dataset, direction="downstream", depth=depth)
-    return {"dataset": graph.datasets.get(dataset.id),
-            "jobs": sorted(graph.jobs.values(), key=lambda j: j["name"]),
-            "datasets": sorted((d for d in graph.datasets.values() if d["id"] != dataset.id),
-                               key=lambda d: (d["depth"], d["name"]))}
+    return Impact(dataset=next((d for d in graph.datasets if d.id == dataset.id), None),
+                  jobs=sorted(graph.jobs, key=lambda j: j.name),
+                  datasets=sorted((d for d in graph.datasets if d.id != dataset.id), key=lambda d: (d.depth, d.name)))

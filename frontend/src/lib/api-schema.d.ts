@@ -1724,9 +1724,8 @@ export interface components {
             status: string;
             inputs: components["schemas"]["RunEdgeDatasetOutput"][];
             outputs: components["schemas"]["RunEdgeDatasetOutput"][];
-            snapshot: {
-                [key: string]: unknown;
-            } | null;
+            /** @description What the run asked of its Delta inputs, if anything */
+            snapshot: components["schemas"]["RunSnapshotOutput"] | null;
         };
         RunLogLineOutput: {
             seq: number;
@@ -1806,6 +1805,19 @@ export interface components {
             columns: components["schemas"]["ResultColumnOutput"][];
             rows: unknown[][];
             truncated: boolean;
+        };
+        RunSnapshotOutput: {
+            /**
+             * Format: date-time
+             * @description Delta inputs read as of this instant
+             */
+            as_of: string | null;
+            /** @description The earlier run whose versions it read */
+            like_run: number | null;
+            /** @description {table path: version} to read */
+            versions: {
+                [key: string]: number;
+            };
         };
         RunStatementOutput: {
             /** @description 0-based, as the run error's `statement`. */

@@ -88,7 +88,6 @@ from .run_input_request import RunInputRequest
 from .run_input_request_parameters import RunInputRequestParameters
 from .run_input_request_snapshot_type_0 import RunInputRequestSnapshotType0
 from .run_lineage_output import RunLineageOutput
-from .run_lineage_output_snapshot_type_0 import RunLineageOutputSnapshotType0
 from .run_log_line_output import RunLogLineOutput
 from .run_log_output import RunLogOutput
 from .run_output import RunOutput
@@ -96,6 +95,8 @@ from .run_output_parameters import RunOutputParameters
 from .run_output_progress import RunOutputProgress
 from .run_output_spark_conf import RunOutputSparkConf
 from .run_result_output import RunResultOutput
+from .run_snapshot_output import RunSnapshotOutput
+from .run_snapshot_output_versions import RunSnapshotOutputVersions
 from .run_statement_output import RunStatementOutput
 from .run_summary_output import RunSummaryOutput
 from .run_summary_output_parameters import RunSummaryOutputParameters
@@ -213,7 +214,6 @@ __all__ = (
     "RunInputRequestParameters",
     "RunInputRequestSnapshotType0",
     "RunLineageOutput",
-    "RunLineageOutputSnapshotType0",
     "RunLogLineOutput",
     "RunLogOutput",
     "RunOutput",
@@ -221,6 +221,8 @@ __all__ = (
     "RunOutputProgress",
     "RunOutputSparkConf",
     "RunResultOutput",
+    "RunSnapshotOutput",
+    "RunSnapshotOutputVersions",
     "RunStatementOutput",
     "RunSummaryOutput",
     "RunSummaryOutputParameters",

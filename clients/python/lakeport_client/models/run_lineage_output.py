@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.run_edge_dataset_output import RunEdgeDatasetOutput
-    from ..models.run_lineage_output_snapshot_type_0 import RunLineageOutputSnapshotType0
+    from ..models.run_snapshot_output import RunSnapshotOutput
 
 
 T = TypeVar("T", bound="RunLineageOutput")
@@ -22,20 +22,18 @@ class RunLineageOutput:
         status (str):
         inputs (list[RunEdgeDatasetOutput]):
         outputs (list[RunEdgeDatasetOutput]):
-        snapshot (None | RunLineageOutputSnapshotType0):
+        snapshot (None | RunSnapshotOutput): What the run asked of its Delta inputs, if anything
     """
 
     run: int
     status: str
     inputs: list[RunEdgeDatasetOutput]
     outputs: list[RunEdgeDatasetOutput]
-    snapshot: None | RunLineageOutputSnapshotType0
+    snapshot: None | RunSnapshotOutput
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.run_lineage_output_snapshot_type_0 import (
-            RunLineageOutputSnapshotType0,  # noqa: PLC0415
-        )
+        from ..models.run_snapshot_output import RunSnapshotOutput  # noqa: PLC0415
 
         run = self.run
 
@@ -52,7 +50,7 @@ class RunLineageOutput:
             outputs.append(outputs_item)
 
         snapshot: dict[str, Any] | None
-        if isinstance(self.snapshot, RunLineageOutputSnapshotType0):
+        if isinstance(self.snapshot, RunSnapshotOutput):
             snapshot = self.snapshot.to_dict()
         else:
             snapshot = self.snapshot
@@ -74,9 +72,7 @@ class RunLineageOutput:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.run_edge_dataset_output import RunEdgeDatasetOutput  # noqa: PLC0415
-        from ..models.run_lineage_output_snapshot_type_0 import (
-            RunLineageOutputSnapshotType0,  # noqa: PLC0415
-        )
+        from ..models.run_snapshot_output import RunSnapshotOutput  # noqa: PLC0415
 
         d = dict(src_dict)
         run = d.pop("run")
@@ -97,18 +93,18 @@ class RunLineageOutput:
 
             outputs.append(outputs_item)
 
-        def _parse_snapshot(data: object) -> None | RunLineageOutputSnapshotType0:
+        def _parse_snapshot(data: object) -> None | RunSnapshotOutput:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                snapshot_type_0 = RunLineageOutputSnapshotType0.from_dict(data)
+                snapshot_type_1 = RunSnapshotOutput.from_dict(data)
 
-                return snapshot_type_0
+                return snapshot_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | RunLineageOutputSnapshotType0, data)
+            return cast(None | RunSnapshotOutput, data)
 
         snapshot = _parse_snapshot(d.pop("snapshot"))
 

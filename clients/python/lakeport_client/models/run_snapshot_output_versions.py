@@ -6,12 +6,14 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="RunLineageOutputSnapshotType0")
+T = TypeVar("T", bound="RunSnapshotOutputVersions")
 
 
 @_attrs_define
-class RunLineageOutputSnapshotType0:
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+class RunSnapshotOutputVersions:
+    """{table path: version} to read"""
+
+    additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -23,19 +25,19 @@ class RunLineageOutputSnapshotType0:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        run_lineage_output_snapshot_type_0 = cls()
+        run_snapshot_output_versions = cls()
 
-        run_lineage_output_snapshot_type_0.additional_properties = d
-        return run_lineage_output_snapshot_type_0
+        run_snapshot_output_versions.additional_properties = d
+        return run_snapshot_output_versions
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> int:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: int) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:
