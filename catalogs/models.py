@@ -17,6 +17,7 @@ class CatalogTypeKey(models.TextChoices):
     REDIS_STREAMS = "redis-streams", "Redis Streams"
     NATS_JETSTREAM = "nats-jetstream", "NATS JetStream"
     FILES = "files", "Files (landing directories)"
+    KAFKA = "kafka", "Kafka"
 
 
 class Catalog(models.Model):
