@@ -19,6 +19,7 @@ from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page, r
 from jobs.services.interactive import sql_preview, sql_validate
 from jobs.services.jobs import job_create, job_delete, job_update
 from jobs.services.runs import run_cancel, run_submit
+from jobs.spark.script import StatementStatus
 from jobs.spark.sqltext import utf16_offsets
 from lineage.services import SnapshotError, run_snapshot_create, snapshot_request_validate
 from teams.models import Role
@@ -47,7 +48,7 @@ def statements_out(run: JobRun) -> list[dict[str, Any]]:
         start, end = entry.get("start"), entry.get("end")
         item = {**entry, "start": js(start) if isinstance(start, int) else None,
                 "end": js(end) if isinstance(end, int) else None}
-        if "start" not in entry and entry.get("status") == "failed":
+        if "start" not in entry and entry.get("status") == StatementStatus.FAILED:
             item.update(line=None, column=None)
         out.append(item)
     return out

@@ -11,15 +11,21 @@ from rest_framework.views import APIView
 from config.api.outputs import ResultColumnOutput
 from config.api.validation import validated
 from jobs.apis import JobsMixin, RunErrorOutput
-from jobs.services.live_preview import live_preview_get, live_preview_start, live_preview_stop
+from jobs.services.live_preview import (
+    LivePreviewStatus,
+    LivePreviewStop,
+    live_preview_get,
+    live_preview_start,
+    live_preview_stop,
+)
 from teams.models import Role
 
 LivePreviewOutput = inline_serializer("LivePreview", {
     "id": serializers.CharField(),
-    "status": serializers.ChoiceField(choices=["STARTING", "RUNNING", "STOPPED", "FAILED"]),
+    "status": serializers.ChoiceField(choices=[s.value for s in LivePreviewStatus]),
     "columns": ResultColumnOutput(many=True),
     "rows": serializers.ListField(child=serializers.ListField()),
-    "stopped": serializers.CharField(allow_null=True, help_text="seconds | rows | cancelled | failed"),
+    "stopped": serializers.CharField(allow_null=True, help_text=" | ".join(LivePreviewStop)),
     "error": RunErrorOutput(allow_null=True),
     "seconds": serializers.FloatField(help_text="It stops by itself after this many seconds …"),
     "max_rows": serializers.IntegerField(help_text="… or this many rows."),

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict
 
+from jobs.spark.script import StatementStatus
+
 JsonObject = dict[str, Any]  # one JSON message on the engine channel
 EventHandler = Callable[[JsonObject], None]
 
@@ -157,7 +159,7 @@ def last_result(statements: Sequence[Mapping[str, Any]]) -> PreviewResult | None
     """The preview of the last statement that produced rows: `{"columns", "rows", "truncated"}`."""
     for st in reversed(statements):
         columns = st.get("columns")
-        if columns is not None and st.get("status") == "succeeded":
+        if columns is not None and st.get("status") == StatementStatus.SUCCEEDED:
             rows = st.get("rows")
             return {"columns": columns, "rows": rows if isinstance(rows, list) else [],
                     "truncated": bool(st.get("truncated"))}

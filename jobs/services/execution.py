@@ -16,6 +16,7 @@ from jobs.models import JobRun, RunStatus
 from jobs.services.recorder import RunRecorder, statement_entry
 from jobs.services.runs import run_claim, run_finish, run_log, run_requeue, run_update
 from jobs.spark.errors import SparkRuntimeError
+from jobs.spark.script import StatementStatus
 from lakeport_kernel.redaction import redact
 from lineage.services import lineage_after_run, lineage_run_started, snapshot_for_engine
 
@@ -80,7 +81,7 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
             return RunStatus.QUEUED
     statements = outcome.statements and [statement_entry(s) for s in outcome.statements] or recorder.statement_list()
     progress = dict(recorder.progress)
-    progress["statements_done"] = sum(1 for s in statements if s.get("status") == "succeeded")
+    progress["statements_done"] = sum(1 for s in statements if s.get("status") == StatementStatus.SUCCEEDED)
     final = run_finish(run=run, succeeded=outcome.succeeded, error=outcome.error, statements=statements,
                        catalogs_used=outcome.catalogs_used, result=outcome.result, progress=progress)
     if final is not None:  # the engine's statement results carry each statement's lineage

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from enum import StrEnum
 from typing import Any
 
 from celery import current_app, states
@@ -29,10 +30,33 @@ from jobs.spark.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
 
-STARTING, RUNNING, STOPPED, FAILED = "STARTING", "RUNNING", "STOPPED", "FAILED"
+
+class LivePreviewStatus(StrEnum):
+    """STARTING until a worker runs it, RUNNING while rows come, then STOPPED or FAILED."""
+
+    STARTING = "STARTING"
+    RUNNING = "RUNNING"
+    STOPPED = "STOPPED"
+    FAILED = "FAILED"
+
+
+class LivePreviewStop(StrEnum):
+    """Why a live preview stopped: its time or row limit, a stop asked for, or a failure (the engine says which)."""
+
+    SECONDS = "seconds"
+    ROWS = "rows"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+
+
 STOP_POLL_SECONDS = 0.5
 # Beyond the engine's own deadline: engine start and planning, then the batch in flight when it stops.
 GRACE_SECONDS = 60.0
+
+
+def _error(message: str) -> dict[str, Any]:
+    """A failure with no position in the script."""
+    return {"statement": None, "line": None, "column": None, "message": message}
 
 
 def _owner_key(preview_id: str) -> str:
@@ -59,7 +83,7 @@ def live_preview_start(*, team: Team, sql: str) -> dict[str, Any]:
     current_app.send_task("jobs.sql_live_preview", queue="lakeport", task_id=preview_id, kwargs={
         "preview_id": preview_id, "team_id": team.id, "sql": sql,
         "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)})
-    return _state(preview_id, {"status": STARTING})
+    return _state(preview_id, {"status": LivePreviewStatus.STARTING})
 
 
 def live_preview_get(*, team: Team, preview_id: str) -> dict[str, Any]:
@@ -70,12 +94,12 @@ def live_preview_get(*, team: Team, preview_id: str) -> dict[str, Any]:
     if status == "PROGRESS" or status == states.SUCCESS:
         return _state(preview_id, dict(meta.get("result") or {}))
     if status in states.PROPAGATE_STATES:
-        return _state(preview_id, {"status": FAILED, "error": {"statement": None, "line": None, "column": None,
-                                                               "message": "The live preview's worker failed."}})
+        return _state(preview_id, {"status": LivePreviewStatus.FAILED,
+                                   "error": _error("The live preview's worker failed.")})
     if time.time() - asked_at > settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS:  # no worker took it
-        return _state(preview_id, {"status": FAILED, "error": {"statement": None, "line": None, "column": None,
-                                   "message": "No worker started the live preview in time; try again."}})
-    return _state(preview_id, {"status": STARTING})
+        return _state(preview_id, {"status": LivePreviewStatus.FAILED,
+                                   "error": _error("No worker started the live preview in time; try again.")})
+    return _state(preview_id, {"status": LivePreviewStatus.STARTING})
 
 
 def live_preview_stop(*, team: Team, preview_id: str) -> dict[str, Any]:
@@ -96,9 +120,9 @@ def _check_owner(team: Team, preview_id: str) -> float:
 
 
 def _state(preview_id: str, data: dict[str, Any]) -> dict[str, Any]:
-    return {"id": preview_id, "status": data.get("status", STARTING), "columns": data.get("columns") or [],
-            "rows": data.get("rows") or [], "stopped": data.get("stopped"), "error": data.get("error"),
-            "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS),
+    return {"id": preview_id, "status": data.get("status", LivePreviewStatus.STARTING),
+            "columns": data.get("columns") or [], "rows": data.get("rows") or [], "stopped": data.get("stopped"),
+            "error": data.get("error"), "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS),
             "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)}
 
 
@@ -106,7 +130,8 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
     """Worker side: run the live query in the team's engine, publishing its rows as they come (plain data)."""
     backend = current_app.backend
     team = Team.objects.get(id=team_id)
-    state: dict[str, Any] = {"status": RUNNING, "columns": [], "rows": [], "stopped": None, "error": None}
+    state: dict[str, Any] = {"status": LivePreviewStatus.RUNNING, "columns": [], "rows": [], "stopped": None,
+                             "error": None}
     lock = threading.Lock()
 
     def publish() -> None:
@@ -115,8 +140,7 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
         backend.store_result(preview_id, snapshot, "PROGRESS")
 
     def failed(message: str) -> dict[str, Any]:
-        return {**state, "status": FAILED, "error": {"statement": None, "line": None, "column": None,
-                                                      "message": redact(message)}}
+        return {**state, "status": LivePreviewStatus.FAILED, "error": _error(redact(message))}
 
     def on_event(event: dict[str, Any]) -> None:
         if event.get("event") != "live_rows":
@@ -150,12 +174,13 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
         answer = dict(pending.result)
     with lock:
         state["columns"] = answer.get("columns") or state["columns"]
-        state["stopped"] = answer.get("stopped") or ("cancelled" if cancelled else None)
+        state["stopped"] = answer.get("stopped") or (LivePreviewStop.CANCELLED if cancelled else None)
         error = answer.get("error")
         if error:
-            state["status"], state["error"] = FAILED, {**error, "message": redact(str(error.get("message", "")))}
+            state["status"] = LivePreviewStatus.FAILED
+            state["error"] = {**error, "message": redact(str(error.get("message", "")))}
         else:
-            state["status"] = STOPPED
+            state["status"] = LivePreviewStatus.STOPPED
         return {**state, "rows": list(state["rows"])}
 
 

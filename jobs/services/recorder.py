@@ -20,6 +20,7 @@ from jobs.engines.base import StatementEvent
 from jobs.models import JobRun, empty_progress
 from jobs.services.runs import run_heartbeat, run_log, run_update
 from jobs.services.timing import run_heartbeat_seconds
+from jobs.spark.script import StatementStatus
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
@@ -74,7 +75,7 @@ class RunRecorder:
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
         """A statement begins: mark it running and count the total."""
         with self._lock:
-            self.statements[index] = {"index": index, "sql": redact(sql)[:MAX_STATEMENT_TEXT], "status": "running",
+            self.statements[index] = {"index": index, "sql": redact(sql)[:MAX_STATEMENT_TEXT], "status": StatementStatus.RUNNING,
                                       "started_at": datetime.now(UTC).isoformat(), "elapsed_ms": None,
                                       "rows": None, "truncated": False, "line": None, "column": None,
                                       "start": None, "end": None, "error": None}
@@ -92,14 +93,14 @@ class RunRecorder:
             if entry["started_at"] is None:
                 entry["started_at"] = previous.get("started_at")
             self.statements[entry["index"]] = entry
-            self.progress["statements_done"] = sum(1 for s in self.statements.values() if s["status"] == "succeeded")
+            self.progress["statements_done"] = sum(1 for s in self.statements.values() if s["status"] == StatementStatus.SUCCEEDED)
             snapshot, progress = self.statement_list(), dict(self.progress)
         run_update(run=self.run, statements=snapshot, progress=progress)
         n = entry["index"] + 1
-        if entry["status"] == "succeeded":
+        if entry["status"] == StatementStatus.SUCCEEDED:
             rows = f", {entry['rows']} row(s){' (truncated)' if entry['truncated'] else ''}" if entry["rows"] is not None else ""
             run_log(run_id=self.run.id, messages=[f"Statement {n} succeeded in {entry['elapsed_ms']} ms{rows}."])
-        elif entry["status"] == "failed":
+        elif entry["status"] == StatementStatus.FAILED:
             line, column = result.get("line"), result.get("column")  # where it failed (the entry has where it starts)
             where = f" at line {line}, column {column}" if line else ""
             run_log(run_id=self.run.id, messages=[f"Statement {n} failed{where}: {entry['error']}"], level="ERROR")

@@ -16,6 +16,7 @@ import time
 import uuid
 from dataclasses import asdict, dataclass
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any, Protocol
 
 from jobs.spark.errors import SparkRuntimeError
@@ -44,7 +45,13 @@ __all__ = [
     "split_statements",
 ]
 
-SUCCEEDED, FAILED, SKIPPED = "succeeded", "failed", "skipped"
+class StatementStatus(StrEnum):
+    """A statement of a run: running, then succeeded or failed; skipped after a failure or a cancel."""
+
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    SKIPPED = "skipped"
 
 
 @dataclass
@@ -53,7 +60,7 @@ class StatementResult:
 
     index: int
     sql: str
-    status: str
+    status: StatementStatus
     started_at: float
     elapsed_ms: int
     columns: list[dict[str, str]] | None = None
@@ -211,7 +218,7 @@ class ScriptRunner:
                     continue
                 result = self._run_statement(stmt, len(statements))
                 results.append(result)
-                if result.status == FAILED:
+                if result.status == StatementStatus.FAILED:
                     error = {"statement": stmt.index, "line": result.line, "column": result.column,
                              "message": result.error}
         finally:
@@ -239,13 +246,13 @@ class ScriptRunner:
             line, column = stmt.line, stmt.column
             if isinstance(exc, SparkRuntimeError):
                 line, column = _reference_position(stmt, exc) or (line, column)
-            return self._end(StatementResult(stmt.index, redact(stmt.sql), FAILED, started, _ms(t0),
+            return self._end(StatementResult(stmt.index, redact(stmt.sql), StatementStatus.FAILED, started, _ms(t0),
                                              error=redact(message), line=line, column=column, span=stmt.span))
         finally:
             self._in_statement.clear()
-        return self._end(StatementResult(stmt.index, redact(stmt.sql), SUCCEEDED, started, _ms(t0), preview.columns,
-                                         preview.rows, preview.truncated, line=stmt.line, column=stmt.column,
-                                         lineage=lineage, span=stmt.span))
+        return self._end(StatementResult(stmt.index, redact(stmt.sql), StatementStatus.SUCCEEDED, started, _ms(t0),
+                                         preview.columns, preview.rows, preview.truncated, line=stmt.line,
+                                         column=stmt.column, lineage=lineage, span=stmt.span))
 
     def _lineage(self, frame: Any) -> dict[str, Any] | None:
         """What the statement read and wrote, from the plan Spark analyzed to run it (None: capture off/nothing)."""
@@ -281,8 +288,8 @@ class ScriptRunner:
 
     @staticmethod
     def _skipped(stmt: Statement) -> StatementResult:
-        return StatementResult(stmt.index, redact(stmt.sql), SKIPPED, time.time(), 0, line=stmt.line, column=stmt.column,
-                               span=stmt.span)
+        return StatementResult(stmt.index, redact(stmt.sql), StatementStatus.SKIPPED, time.time(), 0, line=stmt.line,
+                               column=stmt.column, span=stmt.span)
 
     # ---- checks before anything runs ---------------------------------------------------------------------
     def _static_error(self, statements: list[Statement]) -> dict[str, Any] | None:
@@ -316,8 +323,9 @@ class ScriptRunner:
         results: list[StatementResult] = []
         for stmt in statements:
             if stmt.index == error["statement"]:
-                result = StatementResult(stmt.index, redact(stmt.sql), FAILED, time.time(), 0, error=error["message"],
-                                         line=error["line"], column=error["column"], span=stmt.span)
+                result = StatementResult(stmt.index, redact(stmt.sql), StatementStatus.FAILED, time.time(), 0,
+                                         error=error["message"], line=error["line"], column=error["column"],
+                                         span=stmt.span)
             else:
                 result = self._skipped(stmt)
             results.append(self._end(result))
