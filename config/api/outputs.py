@@ -1,4 +1,4 @@
-"""Output shapes shared by several apps' OpenAPI schemas (the bodies themselves are built by the views).
+"""Output serializers shared by several apps' bodies and OpenAPI schemas.
 
 Declared once so the generated clients (Python and the browser app's api-schema.d.ts) name one type for them.
 """

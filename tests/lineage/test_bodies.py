@@ -21,7 +21,7 @@ from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
 from teams.models import Team
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,7 @@ def response_schema(schema: dict[str, Any], url: str) -> dict[str, Any]:
     parts = url.split("?")[0].strip("/").split("/")
     for path, item in schema["paths"].items():
         template = path.strip("/").split("/")
-        if len(template) == len(parts) and all(t.startswith("{") or t == p for t, p in zip(template, parts)):
+        if len(template) == len(parts) and all(t.startswith("{") or t == p for t, p in zip(template, parts, strict=True)):
             return item["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     raise AssertionError(f"no operation for {url}")
 
