@@ -170,6 +170,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),
         "processed_folder": str(_queue_dir / "processed"),
+        "control_folder": str(_queue_dir / "control"),  # kombu's default is ./control, wherever the process runs
         "store_processed": False,
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
