@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-import io
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -172,20 +171,35 @@ class BatchParser:
         self._bulk = all(type_name in _BULK_TYPES for _, type_name in columns)
         self._options = pa_json.ParseOptions(explicit_schema=self.schema, unexpected_field_behavior="ignore")
 
+    @property
+    def bulk(self) -> bool:
+        """True when every declared type can go through pyarrow's JSON reader (`lines` may succeed)."""
+        return self._bulk
+
+    def lines(self, text: bytes, count: int) -> pa.RecordBatch | None:
+        """The record batch of `count` records given as one JSON object per line, or None where pyarrow's reader
+        refuses them or might read them differently (the caller then parses the records with `batch`)."""
+        if not self._bulk or not count:
+            return None
+        try:
+            table = pa_json.read_json(pa.BufferReader(text), parse_options=self._options,
+                                      read_options=pa_json.ReadOptions(use_threads=False,
+                                                                       block_size=max(len(text) + 1, 1 << 20)))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            return None  # malformed, or a value only the record parser reads (epoch seconds, numbers as text)
+        if table.num_rows != count:  # a blank record would vanish: not ours
+            return None
+        return _single_batch(table, self.schema)
+
     def batch(self, payloads: Sequence[bytes], offsets: Callable[[int], str]) -> pa.RecordBatch:
         """One record batch of `payloads`; `offsets(i)` names record i in a MalformedRecord."""
         if self._bulk and payloads:
             # JSON text has newlines only as whitespace, so records become lines without changing their meaning.
-            lines = b"\n".join(p.replace(b"\n", b" ").replace(b"\r", b" ") if b"\n" in p or b"\r" in p else p
-                                for p in payloads)
-            try:
-                table = pa_json.read_json(io.BytesIO(lines), parse_options=self._options,
-                                          read_options=pa_json.ReadOptions(use_threads=False,
-                                                                           block_size=max(len(lines) + 1, 1 << 20)))
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
-                table = None  # malformed, or a value only the record parser reads (epoch seconds, numbers as text)
-            if table is not None and table.num_rows == len(payloads):  # a blank record would vanish: not ours
-                return _single_batch(table, self.schema)
+            text = b"\n".join(p.replace(b"\n", b" ").replace(b"\r", b" ") if b"\n" in p or b"\r" in p else p
+                               for p in payloads)
+            found = self.lines(text, len(payloads))
+            if found is not None:
+                return found
         rows = [self.rows.parse(payload, offsets(i)) for i, payload in enumerate(payloads)]
         columns = [pa.array([row[k] for row in rows], type=field.type) for k, field in enumerate(self.schema)]
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)
