@@ -5,6 +5,9 @@ Rows printed (`name, contender, baseline, ratio, rounds, spread`; events/s, high
   reading the same stream alone (XRANGE in chunks + JSON decoding), interleaved round by round. Target ≥ 0.5×.
 - `redis-streams→delta vs redis-py`: the whole statement `INSERT INTO lake… SELECT … FROM STREAM(…)` into an
   embedded Delta table (exactly-once commits), against the same redis-py baseline.
+- `source inside its micro-batches`: the same noop runs, events over Spark's own `triggerExecution` time of their
+  batches (what a running stream sustains); `seconds per query outside its micro-batches`: the rest of each run
+  (planning the statement, starting the query and its Python planner process, stopping), a fixed cost per query.
 - `rate→noop (engine ceiling)`: Spark's `rate` source into `noop` (no baseline; ratio is against redis-py).
 - `latency p50/p95 (s)`: produce → visible in the Delta table (read by delta-rs) at a fixed rate with
   `EMIT AFTER DELAY INTERVAL '1' SECOND`; baseline column is the trigger. Target p95 ≤ trigger + 2 s.
@@ -106,11 +109,17 @@ class Lakeport:
             query = start_streaming(plan, checkpoint=checkpoint, available_now=available_now)
         return plan, query
 
-    def events_per_second(self, sql: str, events: int, *, sink: str) -> float:
+    def events_per_second(self, sql: str, events: int, *, sink: str) -> tuple[float, float, float]:
+        """Events/s of the whole query (plan, start, batches, stop), events/s inside its micro-batches (Spark's
+        own `triggerExecution` time), and the seconds the query spent outside its batches."""
         t0 = time.perf_counter()
         _, query = self.run(sql, sink=sink)
         query.awaitTermination()
-        return events / (time.perf_counter() - t0)
+        total = time.perf_counter() - t0
+        batches = [p for p in query.recentProgress if p["numInputRows"] > 0]
+        in_batches = sum(p["durationMs"]["triggerExecution"] for p in batches) / 1000
+        rows = sum(p["numInputRows"] for p in batches)
+        return events / total, rows / in_batches if in_batches else 0.0, total - in_batches
 
     def rate_ceiling(self, seconds: float) -> float:
         query = (self.spark.readStream.format("rate").option("rowsPerSecond", 2_000_000).load()
@@ -191,23 +200,33 @@ def main() -> None:
         lake = Lakeport(work, key)
         lake.delta_table("warm")
         lake.delta_table("any")  # the noop runs plan the same statement shape (a sink table must exist)
-        source, end_to_end = SideBySide(), SideBySide()
+        source, in_batches, end_to_end = SideBySide(), SideBySide(), SideBySide()
+        outside: list[float] = []
+        rounds: list[str] = []
         lake.events_per_second(f"INSERT INTO lake.bench.warm SELECT id, room, v, produced FROM STREAM(rs.default.{key})", args.events,
                                sink="noop")  # warm-up: JIT, Python workers
         for r in range(args.rounds):
             baseline = redis_py_alone(conn, key)
-            noop = lake.events_per_second(f"INSERT INTO lake.bench.any SELECT id, room, v, produced "
-                                          f"FROM STREAM(rs.default.{key})",
-                                          args.events, sink="noop")
+            noop, noop_in_batches, noop_outside = lake.events_per_second(
+                f"INSERT INTO lake.bench.any SELECT id, room, v, produced FROM STREAM(rs.default.{key})",
+                args.events, sink="noop")
             lake.delta_table(f"events_{r}")
-            delta = lake.events_per_second(f"INSERT INTO lake.bench.events_{r} SELECT id, room, v, produced "
-                                           f"FROM STREAM(rs.default.{key})", args.events, sink="table")
+            delta, _, _ = lake.events_per_second(f"INSERT INTO lake.bench.events_{r} SELECT id, room, v, produced "
+                                                 f"FROM STREAM(rs.default.{key})", args.events, sink="table")
             source.add(noop, baseline)
+            in_batches.add(noop_in_batches, baseline)
             end_to_end.add(delta, baseline)
+            outside.append(noop_outside)
+            rounds.append(f"# round {r}: redis-py {baseline:.0f}, →noop {noop:.0f} (in batches {noop_in_batches:.0f}, "
+                          f"{noop_outside:.2f} s outside them), →delta {delta:.0f} ev/s; load {os.getloadavg()[0]:.1f}")
         ceiling = lake.rate_ceiling(15.0)
         delays = sorted(latency(lake, conn, args.rate, args.seconds, args.trigger))
         print_header()
         print_row(f"source: redis-streams→noop vs redis-py, {args.events} events", source, unit=" ev/s", scale=1.0)
+        print_row(f"source inside its micro-batches vs redis-py, {args.events} events", in_batches, unit=" ev/s",
+                  scale=1.0)
+        print(f"source: seconds per query outside its micro-batches, {statistics.median(outside):.2f}, -, -, "
+              f"{len(outside)}, {min(outside):.2f}–{max(outside):.2f} s")
         print_row(f"redis-streams→delta vs redis-py, {args.events} events", end_to_end, unit=" ev/s", scale=1.0)
         base = statistics.median(source.baseline)
         print(f"rate→noop (engine ceiling), {ceiling:.0f}, {base:.0f}, {ceiling / base:.2f}, 1, -")
@@ -218,6 +237,7 @@ def main() -> None:
                   f"{len(delays)} events, -")
             print(f"latency p95 at {args.rate}/s (s), {p95:.2f}, {args.trigger:g}, {p95 / args.trigger:.2f}, "
                   f"{len(delays)} events, -")
+        print("\n".join(rounds))
         lake.spark.stop()
     finally:
         conn.delete(key, f"{key}_lat")
