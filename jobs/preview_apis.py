@@ -57,6 +57,7 @@ class SqlLivePreviewDetailApi(JobsMixin, APIView):
     def get(self, request: Request, team: str, preview_id: str) -> Response:
         return Response(live_preview_get(team=self.team, preview_id=preview_id))
 
-    @extend_schema(operation_id="sql_preview_live_stop", responses=LivePreviewOutput)
+    # 200 with its state, as it has always answered (a DELETE's default in the schema would be a bodiless 204)
+    @extend_schema(operation_id="sql_preview_live_stop", responses={200: LivePreviewOutput})
     def delete(self, request: Request, team: str, preview_id: str) -> Response:
         return Response(live_preview_stop(team=self.team, preview_id=preview_id))

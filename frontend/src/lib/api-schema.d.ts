@@ -7317,12 +7317,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No response body */
-            204: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LivePreview"];
+                };
             };
             /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
             401: {

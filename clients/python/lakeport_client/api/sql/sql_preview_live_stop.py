@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.api_error import ApiError
+from ...models.live_preview import LivePreview
 from ...types import Response
 
 
@@ -26,10 +27,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiError | None:
-    if response.status_code == 204:
-        response_204 = cast(Any, None)
-        return response_204
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | LivePreview | None:
+    if response.status_code == 200:
+        response_200 = LivePreview.from_dict(response.json())
+
+        return response_200
 
     if response.status_code == 401:
         response_401 = ApiError.from_dict(response.json())
@@ -62,7 +64,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ApiError]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ApiError | LivePreview]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -76,7 +80,7 @@ def sync_detailed(
     preview_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | LivePreview]:
     """A live preview's rows so far; DELETE stops it early.
 
     Args:
@@ -88,7 +92,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | LivePreview]
     """
 
     kwargs = _get_kwargs(
@@ -108,7 +112,7 @@ def sync(
     preview_id: str,
     *,
     client: AuthenticatedClient,
-) -> Any | ApiError | None:
+) -> ApiError | LivePreview | None:
     """A live preview's rows so far; DELETE stops it early.
 
     Args:
@@ -120,7 +124,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | LivePreview
     """
 
     return sync_detailed(
@@ -135,7 +139,7 @@ async def asyncio_detailed(
     preview_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | LivePreview]:
     """A live preview's rows so far; DELETE stops it early.
 
     Args:
@@ -147,7 +151,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | LivePreview]
     """
 
     kwargs = _get_kwargs(
@@ -165,7 +169,7 @@ async def asyncio(
     preview_id: str,
     *,
     client: AuthenticatedClient,
-) -> Any | ApiError | None:
+) -> ApiError | LivePreview | None:
     """A live preview's rows so far; DELETE stops it early.
 
     Args:
@@ -177,7 +181,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | LivePreview
     """
 
     return (
