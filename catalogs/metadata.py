@@ -45,14 +45,12 @@ class StreamSampler(Protocol):
 
 @dataclass(frozen=True)
 class TableSample:
-    """`{"columns": [{"name", "type"}], "rows": [[…]], "schema": "declared|inferred"}`."""
+    """A stream table's newest records: `columns` ({"name", "type"}), `rows` (lists of JSON values) and `schema`,
+    "declared" or "inferred"; TableSampleOutput (catalogs/metadata_apis.py) writes it."""
 
     columns: list[dict[str, str]]
     rows: list[list[Any]]
     schema: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"columns": self.columns, "rows": self.rows, "schema": self.schema}
 
 
 class ConfigurationUnreadable(Conflict):

@@ -22,7 +22,7 @@ from catalogs.metadata import (
 )
 from catalogs.selectors import catalog_get
 from catalogs.types.base import MetadataError
-from config.api.outputs import ResultColumnOutput
+from config.api.outputs import ResultColumnOutput, ResultRows
 from config.api.validation import validated
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
@@ -49,6 +49,16 @@ class TableColumnOutput(serializers.Serializer):
     type = serializers.CharField()
     nullable = serializers.BooleanField()
     comment = serializers.CharField(allow_null=True)
+
+
+# A TableSample (no docstring: it would become the schema's description).
+class TableSampleOutput(serializers.Serializer):
+    columns = ResultColumnOutput(many=True)
+    rows = ResultRows()
+    schema = serializers.ChoiceField(choices=["declared", "inferred"])
+
+    class Meta:
+        ref_name = "TableSample"  # the schema's name for it since API 1.1.0 (clients import it by that name)
 
 
 class MetadataUnavailable(exceptions.APIException):
@@ -186,11 +196,7 @@ class CatalogTableSampleApi(TeamScopedMixin, APIView):
 
     @extend_schema(
         operation_id="tables_sample", parameters=[TIMEOUT_PARAMETER], request=InputSerializer,
-        responses=inline_serializer("TableSample", {
-            "columns": ResultColumnOutput(many=True),
-            "rows": serializers.ListField(child=serializers.ListField()),
-            "schema": serializers.ChoiceField(choices=["declared", "inferred"]),
-        }),
+        responses=TableSampleOutput,
     )
     def post(self, request: Request, team: str, name: str, database: str, table: str) -> Response:
         catalog = catalog_get(team=self.team, name=name)
@@ -198,4 +204,4 @@ class CatalogTableSampleApi(TeamScopedMixin, APIView):
         data = validated(self.InputSerializer, request.data)
         sample = _metadata_call(lambda: catalog_table_sample(catalog=catalog, database=database, table=table,
                                                              limit=data["limit"], timeout=timeout))
-        return Response(sample.as_dict())
+        return Response(TableSampleOutput(sample).data)

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.outputs import ResultColumnOutput
+from config.api.outputs import ResultColumnOutput, ResultRows, TrueOrAbsent
 from config.api.pagination import StandardPagination
 from config.api.validation import query_datetime, query_int, validated
 from jobs.models import Engine, JobKind, JobRun
@@ -180,11 +180,6 @@ class RunLogOutput(serializers.Serializer):
     lines = RunLogLineOutput(many=True)
 
 
-@extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.JSONField())))
-class ResultRows(serializers.JSONField):
-    """A preview's rows as stored, lists of JSON values: passed through whole, with no field call per cell."""
-
-
 class RunResultOutput(serializers.Serializer):
     columns = ResultColumnOutput(many=True)
     rows = ResultRows()
@@ -192,7 +187,7 @@ class RunResultOutput(serializers.Serializer):
 
 
 class SqlPreviewOutput(RunResultOutput):
-    streaming = serializers.BooleanField(required=False, help_text=(
+    streaming = TrueOrAbsent(required=False, help_text=(
         "Present (true) when the statement reads STREAM(…): rows of a batch over each source's newest records."))
 
 
@@ -390,8 +385,8 @@ class SqlValidateApi(JobsMixin, APIView):
     @extend_schema(request=ValidateInput, responses={200: ValidationOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(ValidateInput, request.data)
-        return Response(sql_validate(team=self.team, sql=data["sql"], job_id=data["job"],
-                                     parameters=data["parameters"]).as_dict())
+        report = sql_validate(team=self.team, sql=data["sql"], job_id=data["job"], parameters=data["parameters"])
+        return Response(ValidationOutput(report).data)
 
 
 class SqlPreviewApi(JobsMixin, APIView):
@@ -402,5 +397,6 @@ class SqlPreviewApi(JobsMixin, APIView):
     @extend_schema(request=PreviewInput, responses={200: SqlPreviewOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(PreviewInput, request.data)
-        return Response(sql_preview(team=self.team, sql=data["sql"], limit=data["limit"], job_id=data["job"],
-                                    parameters=data["parameters"]))
+        preview = sql_preview(team=self.team, sql=data["sql"], limit=data["limit"], job_id=data["job"],
+                              parameters=data["parameters"])
+        return Response(SqlPreviewOutput(preview).data)

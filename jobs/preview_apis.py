@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.outputs import ResultColumnOutput
+from config.api.outputs import ResultColumnOutput, ResultRows
 from config.api.validation import validated
 from jobs.apis import JobsMixin, RunErrorOutput
 from jobs.services.live_preview import (
@@ -20,16 +20,20 @@ from jobs.services.live_preview import (
 )
 from teams.models import Role
 
-LivePreviewOutput = inline_serializer("LivePreview", {
-    "id": serializers.CharField(),
-    "status": serializers.ChoiceField(choices=[s.value for s in LivePreviewStatus]),
-    "columns": ResultColumnOutput(many=True),
-    "rows": serializers.ListField(child=serializers.ListField()),
-    "stopped": serializers.CharField(allow_null=True, help_text=" | ".join(LivePreviewStop)),
-    "error": RunErrorOutput(allow_null=True),
-    "seconds": serializers.FloatField(help_text="It stops by itself after this many seconds …"),
-    "max_rows": serializers.IntegerField(help_text="… or this many rows."),
-})
+
+# A LivePreviewState: the body of start, poll and stop (no docstring: it would become the schema's description).
+class LivePreviewOutput(serializers.Serializer):
+    id = serializers.CharField()
+    status = serializers.ChoiceField(choices=[s.value for s in LivePreviewStatus])
+    columns = ResultColumnOutput(many=True)
+    rows = ResultRows()
+    stopped = serializers.CharField(allow_null=True, help_text=" | ".join(LivePreviewStop))
+    error = RunErrorOutput(allow_null=True)
+    seconds = serializers.FloatField(help_text="It stops by itself after this many seconds …")
+    max_rows = serializers.IntegerField(help_text="… or this many rows.")
+
+    class Meta:
+        ref_name = "LivePreview"  # the schema's name for it since API 1.1.0 (clients import it by that name)
 
 
 class LivePreviewInput(serializers.Serializer):
@@ -45,7 +49,8 @@ class SqlLivePreviewApi(JobsMixin, APIView):
                    responses={202: LivePreviewOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(LivePreviewInput, request.data)
-        return Response(live_preview_start(team=self.team, sql=data["sql"]), status=status.HTTP_202_ACCEPTED)
+        state = live_preview_start(team=self.team, sql=data["sql"])
+        return Response(LivePreviewOutput(state).data, status=status.HTTP_202_ACCEPTED)
 
 
 class SqlLivePreviewDetailApi(JobsMixin, APIView):
@@ -55,9 +60,9 @@ class SqlLivePreviewDetailApi(JobsMixin, APIView):
 
     @extend_schema(operation_id="sql_preview_live_get", responses=LivePreviewOutput)
     def get(self, request: Request, team: str, preview_id: str) -> Response:
-        return Response(live_preview_get(team=self.team, preview_id=preview_id))
+        return Response(LivePreviewOutput(live_preview_get(team=self.team, preview_id=preview_id)).data)
 
     # 200 with its state, as it has always answered (a DELETE's default in the schema would be a bodiless 204)
     @extend_schema(operation_id="sql_preview_live_stop", responses={200: LivePreviewOutput})
     def delete(self, request: Request, team: str, preview_id: str) -> Response:
-        return Response(live_preview_stop(team=self.team, preview_id=preview_id))
+        return Response(LivePreviewOutput(live_preview_stop(team=self.team, preview_id=preview_id)).data)

@@ -45,10 +45,10 @@ SETUP_KEYWORDS = {"use", "set"}
 POLL_SECONDS = 0.005
 
 
-@dataclass
+@dataclass(frozen=True)
 class ValidationReport:
-    """`{"valid", "errors": [{"statement", "line", "column", "message"}], "schema": [{"name", "type"}],
-    "statements": [{"index", "start", "end", "line"}]}`."""
+    """What validate found: `errors` ({"statement", "line", "column", "message"}), the last query's `schema`
+    ({"name", "type"}) and where each statement is ({"index", "start", "end", "line"}); ValidationOutput writes it."""
 
     errors: list[dict[str, Any]] = field(default_factory=list)
     schema: list[dict[str, Any]] = field(default_factory=list)
@@ -56,10 +56,19 @@ class ValidationReport:
 
     @property
     def valid(self) -> bool:
+        """True when nothing was found wrong."""
         return not self.errors
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"valid": self.valid, "errors": self.errors, "schema": self.schema, "statements": self.statements}
+
+@dataclass(frozen=True)
+class QueryPreview:
+    """Up to `limit` rows of a previewed query, as the engine sent them; `streaming` when they are a batch over each
+    STREAM(…) source's newest records. SqlPreviewOutput writes it (the rows whole)."""
+
+    columns: list[dict[str, str]]
+    rows: list[list[Any]]
+    truncated: bool
+    streaming: bool = False
 
 
 def script_statements(sql: str) -> list[dict[str, int]]:
@@ -204,7 +213,7 @@ def _written(error: dict[str, Any], rendered: RenderedScript | None) -> dict[str
 
 
 def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
-                parameters: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                parameters: Mapping[str, Any] | None = None) -> QueryPreview:
     """Run one read-only query (optionally after `USE`/`SET`) and return up to `limit` rows.
 
     `${name}` parameters are rendered as in `sql_validate`. A statement that writes, an empty script or a failing
@@ -244,11 +253,8 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
         where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
                  if error.get("statement") is not None and not message.startswith("Statement ") else "")
         raise editor_refusal(where + message)
-    result = {"columns": answer.get("columns") or [], "rows": answer.get("rows") or [],
-              "truncated": bool(answer.get("truncated"))}
-    if answer.get("streaming"):
-        result["streaming"] = True  # rows of a batch over each source's newest records, not of the stream
-    return result
+    return QueryPreview(columns=answer.get("columns") or [], rows=answer.get("rows") or [],
+                        truncated=bool(answer.get("truncated")), streaming=bool(answer.get("streaming")))
 
 
 def editor_statements(sql: str) -> list[Statement]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -49,6 +50,21 @@ class LivePreviewStop(StrEnum):
     FAILED = "failed"
 
 
+@dataclass(frozen=True)
+class LivePreviewState:
+    """A live preview as the editor polls it: its status, the rows so far (as the worker published them), why it
+    stopped, its error, and the limits it stops by itself at. LivePreviewOutput writes it (the rows whole)."""
+
+    id: str
+    status: str
+    columns: list[dict[str, str]]
+    rows: list[list[Any]]
+    stopped: str | None
+    error: dict[str, Any] | None
+    seconds: float
+    max_rows: int
+
+
 STOP_POLL_SECONDS = 0.5
 # Beyond the engine's own deadline: engine start and planning, then the batch in flight when it stops.
 GRACE_SECONDS = 60.0
@@ -67,7 +83,7 @@ def _stop_key(preview_id: str) -> str:
     return f"lakeport-live-stop-{preview_id}"
 
 
-def live_preview_start(*, team: Team, sql: str) -> dict[str, Any]:
+def live_preview_start(*, team: Team, sql: str) -> LivePreviewState:
     """Start a live preview of the script's streaming statement (after optional USE/SET); its first state."""
     statements = editor_statements(sql)
     if not statements or not is_streaming(statements[-1].sql):
@@ -86,7 +102,7 @@ def live_preview_start(*, team: Team, sql: str) -> dict[str, Any]:
     return _state(preview_id, {"status": LivePreviewStatus.STARTING})
 
 
-def live_preview_get(*, team: Team, preview_id: str) -> dict[str, Any]:
+def live_preview_get(*, team: Team, preview_id: str) -> LivePreviewState:
     """The preview's status, columns and rows so far; 404 for an unknown id or another team's preview."""
     asked_at = _check_owner(team, preview_id)
     meta = current_app.backend.get_task_meta(preview_id)
@@ -102,7 +118,7 @@ def live_preview_get(*, team: Team, preview_id: str) -> dict[str, Any]:
     return _state(preview_id, {"status": LivePreviewStatus.STARTING})
 
 
-def live_preview_stop(*, team: Team, preview_id: str) -> dict[str, Any]:
+def live_preview_stop(*, team: Team, preview_id: str) -> LivePreviewState:
     """Ask the preview to stop now (it also stops by itself); its state."""
     _check_owner(team, preview_id)
     current_app.backend.set(_stop_key(preview_id), "1")
@@ -119,11 +135,13 @@ def _check_owner(team: Team, preview_id: str) -> float:
     return float(asked_at or 0)
 
 
-def _state(preview_id: str, data: dict[str, Any]) -> dict[str, Any]:
-    return {"id": preview_id, "status": data.get("status", LivePreviewStatus.STARTING),
-            "columns": data.get("columns") or [], "rows": data.get("rows") or [], "stopped": data.get("stopped"),
-            "error": data.get("error"), "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS),
-            "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)}
+def _state(preview_id: str, data: dict[str, Any]) -> LivePreviewState:
+    """The preview's state from what the worker published (`data`, plain JSON) and this server's limits."""
+    return LivePreviewState(id=preview_id, status=data.get("status", LivePreviewStatus.STARTING),
+                            columns=data.get("columns") or [], rows=data.get("rows") or [],
+                            stopped=data.get("stopped"), error=data.get("error"),
+                            seconds=float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS),
+                            max_rows=int(settings.LAKEPORT_LIVE_PREVIEW_ROWS))
 
 
 def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int) -> dict[str, Any]:
@@ -184,5 +202,5 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
         return {**state, "rows": list(state["rows"])}
 
 
-__all__ = ["live_preview_execute", "live_preview_get", "live_preview_start", "live_preview_stop"]
+__all__ = ["LivePreviewState", "live_preview_execute", "live_preview_get", "live_preview_start", "live_preview_stop"]
 

@@ -7,12 +7,10 @@ a hand-built dict that adds, drops or renames a key, and pin the values an integ
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -20,6 +18,7 @@ from catalogs.models import Catalog
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
 from teams.models import Team
+from tests.support.schema import conforms, response_schema, served_schema
 
 UTC = dt.UTC
 
@@ -27,40 +26,7 @@ UTC = dt.UTC
 @pytest.fixture(scope="module")
 def schema(django_db_setup: Any, django_db_blocker: Any) -> dict[str, Any]:
     with django_db_blocker.unblock():
-        response = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
-    assert response.status_code == 200
-    return json.loads(response.content)
-
-
-def conforms(body: Any, spec: dict[str, Any], schema: dict[str, Any], where: str = "$") -> list[str]:
-    """Where `body` holds a key its schema does not name, or lacks one it requires (refs and nullables followed)."""
-    if "$ref" in spec:
-        spec = schema["components"]["schemas"][spec["$ref"].rsplit("/", 1)[1]]
-    if body is None:
-        typed = "type" in spec or "oneOf" in spec or "allOf" in spec  # `{}` (any JSON value) takes null
-        return [f"{where}: null"] if typed and not spec.get("nullable") else []
-    for key in ("allOf", "oneOf"):
-        if key in spec:
-            return conforms(body, spec[key][0], schema, where)
-    if spec.get("type") == "array":
-        return [m for i, item in enumerate(body) for m in conforms(item, spec["items"], schema, f"{where}[{i}]")]
-    if spec.get("type") == "object" and "properties" in spec:
-        props = spec["properties"]
-        problems = [f"{where}.{k}: not in the schema" for k in body if k not in props]
-        problems += [f"{where}.{k}: missing" for k in spec.get("required", []) if k not in body]
-        return problems + [m for k, v in body.items() if k in props
-                           for m in conforms(v, props[k], schema, f"{where}.{k}")]
-    return []
-
-
-def response_schema(schema: dict[str, Any], url: str) -> dict[str, Any]:
-    """The 200 body schema of the GET operation whose path template matches `url`."""
-    parts = url.split("?")[0].strip("/").split("/")
-    for path, item in schema["paths"].items():
-        template = path.strip("/").split("/")
-        if len(template) == len(parts) and all(t.startswith("{") or t == p for t, p in zip(template, parts, strict=True)):
-            return item["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    raise AssertionError(f"no operation for {url}")
+        return served_schema()
 
 
 @pytest.fixture
