@@ -41,7 +41,7 @@ from jobs.engines.process import EngineError, EngineKey, EngineProcess, engine_u
 from jobs.models import SqlJob
 from jobs.services.parameters import render_script, resolve_values
 from lakeport_kernel.redaction import redact
-from streams.models import Desired, StreamState, StreamStatus
+from streams.models import ACTIVE_STATUSES, Desired, StreamState, StreamStatus
 from streams.services.checkpoints import prepare_checkpoint
 from streams.services.metrics import metric_record
 
@@ -120,9 +120,13 @@ def backoff_seconds(failures: int) -> float:
 
 
 def lease_take(*, job_id: int, token: str, worker: str) -> bool:
-    """Take the stream's lease if it is free or expired and the stream is wanted running (one winner)."""
+    """Take the stream's lease if it is free or expired and the stream is wanted running (one winner).
+
+    A FAILED or STOPPED stream is not taken: a supervise message that arrives after it ended (the tick's, or a
+    duplicate) must not start it again; start and restart move it to STARTING first."""
     now = timezone.now()
-    return bool(StreamState.objects.filter(job_id=job_id, desired=Desired.RUNNING).filter(
+    return bool(StreamState.objects.filter(job_id=job_id, desired=Desired.RUNNING,
+                                           status__in=ACTIVE_STATUSES).filter(
         Q(lease_owner="") | Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True),
     ).update(lease_owner=token, lease_expires_at=now + timedelta(seconds=lease_seconds()), heartbeat_at=now,
              worker=worker, updated_at=now))

@@ -38,7 +38,9 @@ def streams_tick() -> TickReport:
     lease = timedelta(seconds=settings.LAKEPORT_STREAM_LEASE_SECONDS)
     unsupervised = Q(lease_owner="") | Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True)
     not_recently_sent = Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - lease)
-    for job_id in (StreamState.objects.filter(unsupervised, not_recently_sent, desired=Desired.RUNNING)
+    # Only streams still on their way: a FAILED one keeps desired=running (what its user asked) but stays failed
+    for job_id in (StreamState.objects.filter(unsupervised, not_recently_sent, desired=Desired.RUNNING,
+                                              status__in=ACTIVE_STATUSES)
                    .values_list("job_id", flat=True)):
         stream_enqueue(job_id=job_id)
         report.resumed.append(job_id)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from streams.models import StreamAudit, StreamMetric, StreamState
+from streams.services.supervisor import stream_supervise
 from streams.services.tick import streams_tick
 from tests.jobs.conftest import flush_broker
 from tests.streams.conftest import API
@@ -154,6 +155,25 @@ def test_tick_resumes_unsupervised_streams_and_prunes_old_metrics(developer_clie
     StreamState.objects.filter(job_id=job_id).update(desired="stopped", status="STOPPING")
     assert streams_tick().stopped == [job_id]
     assert developer_client.get(f"{API}/jobs/{job_id}/stream/").json()["status"] == "STOPPED"
+
+
+def test_a_failed_stream_is_not_started_again_by_the_tick_or_a_late_supervise_message(
+        developer_client: APIClient) -> None:
+    # A stream FAILED (budget spent, or refused) keeps desired=running, as its user asked; neither the tick nor a
+    # supervise message that comes after may start it again (CI saw a refused stream back in STARTING).
+    job_id = _job(developer_client, kind="streaming").json()["id"]
+    assert developer_client.post(f"{API}/jobs/{job_id}/stream/start/").status_code == 202
+    long_ago = timezone.now() - dt.timedelta(hours=1)
+    StreamState.objects.filter(job_id=job_id).update(status="FAILED", last_error="refused (rule: reflection)",
+                                                     lease_owner="", lease_expires_at=None, enqueued_at=long_ago)
+    assert streams_tick().resumed == []
+    assert stream_supervise(job_id=job_id, worker="late@host") == "skipped"
+    state = developer_client.get(f"{API}/jobs/{job_id}/stream/").json()
+    assert (state["status"], state["last_error"]) == ("FAILED", "refused (rule: reflection)")
+    # the user's start is what runs it again
+    assert developer_client.post(f"{API}/jobs/{job_id}/stream/start/").status_code == 202
+    StreamState.objects.filter(job_id=job_id).update(enqueued_at=long_ago)
+    assert streams_tick().resumed == [job_id]
 
 
 def test_a_running_stream_keeps_its_job_kind_and_job(developer_client: APIClient) -> None:
