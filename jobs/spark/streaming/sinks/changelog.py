@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pyarrow as pa
-from deltalake import CommitProperties, DeltaTable, Transaction, write_deltalake
+from deltalake import DeltaTable, write_deltalake
 from deltalake.exceptions import DeltaError
 from pyspark.sql import DataFrame
 
@@ -67,10 +67,9 @@ class ChangelogSink(DeltaSink):
         return tuple(row[self.columns.index(k)] for k in self.key)
 
     def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int | None:
-        table = DeltaTable(self.catalog.table_uri(self.ref), storage_options=self.catalog.delta_options())
-        done = table.transaction_version(app_id)
-        if done is not None and done >= batch_id:
-            return None  # a replay of a committed batch
+        table = self._uncommitted(batch_id, app_id)
+        if table is None:
+            return None
         rows = to_table_rows(frame, self.columns, self.schema)
         changes: list[tuple[str, Row]] = []
         updated: dict[Row, Row] = {}
@@ -90,10 +89,9 @@ class ChangelogSink(DeltaSink):
         names = [OP_COLUMN, *self.columns]
         out = pa.Table.from_pylist([dict(zip(names, (op, *row), strict=True)) for op, row in changes],
                                    schema=pa.schema([self.schema.field(n) for n in names]))
-        properties = CommitProperties(app_transactions=[Transaction(app_id, batch_id)],
-                                      custom_metadata={"lakeport.streaming.batch": str(batch_id)})
         try:
-            write_deltalake(table, out.select(self.schema.names), mode="append", commit_properties=properties)
+            write_deltalake(table, out.select(self.schema.names), mode="append",
+                            commit_properties=self._commit_properties(batch_id, app_id))
         except DeltaError as exc:
             raise StreamingSinkError(f"Commit of batch {batch_id} to changelog table {self.target} failed: {exc}") from exc
         self._current.update(updated)

@@ -86,16 +86,27 @@ class DeltaSink(BatchSink):
             )
         return tuple(self.columns[p] for p in positions)
 
-    def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int | None:
+    def _uncommitted(self, batch_id: int, app_id: str) -> DeltaTable | None:
+        """The target's latest snapshot, or None when it already holds batch `batch_id` of `app_id`: committed
+        before a crash, and replayed by Spark because its checkpoint did not record it."""
         table = DeltaTable(self.catalog.table_uri(self.ref), storage_options=self.catalog.delta_options())
         done = table.transaction_version(app_id)
-        if done is not None and done >= batch_id:
-            return None  # committed before a crash; Spark replays it because its checkpoint did not record it
+        return None if done is not None and done >= batch_id else table
+
+    @staticmethod
+    def _commit_properties(batch_id: int, app_id: str) -> CommitProperties:
+        """The commit records the batch as the app's transaction version, which `_uncommitted` reads back."""
+        return CommitProperties(app_transactions=[Transaction(app_id, batch_id)],
+                                custom_metadata={"lakeport.streaming.batch": str(batch_id)})
+
+    def write(self, frame: DataFrame, batch_id: int, app_id: str) -> int | None:
+        table = self._uncommitted(batch_id, app_id)
+        if table is None:
+            return None
         rows = to_table_rows(frame, self.columns, self.schema)
         if rows.num_rows == 0:
             return 0
-        properties = CommitProperties(app_transactions=[Transaction(app_id, batch_id)],
-                                      custom_metadata={"lakeport.streaming.batch": str(batch_id)})
+        properties = self._commit_properties(batch_id, app_id)
         try:
             if self.key:
                 predicate = " AND ".join(f"t.`{k}` = s.`{k}`" for k in self.key)
