@@ -7,6 +7,7 @@ another team's jobs never appear, even where two teams' catalogs share a dataset
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Self
 
 from django.db import connection
 from django.db.models import QuerySet
@@ -34,6 +35,12 @@ class TeamDataset:
     def name(self) -> str:
         """The first of the team's names for it; its physical name if the team has none."""
         return self.aliases[0] if self.aliases else self.physical_name
+
+    @classmethod
+    def of(cls, dataset: Dataset, aliases: list[str], **extra: Any) -> Self:
+        """`dataset` under the team's names for it, `aliases` (sorted), with a subclass's own fields `extra`."""
+        return cls(id=dataset.id, namespace=dataset.namespace, physical_name=dataset.name, kind=dataset.kind,
+                   aliases=aliases, **extra)
 
 
 @dataclass(slots=True)
@@ -177,23 +184,16 @@ def dataset_list(*, team: Team, name: str | None = None, search: str | None = No
         aliases = aliases.filter(dataset_id__in=ids)
     found: dict[int, TeamDataset] = {}
     for alias in aliases[:1000]:
-        found.setdefault(alias.dataset_id, team_dataset(alias.dataset, [])).aliases.append(alias.name)
+        found.setdefault(alias.dataset_id, TeamDataset.of(alias.dataset, [])).aliases.append(alias.name)
     return list(found.values())
-
-
-def team_dataset(dataset: Dataset, aliases: list[str]) -> TeamDataset:
-    """`dataset` under the team's names for it, `aliases` (sorted)."""
-    return TeamDataset(id=dataset.id, namespace=dataset.namespace, physical_name=dataset.name, kind=dataset.kind,
-                       aliases=aliases)
 
 
 def dataset_detail(*, team: Team, dataset: Dataset) -> DatasetDetail:
     """One dataset: the team's names for it, its columns with lineage, the team's jobs that write and read it."""
     up = lineage_graph(team=team, dataset=dataset, direction="upstream", depth=1)
     down = lineage_graph(team=team, dataset=dataset, direction="downstream", depth=1)
-    return DatasetDetail(id=dataset.id, namespace=dataset.namespace, physical_name=dataset.name, kind=dataset.kind,
-                         aliases=_aliases(team, [dataset.id]).get(dataset.id, []),
-                         columns=dataset_columns(team=team, dataset=dataset), writers=up.jobs, readers=down.jobs)
+    return DatasetDetail.of(dataset, _aliases(team, [dataset.id]).get(dataset.id, []),
+                            columns=dataset_columns(team=team, dataset=dataset), writers=up.jobs, readers=down.jobs)
 
 
 def _aliases(team: Team, ids: list[int]) -> dict[int, list[str]]:
@@ -269,10 +269,8 @@ def job_lineage(*, team: Team, job: SqlJob) -> JobLineage:
     aliases = _aliases(team, [e.dataset_id for e in edges])
     out = JobLineage(job=LineageJob(id=job.id, name=job.name))
     for edge in edges:
-        (out.inputs if edge.direction == Direction.IN else out.outputs).append(JobEdgeDataset(
-            id=edge.dataset.id, namespace=edge.dataset.namespace, physical_name=edge.dataset.name,
-            kind=edge.dataset.kind, aliases=aliases.get(edge.dataset_id, []), last_run=edge.last_run_id,
-            last_status=edge.last_status))
+        (out.inputs if edge.direction == Direction.IN else out.outputs).append(JobEdgeDataset.of(
+            edge.dataset, aliases.get(edge.dataset_id, []), last_run=edge.last_run_id, last_status=edge.last_status))
     return out
 
 
@@ -282,10 +280,9 @@ def run_lineage(*, team: Team, run: JobRun) -> RunLineage:
     aliases = _aliases(team, [e.dataset_id for e in edges])
     out = RunLineage(run=run.id, status=run.status)
     for edge in edges:
-        (out.inputs if edge.direction == Direction.IN else out.outputs).append(RunEdgeDataset(
-            id=edge.dataset.id, namespace=edge.dataset.namespace, physical_name=edge.dataset.name,
-            kind=edge.dataset.kind, aliases=aliases.get(edge.dataset_id, []), statement=edge.statement,
-            version=edge.version, run_status=edge.run_status))
+        (out.inputs if edge.direction == Direction.IN else out.outputs).append(RunEdgeDataset.of(
+            edge.dataset, aliases.get(edge.dataset_id, []), statement=edge.statement, version=edge.version,
+            run_status=edge.run_status))
     out.snapshot = getattr(run, "snapshot", None)
     return out
 
@@ -314,7 +311,7 @@ def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int) -> 
         rows = cursor.fetchall()
     ids = {r[0] for r in rows} | {r[2] for r in rows} | {dataset.id}
     aliases = _aliases(team, list(ids))
-    names = {d.id: team_dataset(d, aliases.get(d.id, [])) for d in Dataset.objects.filter(id__in=ids)}
+    names = {d.id: TeamDataset.of(d, aliases.get(d.id, [])) for d in Dataset.objects.filter(id__in=ids)}
     jobs = dict(SqlJob.objects.filter(team=team, id__in={r[5] for r in rows}).values_list("id", "name"))
     return ColumnLineage(dataset=names[dataset.id], column=column, edges=[
         ColumnStep(dataset=names[r[0]].name, dataset_id=r[0], column=r[1], input_dataset=names[r[2]].name,
