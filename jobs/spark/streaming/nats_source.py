@@ -3,8 +3,10 @@
 Offsets are JetStream stream sequence numbers (`{"seq": n}`): a micro-batch is the messages with
 start < sequence ≤ end, read through an ephemeral pull consumer that starts at start + 1 and acknowledges
 nothing, so a query restarted from its checkpoint reads exactly the messages it read before (unless the
-stream's limits removed them). Each message's payload is one JSON record (records.py). The authentication
-secrets travel as one option, `auth_secret`, which Spark's redaction regex masks wherever it prints options.
+stream's limits removed them). Under Trigger.AvailableNow the reader pins the stream's last sequence when the
+run starts and plans batches of at most `max_records_per_batch` sequences up to it. Each message's payload is one
+JSON record (records.py). The authentication secrets travel as one option, `auth_secret`, which Spark's redaction
+regex masks wherever it prints options.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import nats
 from nats.aio.client import Client, RawCredentials
 from nats.js import api
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
-from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
+from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows, SupportsTriggerAvailableNow
 
 from jobs.spark.streaming.record_source import RecordSource, declared_columns
 from jobs.spark.streaming.records import RecordParser
@@ -116,7 +118,7 @@ class SequenceRange(InputPartition):
     end: int
 
 
-class JetStreamReader(DataSourceStreamReader):
+class JetStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     """Reads one JetStream stream between sequence numbers."""
 
     def __init__(self, options: dict[str, str]) -> None:
@@ -128,6 +130,7 @@ class JetStreamReader(DataSourceStreamReader):
         self.start = options.get("start", "earliest")
         self.max_rows = int(options.get("max_records_per_batch") or 0)
         self.timeout = float(options.get("timeout", "10"))
+        self.target: int | None = None  # an AvailableNow run's last sequence, pinned when it starts
 
     def _last(self) -> int:
         async def go() -> int:
@@ -146,9 +149,18 @@ class JetStreamReader(DataSourceStreamReader):
     def getDefaultReadLimit(self) -> ReadLimit:
         return ReadMaxRows(self.max_rows) if self.max_rows > 0 else ReadAllAvailable()
 
+    def prepareForTriggerAvailableNow(self) -> None:
+        """Pin this run's end at the stream's last sequence now: later messages get larger sequences."""
+        self.target = self._last()
+
     def latestOffset(self, start: dict[str, int], limit: ReadLimit) -> dict[str, int]:
-        """The last sequence, or at most `limit.max_rows` sequences after `start`."""
+        """The last sequence, or at most `limit.max_rows` sequences after `start`; never past an AvailableNow
+        target."""
+        if self.target is not None and self.target <= int(start["seq"]):
+            return start  # the run has read everything up to its target: Spark ends it
         last = self._last()
+        if self.target is not None:
+            last = min(last, self.target)  # min: a stream deleted and made again restarts its sequences
         if isinstance(limit, ReadMaxRows):
             last = min(last, int(start["seq"]) + limit.max_rows)
         return {"seq": max(last, int(start["seq"]))}

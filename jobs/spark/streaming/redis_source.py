@@ -2,6 +2,8 @@
 
 Offsets are Redis entry ids (`{"id": "<ms>-<seq>"}`): a micro-batch is the XRANGE `(start, end]`, so a query
 restarted from its checkpoint reads exactly the entries it read before (unless they were trimmed or deleted).
+Under Trigger.AvailableNow the reader pins the newest entry id when the run starts and plans batches of at most
+`max_records_per_batch` entries up to it, so a run reads what the stream held at its start and nothing added later.
 Each entry carries its record as JSON in one field (`value-field`, default `data`); see records.py for the
 parsing rules and the malformed-record behaviour. The password reaches the reader as the option `password`,
 which Spark's redaction regex masks wherever it prints options.
@@ -17,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 import redis
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
-from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
+from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows, SupportsTriggerAvailableNow
 
 from jobs.spark.streaming.record_source import RecordSource, declared_columns
 from jobs.spark.streaming.records import BatchParser, RecordParser
@@ -120,7 +122,7 @@ class EntryRange(InputPartition):
     end: str
 
 
-class RedisStreamReader(DataSourceStreamReader):
+class RedisStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     """Reads one stream key between entry ids; the driver plans, one Python worker reads each range."""
 
     def __init__(self, options: dict[str, str]) -> None:
@@ -134,6 +136,7 @@ class RedisStreamReader(DataSourceStreamReader):
         self.max_rows = int(options.get("max_records_per_batch") or 0)
         self.timeout = float(options.get("timeout", "10"))
         self.splits = int(options.get("read_partitions") or 2)
+        self.target: str | None = None  # an AvailableNow run's last entry id, pinned when it starts
 
     def _conn(self) -> redis.Redis:
         return client(self.url, self.password, self.timeout)
@@ -147,15 +150,23 @@ class RedisStreamReader(DataSourceStreamReader):
     def getDefaultReadLimit(self) -> ReadLimit:
         return ReadMaxRows(self.max_rows) if self.max_rows > 0 else ReadAllAvailable()
 
+    def prepareForTriggerAvailableNow(self) -> None:
+        """Pin this run's end at the newest entry id now: later entries get larger ids, so none of them is read."""
+        self.target = last_entry_id(self._conn(), self.key) or "0-0"
+
     def latestOffset(self, start: dict[str, str], limit: ReadLimit) -> dict[str, str]:
-        """The newest entry id, or the id `limit.maxRows` entries after `start`."""
+        """The newest entry id, or the id `limit.maxRows` entries after `start`; never past an AvailableNow target."""
+        if self.target is not None and _id(self.target) <= _id(start["id"]):
+            return start  # the run has read everything up to its target: Spark ends it
         conn = self._conn()
         if isinstance(limit, ReadMaxRows):
             newest = nth_entry_id(conn, self.key, start["id"], limit.max_rows)
         else:
-            newest = last_entry_id(conn, self.key)
+            newest = self.target or last_entry_id(conn, self.key)
         if newest is None or _id(newest) <= _id(start["id"]):
             return start
+        if self.target is not None and _id(newest) > _id(self.target):
+            newest = self.target
         return {"id": newest}
 
     def reportLatestOffset(self) -> dict[str, str] | None:
