@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,10 +33,25 @@ TIMEOUT_PARAMETER = OpenApiParameter(
     "timeout", float, description="Seconds before the call is abandoned, 1 to 30 (default LAKEPORT_CONNECT_TIMEOUT)."
 )
 
-ConnectionResultSerializer = inline_serializer(
-    "ConnectionResult",
-    {"ok": serializers.BooleanField(), "message": serializers.CharField(), "elapsed_ms": serializers.IntegerField()},
-)
+
+# ---- output: each response body is one of these (and documented by it) -------------------------------------
+# No docstrings on them: a docstring would become the schema's description. Meta.ref_name keeps the component
+# names the API has had since 1.0.0 (clients import them by those names).
+class ConnectionResultOutput(serializers.Serializer):
+    ok = serializers.BooleanField()
+    message = serializers.CharField()
+    elapsed_ms = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "ConnectionResult"
+
+
+class CatalogDatabasesOutput(serializers.Serializer):
+    catalog = serializers.CharField()
+    databases = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        ref_name = "CatalogDatabases"
 
 
 class TableSummaryOutput(serializers.Serializer):
@@ -44,11 +59,36 @@ class TableSummaryOutput(serializers.Serializer):
     kind = serializers.CharField(help_text="table | view | external | delta | stream …")
 
 
+class CatalogTablesOutput(serializers.Serializer):
+    catalog = serializers.CharField()
+    database = serializers.CharField()
+    tables = TableSummaryOutput(many=True)
+
+    class Meta:
+        ref_name = "CatalogTables"
+
+
 class TableColumnOutput(serializers.Serializer):
     name = serializers.CharField()
     type = serializers.CharField()
     nullable = serializers.BooleanField()
     comment = serializers.CharField(allow_null=True)
+
+
+class CatalogTableOutput(serializers.Serializer):
+    catalog = serializers.CharField()
+    database = serializers.CharField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    columns = TableColumnOutput(many=True)
+    partition_columns = serializers.ListField(child=serializers.CharField())
+    location = serializers.CharField(allow_null=True)
+    version = serializers.IntegerField(allow_null=True)
+    row_count = serializers.IntegerField(allow_null=True)
+    properties = serializers.DictField(child=serializers.CharField())
+
+    class Meta:
+        ref_name = "CatalogTable"
 
 
 # A TableSample (no docstring: it would become the schema's description).
@@ -85,14 +125,14 @@ class CatalogConfigTestConnectionApi(TeamScopedMixin, APIView):
         catalog_type = serializers.CharField(max_length=16)
         configuration = serializers.JSONField()
 
-    @extend_schema(request=InputSerializer, parameters=[TIMEOUT_PARAMETER], responses=ConnectionResultSerializer)
+    @extend_schema(request=InputSerializer, parameters=[TIMEOUT_PARAMETER], responses=ConnectionResultOutput)
     def post(self, request: Request, team: str) -> Response:
         timeout = resolve_timeout(request.query_params.get("timeout"))
         data = validated(self.InputSerializer, request.data)
         result = catalog_config_test_connection(
             catalog_type=data["catalog_type"], configuration=data["configuration"], timeout=timeout
         )
-        return Response(result.as_dict())
+        return Response(ConnectionResultOutput(result).data)
 
 
 class CatalogTestConnectionApi(TeamScopedMixin, APIView):
@@ -100,11 +140,11 @@ class CatalogTestConnectionApi(TeamScopedMixin, APIView):
 
     write_role = Role.DEVELOPER
 
-    @extend_schema(request=None, parameters=[TIMEOUT_PARAMETER], responses=ConnectionResultSerializer)
+    @extend_schema(request=None, parameters=[TIMEOUT_PARAMETER], responses=ConnectionResultOutput)
     def post(self, request: Request, team: str, name: str) -> Response:
         catalog = catalog_get(team=self.team, name=name)
         timeout = resolve_timeout(request.query_params.get("timeout"))
-        return Response(catalog_test_connection(catalog=catalog, timeout=timeout).as_dict())
+        return Response(ConnectionResultOutput(catalog_test_connection(catalog=catalog, timeout=timeout)).data)
 
 
 class CatalogDatabaseListApi(TeamScopedMixin, APIView):
@@ -112,18 +152,12 @@ class CatalogDatabaseListApi(TeamScopedMixin, APIView):
 
     read_role = Role.VIEWER
 
-    @extend_schema(
-        parameters=[TIMEOUT_PARAMETER],
-        responses=inline_serializer(
-            "CatalogDatabases",
-            {"catalog": serializers.CharField(), "databases": serializers.ListField(child=serializers.CharField())},
-        ),
-    )
+    @extend_schema(parameters=[TIMEOUT_PARAMETER], responses=CatalogDatabasesOutput)
     def get(self, request: Request, team: str, name: str) -> Response:
         catalog = catalog_get(team=self.team, name=name)
         timeout = resolve_timeout(request.query_params.get("timeout"))
         databases = _metadata_call(lambda: catalog_databases_list(catalog=catalog, timeout=timeout))
-        return Response({"catalog": catalog.catalog_name, "databases": databases})
+        return Response(CatalogDatabasesOutput({"catalog": catalog.catalog_name, "databases": databases}).data)
 
 
 class CatalogTableListApi(TeamScopedMixin, APIView):
@@ -133,14 +167,7 @@ class CatalogTableListApi(TeamScopedMixin, APIView):
 
     @extend_schema(
         parameters=[TIMEOUT_PARAMETER, OpenApiParameter("search", str, description="Substring of the table name.")],
-        responses=inline_serializer(
-            "CatalogTables",
-            {
-                "catalog": serializers.CharField(),
-                "database": serializers.CharField(),
-                "tables": TableSummaryOutput(many=True),
-            },
-        ),
+        responses=CatalogTablesOutput,
     )
     def get(self, request: Request, team: str, name: str, database: str) -> Response:
         catalog = catalog_get(team=self.team, name=name)
@@ -149,11 +176,7 @@ class CatalogTableListApi(TeamScopedMixin, APIView):
         tables = _metadata_call(
             lambda: catalog_tables_list(catalog=catalog, database=database, search=search, timeout=timeout)
         )
-        return Response({
-            "catalog": catalog.catalog_name,
-            "database": database,
-            "tables": [{"name": t.name, "kind": t.kind} for t in tables],
-        })
+        return Response(CatalogTablesOutput({"catalog": catalog.catalog_name, "database": database, "tables": tables}).data)
 
 
 class CatalogTableDetailApi(TeamScopedMixin, APIView):
@@ -161,28 +184,14 @@ class CatalogTableDetailApi(TeamScopedMixin, APIView):
 
     read_role = Role.VIEWER
 
-    @extend_schema(parameters=[TIMEOUT_PARAMETER], responses=inline_serializer(
-        "CatalogTable",
-        {
-            "catalog": serializers.CharField(),
-            "database": serializers.CharField(),
-            "name": serializers.CharField(),
-            "kind": serializers.CharField(),
-            "columns": TableColumnOutput(many=True),
-            "partition_columns": serializers.ListField(child=serializers.CharField()),
-            "location": serializers.CharField(allow_null=True),
-            "version": serializers.IntegerField(allow_null=True),
-            "row_count": serializers.IntegerField(allow_null=True),
-            "properties": serializers.DictField(child=serializers.CharField()),
-        },
-    ))
+    @extend_schema(parameters=[TIMEOUT_PARAMETER], responses=CatalogTableOutput)
     def get(self, request: Request, team: str, name: str, database: str, table: str) -> Response:
         catalog = catalog_get(team=self.team, name=name)
         timeout = resolve_timeout(request.query_params.get("timeout"))
         detail = _metadata_call(
             lambda: catalog_table_describe(catalog=catalog, database=database, table=table, timeout=timeout)
         )
-        return Response({"catalog": catalog.catalog_name, **detail.as_dict()})
+        return Response(CatalogTableOutput({"catalog": catalog.catalog_name, **vars(detail)}).data)
 
 
 class CatalogTableSampleApi(TeamScopedMixin, APIView):

@@ -7,7 +7,7 @@ JSON Schema), knows which fields are secret, and talks to its system through a n
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, SecretStr
@@ -56,9 +56,6 @@ class ConnectionResult:
     message: str
     elapsed_ms: int
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
 class Column:
@@ -91,9 +88,6 @@ class TableDetail:
     version: int | None = None
     row_count: int | None = None
     properties: dict[str, str] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class MetadataError(Exception):
