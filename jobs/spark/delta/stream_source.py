@@ -4,9 +4,12 @@ Offsets are Delta versions (`{"version": n}`: every row of versions ≤ n has be
 batch). As Delta's own source does, the first micro-batch is the table's snapshot at the latest version when the
 query starts (active files less their deletion vectors); each later micro-batch holds the files that the versions
 `(start, end]` added. A replay of a batch reads the same versions' files, so the sinks' batch-id checks make it
-exactly once. A stream reads appends only: a version that removes or rewrites rows (DELETE, UPDATE, MERGE,
-OVERWRITE) fails the micro-batch with a message naming the version, as Delta-Spark does without `ignoreChanges`
-or `skipChangeCommits`; versions that only rearrange files (OPTIMIZE, `dataChange: false`) are skipped.
+exactly once. Under Trigger.AvailableNow the reader pins the table's latest version when the run starts and plans
+batches of at most `max_versions_per_batch` versions up to it (the snapshot, if the run makes it, is one batch), so
+a run reads what the table held at its start and leaves later commits to the next run. A stream reads appends
+only: a version that removes or rewrites rows (DELETE, UPDATE, MERGE, OVERWRITE) fails the micro-batch with a
+message naming the version, as Delta-Spark does without `ignoreChanges` or `skipChangeCommits`; versions that only
+rearrange files (OPTIMIZE, `dataChange: false`) are skipped.
 
 The driver side plans from the commit files in `_delta_log` (local warehouses only); the Python workers read the
 planned data files with pyarrow (physical column names under column mapping, partition values from the log,
@@ -29,7 +32,7 @@ from deltalake import DeltaTable
 from deltalake.exceptions import DeltaError, TableNotFoundError
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.pandas.types import to_arrow_schema
-from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit
+from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, SupportsTriggerAvailableNow
 from pyspark.sql.types import StructType
 
 from jobs.spark.delta.catalog import TableRef
@@ -115,7 +118,7 @@ class DeltaStreamDataSource(DataSource):
         return DeltaStreamReader(dict(self.options))
 
 
-class DeltaStreamReader(DataSourceStreamReader):
+class DeltaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     """Plans micro-batches from the table's versions; Python workers read the planned files."""
 
     def __init__(self, options: dict[str, str]) -> None:
@@ -123,6 +126,7 @@ class DeltaStreamReader(DataSourceStreamReader):
         self.label = options["table"]
         self.schema = StructType.fromJson(json.loads(options["schema"]))
         self.max_versions = int(options.get("max_versions_per_batch") or 0)
+        self.target: int | None = None  # an AvailableNow run's last version, pinned when it starts
 
     def _latest(self) -> int:
         try:
@@ -138,9 +142,18 @@ class DeltaStreamReader(DataSourceStreamReader):
     def getDefaultReadLimit(self) -> ReadLimit:
         return ReadAllAvailable()
 
+    def prepareForTriggerAvailableNow(self) -> None:
+        """Pin this run's end at the table's latest version now: later commits get larger versions."""
+        self.target = self._latest()
+
     def latestOffset(self, start: dict[str, int], limit: ReadLimit) -> dict[str, int]:
-        """The table's latest version (at most `max_versions_per_batch` after `start` once the snapshot is read)."""
+        """The table's latest version (at most `max_versions_per_batch` after `start` once the snapshot is read);
+        never past an AvailableNow target."""
+        if self.target is not None and self.target <= start["version"]:
+            return start  # the run has read everything up to its target: Spark ends it
         latest = self._latest()
+        if self.target is not None:
+            latest = min(latest, self.target)  # versions committed since the run started are the next run's
         if self.max_versions > 0 and start["version"] != BEFORE_FIRST:
             latest = min(latest, start["version"] + self.max_versions)
         return {"version": max(latest, start["version"])}
