@@ -87,14 +87,14 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
     fields = dict(zip(schema.names, zip(schema.fields, physical.fields, strict=True), strict=True))
     types = [fields[c][0].dataType for c in partition_cols]
     directories = [fields[c][1].name for c in partition_cols]  # column mapping: `<physical name>=value/`
-    logical = [F.col(_q(p.name)).cast(f.dataType).alias(f.name) for f, p in data_fields]
     if all(_at_hive_path(f, partition_cols, directories, types) for f in files):
         # Spark types the values it reads from `col=value` directories with the schema given here.
         reader = spark.read.schema(physical).option("basePath", spark_path(root))
         scan = _without_deleted(spark, lambda paths: reader.parquet(*paths),
                                 [_file_path(root, f["path"]) for f in files], deleted)
         # Spark puts partition columns last; the table may not. Physical names become logical ones.
-        return scan.select(*[F.col(_q(p.name)).cast(f.dataType).alias(f.name) for f, p in fields.values()])
+        return _logical_columns(scan, list(fields.values()))
+    logical = [_logical(f, p) for f, p in data_fields]
     groups: dict[tuple[Any, ...], list[str]] = {}
     for f in files:
         key = tuple(f.get(f"partition.{c}") for c in partition_cols)
@@ -160,7 +160,7 @@ _EPOCH = dt.datetime(1970, 1, 1)  # noqa: DTZ001 — naive on purpose: timestamp
 
 
 # ---- deletion vectors -----------------------------------------------------------------------------------
-_FILE, _KEEP, _ROW, _SCANNED = "__lp_dv_file", "__lp_dv_keep", "__lp_dv_row", "__lp_dv_scanned"
+_FILE, _KEEP, _MAP, _ROW, _SCANNED = "__lp_dv_file", "__lp_dv_keep", "__lp_dv_map", "__lp_dv_row", "__lp_dv_scanned"
 # Up to this many files in one scan, each row finds its file's keep flags in a literal map (a linear search);
 # beyond it, a broadcast hash join costs less (docs/delta.md, deletion vectors).
 _MAP_LOOKUP_MAX_FILES = 32
@@ -252,35 +252,37 @@ def _packed(flags: pa.Array) -> pa.Array:
 def _kept_rows(spark: SparkSession, scan: DataFrame, field: str, keys: pa.Array,
                flags: list[pa.Array]) -> DataFrame:
     """The rows of `scan` whose keep bit is set, each file's words found by its `_metadata.<field>` in `keys`."""
-    key = F.col(f"_metadata.{field}")
-    missing = _no_vector(F.col("_metadata.file_path"))
     values = pa.ListArray.from_arrays(pa.array(_offsets(flags), pa.int32()), pa.concat_arrays(flags))
+    # SQL text, not trees of Column calls: each call is a round trip to the JVM at every query's planning.
+    marked = scan.selectExpr("*", f"_metadata.{field} AS `{_SCANNED}`", f"_metadata.row_index AS `{_ROW}`")
     if len(keys) <= _MAP_LOOKUP_MAX_FILES:
         # A scalar subquery runs once per query and its map becomes a literal of the plan: no join per row.
         entries = pa.MapArray.from_arrays(pa.array([0, len(keys)], pa.int32()), keys, values)
-        by_key = spark.createDataFrame(pa.table({_KEEP: entries})).scalar()
-        keep = F.try_element_at(by_key, key)
+        by_key = spark.createDataFrame(pa.table({_MAP: entries})).scalar()
         # Coalesce evaluates its fallback only for a null flag: a row past its vector's end, or a missing file.
-        fallback = F.when(keep.isNull(), missing).otherwise(F.lit(True))
-        return scan.where(F.coalesce(_kept(keep, F.col("_metadata.row_index")), fallback))
-    columns = [_q(c) for c in scan.columns]
+        words = f"try_element_at(`{_MAP}`, `{_SCANNED}`)"
+        condition = f"coalesce({_kept_sql(words)}, CASE WHEN {words} IS NULL THEN {_no_vector_sql(field)} ELSE true END)"
+        return marked.withColumn(_MAP, by_key).where(condition).drop(_SCANNED, _ROW, _MAP)
     vectors = F.broadcast(spark.createDataFrame(pa.table({_FILE: keys, _KEEP: values})))
-    joined = scan.select(*columns, key.alias(_SCANNED), F.col("_metadata.row_index").alias(_ROW))\
-        .join(vectors, F.col(_SCANNED) == F.col(_FILE), "left")
-    condition = F.when(F.col(_FILE).isNull(), _no_vector(F.col(_SCANNED).cast("string")))\
-        .otherwise(F.coalesce(_kept(F.col(_KEEP), F.col(_ROW)), F.lit(True)))
-    return joined.where(condition).select(*columns)
+    condition = f"CASE WHEN `{_FILE}` IS NULL THEN {_no_vector_sql(field)} " \
+                f"ELSE coalesce({_kept_sql(f'`{_KEEP}`')}, true) END"
+    return marked.join(vectors, F.col(_SCANNED) == F.col(_FILE), "left").where(condition)\
+        .drop(_SCANNED, _ROW, _FILE, _KEEP)
 
 
-def _no_vector(file: Column) -> Column:
-    """A file missing from the vectors would mean a mismatch: fail loudly rather than return deleted rows."""
-    return F.raise_error(F.concat(F.lit("no deletion vector entry for "), file))
+def _no_vector_sql(field: str) -> str:
+    """A file missing from the vectors would mean a mismatch: fail loudly rather than return deleted rows.
+
+    The message names the key read (`file_size` or `file_path`): each `_metadata` field read is built into a
+    struct per row, and a path there as well cost as much as the scan (docs/delta.md, deletion vectors).
+    """
+    return f"raise_error(concat('no deletion vector entry for the data file with {field} ', " \
+           f"cast(`{_SCANNED}` AS STRING)))"
 
 
-def _kept(words: Column, index: Column) -> Column:
-    """Bit `index` of packed keep flags `words` is set (null past the words' end)."""
-    bit = F.bit_get(F.get(words, F.shiftright(index, 6).cast("int")), index.bitwiseAND(63).cast("int"))
-    return bit == F.lit(1).cast("tinyint")
+def _kept_sql(words: str) -> str:
+    """Bit `__lp_dv_row` of the packed keep flags `words` is set (null past the words' end)."""
+    return f"bit_get(get({words}, CAST(shiftright(`{_ROW}`, 6) AS INT)), CAST(`{_ROW}` & 63 AS INT)) = 1Y"
 
 
 def _offsets(arrays: list[pa.Array]) -> list[int]:
@@ -360,6 +362,25 @@ def _parse(value: str, dtype: T.DataType) -> Any:
     if isinstance(dtype, T.DecimalType):
         return Decimal(value)
     return _UNKNOWN  # timestamps, floats: the scan per partition is always right
+
+
+def _logical_columns(scan: DataFrame, fields: list[tuple[T.StructField, T.StructField]]) -> DataFrame:
+    """`scan`'s columns read by physical name as the (logical, physical) `fields`, in their order."""
+    if all(f.dataType == p.dataType for f, p in fields):
+        # One SQL text for the whole list: a Column per field is a few dozen JVM round trips at every query.
+        return scan.selectExpr(*[f"{_q(p.name)} AS {_q(f.name)}" for f, p in fields])
+    return scan.select(*[_logical(f, p) for f, p in fields])
+
+
+def _logical(field: T.StructField, physical: T.StructField) -> Column:
+    """The column read by its physical name, under its logical name (and nested logical names: a cast).
+
+    A cast only where the types differ: each one is a dozen calls into the JVM, paid at every query's planning.
+    """
+    column = F.col(_q(physical.name))
+    if physical.dataType != field.dataType:
+        column = column.cast(field.dataType)
+    return column.alias(field.name)
 
 
 def _q(name: str) -> str:
