@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from deltalake import DeltaTable, QueryBuilder
+from pyspark.errors import PySparkException
 
 from jobs.spark.delta.errors import DeltaConnectorError, UnsupportedFeatureError
 from tests.delta.conftest import Lake
@@ -108,6 +109,23 @@ def test_files_with_and_without_vectors_in_one_scan(lake: Lake, marked: int, gro
     files = [4 + grow * n for n in range(marked + 4)]
     assert len(got) == sum(files) - 2 * marked  # rows 0 and 2 of each file with a vector are gone
     assert (1,) not in got and (2,) in got and (3,) not in got and (1000 * marked + 1,) in got
+
+
+# A data file whose size differs from the log's (replaced or truncated behind Delta's back) finds no vector:
+# the query fails, naming the key, rather than return the rows its vector deletes. Map lookup and join alike.
+@pytest.mark.parametrize("marked", [3, 40])
+def test_file_not_matching_its_vector_fails_the_query(lake: Lake, marked: int) -> None:
+    root = lake.warehouse / "default" / f"dvsize{marked}"
+    vector, size = _inline_vector([0, 2])
+    _hand_written_dv_log(root, vector, size, 2, marked=marked, unmarked=1, grow=1)
+    log = root / "_delta_log" / f"{0:020d}.json"
+    actions = [json.loads(line) for line in log.read_text().splitlines()]
+    first = next(a["add"] for a in actions if "add" in a)
+    first["size"] += 10_000_000
+    log.write_text("\n".join(json.dumps(a) for a in actions) + "\n")
+    with pytest.raises(PySparkException, match="no deletion vector entry for the data file with file_size "
+                                               f"{first['size'] - 10_000_000}"):
+        lake.rows(f"SELECT id FROM lake.default.dvsize{marked}")
 
 
 def test_undecodable_deletion_vector_is_a_clear_error(lake: Lake) -> None:
