@@ -10,6 +10,7 @@ import logging
 import re
 from typing import Any
 
+from django.core.paginator import InvalidPage, Paginator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -17,7 +18,6 @@ from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from catalogs import serializers as s
@@ -128,26 +128,21 @@ class RowPagination(StandardPagination):
         self.page_size_value = self.get_page_size(request) or 50
         raw = request.query_params.get(self.page_query_param) or "1"
         if not raw.isdigit() or int(raw) < 1:
-            raise NotFound("Invalid page.")
+            raise NotFound(self.invalid_page_message)
         self.number = int(raw)
         return (self.number - 1) * self.page_size_value, self.page_size_value
 
     def response(self, request: Request, results: list[Any], total: int) -> Response:
-        """The paginated body; a page past the end (but not page 1) is 404 as in DRF."""
-        if not results and self.number > 1:
-            raise NotFound("Invalid page.")
-        url = request.build_absolute_uri()
-        has_next = self.number * self.page_size_value < total
-        previous = None
-        if self.number > 1:
-            previous = (remove_query_param(url, self.page_query_param) if self.number == 2
-                        else replace_query_param(url, self.page_query_param, self.number - 1))
-        return Response({
-            "count": total,
-            "next": replace_query_param(url, self.page_query_param, self.number + 1) if has_next else None,
-            "previous": previous,
-            "results": results,
-        })
+        """The paginated body, written by StandardPagination's get_paginated_response as every other list's;
+        a page past the end (but not page 1) is 404 as in DRF."""
+        self.request = request
+        # range(total) stands for the rows: the page's links need only their count, and slicing a range is free.
+        paginator: Paginator[int] = Paginator(range(total), self.page_size_value)
+        try:
+            self.page = paginator.page(self.number)
+        except InvalidPage:
+            raise NotFound(self.invalid_page_message) from None
+        return self.get_paginated_response(results)
 
 
 class CatalogApiMixin(TeamScopedMixin):
@@ -163,8 +158,9 @@ class CatalogTypeListApi(CatalogApiMixin, APIView):
 
     @extend_schema(responses=s.CatalogTypeOutputSerializer(many=True))
     def get(self, request: Request, team: str) -> Response:
-        types = catalog_types_list()
-        return Response({"count": len(types), "next": None, "previous": None, "results": types})
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(catalog_types_list(), request, view=self)
+        return paginator.get_paginated_response(s.CatalogTypeOutputSerializer(page, many=True).data)
 
 
 class CatalogListApi(CatalogApiMixin, APIView):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
@@ -15,7 +14,7 @@ from rest_framework.views import APIView
 from config.api.pagination import StandardPagination
 from config.api.validation import validated
 from jobs.selectors import job_get
-from schedules.cron import ScheduleSpecError, next_fire_times, zone
+from schedules.cron import cron_preview, local_fire_times
 from schedules.models import CatchUp, Concurrency, Schedule
 from schedules.selectors import schedule_get, schedule_list, schedule_recent_fires
 from schedules.services.schedules import (
@@ -37,11 +36,6 @@ class SchedulesMixin(TeamScopedMixin):
 
     read_role = Role.VIEWER
     write_role = Role.DEVELOPER
-
-
-def _local_times(cron: str, time_zone: str, *, after: datetime) -> list[str]:
-    tz = zone(time_zone)
-    return [t.astimezone(tz).isoformat() for t in next_fire_times(cron, time_zone, after=after, count=PREVIEW_COUNT)]
 
 
 # ---- schemas --------------------------------------------------------------------------------------------
@@ -72,8 +66,11 @@ class NextFireTimes(serializers.ListField):
     """The schedule's next five ticks in its time zone while it is enabled (the field's source is the schedule)."""
 
     def to_representation(self, data: Schedule) -> list[str | None]:
-        times = _local_times(data.cron, data.time_zone, after=timezone.now()) if data.enabled else []
-        return super().to_representation(times)
+        if not data.enabled:
+            return []
+        return super().to_representation(
+            local_fire_times(data.cron, data.time_zone, after=timezone.now(), count=PREVIEW_COUNT)
+        )
 
 
 class RecentFires(serializers.ListSerializer):
@@ -196,9 +193,4 @@ class SchedulePreviewApi(SchedulesMixin, APIView):
     def get(self, request: Request, team: str) -> Response:
         cron = request.query_params.get("cron", "")
         time_zone = request.query_params.get("time_zone") or "UTC"
-        try:
-            times = _local_times(cron, time_zone, after=timezone.now())
-        except ScheduleSpecError as exc:
-            return Response({"cron": cron, "time_zone": time_zone, "valid": False, "next_fire_times": [],
-                             "error": {"field": exc.field, "message": exc.message}})
-        return Response({"cron": cron, "time_zone": time_zone, "valid": True, "next_fire_times": times, "error": None})
+        return Response(PreviewOutput(cron_preview(cron, time_zone, after=timezone.now(), count=PREVIEW_COUNT)).data)

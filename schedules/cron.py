@@ -10,6 +10,7 @@ cron's rule). On a spring-forward night a missing wall time fires at the first i
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -91,3 +92,34 @@ def next_fire_times(expression: str, time_zone: str, *, after: datetime, count: 
     """The next `count` fire times after `after`."""
     times = fire_times(expression, time_zone, after=after)
     return [next(times) for _ in range(count)]
+
+
+def local_fire_times(expression: str, time_zone: str, *, after: datetime, count: int = 5) -> list[str]:
+    """The next `count` fire times after `after` as ISO 8601 strings in `time_zone` (what people read)."""
+    tz = zone(time_zone)
+    return [t.astimezone(tz).isoformat() for t in next_fire_times(expression, time_zone, after=after, count=count)]
+
+
+@dataclass(frozen=True)
+class CronPreview:
+    """An expression as typed in the schedule editor: its next local fire times, or why it cannot be used."""
+
+    cron: str
+    time_zone: str
+    next_fire_times: list[str]
+    error: ScheduleSpecError | None = None
+
+    @property
+    def valid(self) -> bool:
+        """True when the expression and time zone can be scheduled."""
+        return self.error is None
+
+
+def cron_preview(expression: str, time_zone: str, *, after: datetime, count: int = 5) -> CronPreview:
+    """The next `count` fire times of `expression` in `time_zone`; a bad spec is reported, not raised (a
+    half-typed expression is the normal case while editing)."""
+    try:
+        times = local_fire_times(expression, time_zone, after=after, count=count)
+    except ScheduleSpecError as exc:
+        return CronPreview(cron=expression, time_zone=time_zone, next_fire_times=[], error=exc)
+    return CronPreview(cron=expression, time_zone=time_zone, next_fire_times=times)

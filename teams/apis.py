@@ -9,7 +9,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -32,16 +32,24 @@ from teams.throttling import lockout_message, lockout_seconds
 
 
 # ---- auth -------------------------------------------------------------------------------------------
+# No docstring: it would become the schema's description. ref_name keeps the component name clients import.
+class CsrfOutput(serializers.Serializer):
+    csrf_token = serializers.CharField()
+
+    class Meta:
+        ref_name = "Csrf"
+
+
 class CsrfApi(APIView):
     """Set the CSRF cookie for the browser app."""
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
 
-    @extend_schema(responses=inline_serializer("Csrf", {"csrf_token": serializers.CharField()}))
+    @extend_schema(responses=CsrfOutput)
     @method_decorator(ensure_csrf_cookie)
     def get(self, request: Request) -> Response:
-        return Response({"csrf_token": get_token(request)})
+        return Response(CsrfOutput({"csrf_token": get_token(request)}).data)
 
 
 # ---- the signed-in user ------------------------------------------------------------------------------
@@ -68,6 +76,15 @@ class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
     is_platform_admin = serializers.BooleanField(source="is_superuser")
     teams = MyTeams(child=TeamRoleOutput(), source="*", help_text="The teams the user sees, with their role in each.")
+
+
+# No docstring: it would become the schema's description. ref_name keeps the component name clients import.
+class SessionOutput(serializers.Serializer):
+    authenticated = serializers.BooleanField()
+    user = MeSerializer(allow_null=True)
+
+    class Meta:
+        ref_name = "Session"
 
 
 class LoginApi(APIView):
@@ -108,12 +125,10 @@ class SessionApi(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=inline_serializer("Session", {"authenticated": serializers.BooleanField(),
-                                                           "user": MeSerializer(allow_null=True)}))
+    @extend_schema(responses=SessionOutput)
     def get(self, request: Request) -> Response:
-        authenticated = bool(request.user and request.user.is_authenticated)
-        return Response({"authenticated": authenticated,
-                         "user": MeSerializer(request.user).data if authenticated else None})
+        user = request.user if request.user and request.user.is_authenticated else None
+        return Response(SessionOutput({"authenticated": user is not None, "user": user}).data)
 
 
 class MeApi(APIView):
@@ -249,7 +264,15 @@ class TokenOutputSerializer(serializers.Serializer):
 
 
 class TokenIssuedOutputSerializer(TokenOutputSerializer):
-    token = serializers.CharField(help_text="The token's value: shown only in this answer, store it now.")
+    token = serializers.CharField(source="raw", help_text="The token's value: shown only in this answer, store it now.")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # It writes an IssuedToken: the stored token's fields come from `.token`, the value (never stored) from `.raw`.
+        fields = super().get_fields()
+        for name, field in fields.items():
+            if name != "token":
+                field.source = f"token.{field.source or name}"
+        return fields
 
 
 class TokenListApi(APIView):
@@ -272,7 +295,7 @@ class TokenListApi(APIView):
         data = validated(self.InputSerializer, request.data)
         issued = api_token_create(user=request.user, name=data["name"], expires_in_days=data.get("expires_in_days"))
         # The value exists only here (the stored digest cannot give it back), so it joins the token's body once.
-        return Response({**TokenOutputSerializer(issued.token).data, "token": issued.raw}, status=status.HTTP_201_CREATED)
+        return Response(TokenIssuedOutputSerializer(issued).data, status=status.HTTP_201_CREATED)
 
 
 class TokenDetailApi(APIView):
