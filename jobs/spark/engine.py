@@ -41,6 +41,11 @@ if TYPE_CHECKING:
     from jobs.spark.script import ScriptRunner, StatementResult
 
 ASK_TIMEOUT_SECONDS = 60.0
+# How long an idle thread of Spark's cached RPC pools lives (Spark: 60 s); ~90 KiB resident each while it does.
+IDLE_POOL_THREAD_SECONDS = 5
+# Spark's RPC endpoints whose cached thread pool (field) keeps idle threads for a minute.
+SPARK_CACHED_POOLS = {"org.apache.spark.storage.BlockManagerMasterEndpoint": "askThreadPool",
+                      "org.apache.spark.storage.BlockManagerStorageEndpoint": "asyncThreadPool"}
 # First keywords whose statement may still wrap a write (WITH … INSERT, FROM … INSERT): the parsed plan decides.
 PLAN_CHECKED = {"with", "from", "("}
 WRITE_NODE_RE = re.compile(
@@ -198,6 +203,7 @@ class EngineHost:
             self.channel.send({"op": "ready", "ok": False, "error": redact(str(exc).splitlines()[0][:500])})
             return
         sc = self.spark.sparkContext
+        _shorten_idle_pool_threads(self.spark)
         for path in filter(None, static.get("spark.submit.pyFiles", "").split(",")):
             sc.addPyFile(path)  # executors on a cluster import jobs.spark from it (no spark-submit did it)
         self.channel.send({"op": "ready", "ok": True, "pid": os.getpid(), "app_id": sc.applicationId,
@@ -359,6 +365,42 @@ def _drop_numpy_converters() -> None:
 
     numpy = (NumpyArrayConverter, NumpyScalarConverter)
     protocol.INPUT_CONVERTER[:] = [c for c in protocol.INPUT_CONVERTER if not isinstance(c, numpy)]
+
+
+def _shorten_idle_pool_threads(spark: Any) -> int:
+    """Let idle threads of Spark's block-manager RPC pools end after a few seconds instead of 60.
+
+    Spark's block-manager ask and storage pools start a thread per cleanup task up to 100 each (core size = max)
+    and keep each 60 s after its last task: ~120 threads, ~10 MiB of an engine that has just gone idle (issue 12,
+    docs/benchmarks/engines.md). Spark keeps no public handle on them, so this reaches them by reflection, through
+    java.lang.Class only (py4j's own method lookup on some Spark classes fails on classes missing from the
+    classpath), and logs, not fails, if that breaks. Returns how many pools were changed.
+    """
+    try:
+        jvm = spark.sparkContext._jvm
+        env = _private_field(jvm, "org.apache.spark.SparkContext", spark.sparkContext._jsc.sc(), "_env")
+        rpc_env = _private_field(jvm, "org.apache.spark.SparkEnv", env, "rpcEnv")
+        dispatcher = _private_field(jvm, "org.apache.spark.rpc.netty.NettyRpcEnv", rpc_env, "dispatcher")
+        endpoints = _private_field(jvm, "org.apache.spark.rpc.netty.Dispatcher", dispatcher, "endpointRefs").keySet()
+        changed = 0
+        for endpoint in endpoints:
+            for class_name, pool_field in SPARK_CACHED_POOLS.items():
+                if jvm.java.lang.Class.forName(class_name).isInstance(endpoint):
+                    pool = _private_field(jvm, class_name, endpoint, pool_field)
+                    pool.setKeepAliveTime(IDLE_POOL_THREAD_SECONDS, jvm.java.util.concurrent.TimeUnit.SECONDS)
+                    changed += 1
+        return changed
+    except Exception as exc:  # an optimisation only: a Spark without these internals still serves requests
+        print(f"lakeport engine: idle pool threads keep Spark's keep-alive ({str(exc).splitlines()[0][:200]})",
+              file=sys.stderr, flush=True)
+        return 0
+
+
+def _private_field(jvm: Any, class_name: str, obj: Any, name: str) -> Any:
+    """The value of field `name` declared by JVM class `class_name` in `obj` (private or not)."""
+    field = jvm.java.lang.Class.forName(class_name).getDeclaredField(name)
+    field.setAccessible(True)
+    return field.get(obj)
 
 
 def plan_writes(spark: Any, sql: str) -> bool:
