@@ -269,6 +269,10 @@ def memory_variants(scratch_root: str) -> list[tuple[str, ...]]:
     lean = "-XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TieredStopAtLevel=1 " \
            f"-XX:ReservedCodeCacheSize=32m -Xss512k {tmp}"
     nmt = "-XX:NativeMemoryTracking=summary"
+    trim = "-XX:TrimNativeHeapInterval=5000"
+    serial15 = f"-XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 {trim}"
+    shen_idle = ("-XX:+UnlockExperimentalVMOptions -XX:ShenandoahGuaranteedGCInterval=5000 "
+                 "-XX:ShenandoahUncommitDelay=5000")
     return [
         ("platform default (as shipped: see jobs/engines/process.py)", ""),
         ("platform default + NMT (breakdown below; NMT adds a few MiB)",
@@ -307,6 +311,36 @@ def memory_variants(scratch_root: str) -> list[tuple[str, ...]]:
          f"spark.driver.extraJavaOptions={lean} -XX:TrimNativeHeapInterval=5000"),
         ("#15 + Spark UI off", "spark.ui.enabled=false,spark.driver.extraJavaOptions=-XX:+UseSerialGC -Xms32m "
          f"-XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000 {tmp}"),
+        # fourth pass (2026-11-24): a heap that shrinks to the live set when idle, metaspace's reclaim policy
+        ("Shenandoah, compact heuristics, Xms32m, trim 5s",
+         f"spark.driver.extraJavaOptions=-XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact -Xms32m {trim} {tmp}"),
+        ("Shenandoah (adaptive), Xms32m, GC every 5s when idle, uncommit after 5s, trim 5s",
+         f"spark.driver.extraJavaOptions=-XX:+UseShenandoahGC -Xms32m {shen_idle} {trim} {tmp}"),
+        ("#15 + young generation capped at 16m (-XX:MaxNewSize=16m)",
+         f"spark.driver.extraJavaOptions={serial15} -XX:MaxNewSize=16m {tmp}"),
+        ("#15 + -XX:MetaspaceReclaimPolicy=aggressive",
+         f"spark.driver.extraJavaOptions={serial15} -XX:MetaspaceReclaimPolicy=aggressive {tmp}"),
+        ("#20 + -XX:MetaspaceReclaimPolicy=aggressive",
+         f"spark.driver.extraJavaOptions=-XX:+UseShenandoahGC -Xms32m {shen_idle} {trim} "
+         f"-XX:MetaspaceReclaimPolicy=aggressive {tmp}"),
+        ("#15 + young generation capped at 8m (-XX:MaxNewSize=8m) + MetaspaceReclaimPolicy=aggressive",
+         f"spark.driver.extraJavaOptions={serial15} -XX:MaxNewSize=8m -XX:MetaspaceReclaimPolicy=aggressive {tmp}"),
+        ("#20 + NMT", f"spark.driver.extraJavaOptions={nmt} -XX:+UseShenandoahGC -Xms32m {shen_idle} {trim} {tmp}"),
+        ("#15 + NMT", f"spark.driver.extraJavaOptions={nmt} {serial15} {tmp}"),
+        ("#15 + young generation capped at 8m (-XX:MaxNewSize=8m)",
+         f"spark.driver.extraJavaOptions={serial15} -XX:MaxNewSize=8m {tmp}"),
+        ("#21 + heap free ratio 5-10%",
+         f"spark.driver.extraJavaOptions={serial15} -XX:MaxNewSize=16m -XX:MinHeapFreeRatio=5 "
+         f"-XX:MaxHeapFreeRatio=10 {tmp}"),
+        ("#21 + NMT", f"spark.driver.extraJavaOptions={nmt} {serial15} -XX:MaxNewSize=16m {tmp}"),
+        ("#15 + map-output dispatcher threads 1 (Spark: 8 in each of two pools; remote executors' requests only)",
+         "spark.shuffle.mapOutput.dispatcher.numThreads=1"),
+        ("#30 + young generation a quarter of the heap (-XX:NewRatio=3; default 2)",
+         f"spark.shuffle.mapOutput.dispatcher.numThreads=1,spark.driver.extraJavaOptions={serial15} -XX:NewRatio=3 "
+         f"{tmp}"),
+        ("#30 + young generation a fifth of the heap (-XX:NewRatio=4)",
+         f"spark.shuffle.mapOutput.dispatcher.numThreads=1,spark.driver.extraJavaOptions={serial15} -XX:NewRatio=4 "
+         f"{tmp}"),
     ]
 
 
