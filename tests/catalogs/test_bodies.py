@@ -13,15 +13,9 @@ from rest_framework.test import APIClient
 
 from catalogs.types import CATALOG_TYPES
 from tests.catalogs.conftest import API, delta_body
-from tests.support.schema import conforms, response_schema, served_schema
+from tests.support.schema import conforms, response_schema
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def schema(django_db_setup: Any, django_db_blocker: Any) -> dict[str, Any]:
-    with django_db_blocker.unblock():
-        return served_schema()
 
 
 def _body(schema: dict[str, Any], response: Any, url: str) -> dict[str, Any]:

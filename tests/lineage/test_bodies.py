@@ -18,15 +18,9 @@ from catalogs.models import Catalog
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
 from teams.models import Team
-from tests.support.schema import conforms, response_schema, served_schema
+from tests.support.schema import conforms, response_schema
 
 UTC = dt.UTC
-
-
-@pytest.fixture(scope="module")
-def schema(django_db_setup: Any, django_db_blocker: Any) -> dict[str, Any]:
-    with django_db_blocker.unblock():
-        return served_schema()
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.streaming.conftest import RedisServer, columns
-from tests.support.schema import conforms, response_schema, served_schema
+from tests.support.schema import conforms, response_schema
 from tests.support.servers import wait_until
 from tests.support.worker import Worker
 
@@ -22,12 +22,6 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 API = "/api/v1/teams/acme"
 SAMPLE = "catalogs/events/databases/default/tables/{key}/sample/"
-
-
-@pytest.fixture(scope="module")
-def schema(django_db_setup: Any, django_db_blocker: Any) -> dict[str, Any]:
-    with django_db_blocker.unblock():
-        return served_schema()
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from django.test import Client
 
 
@@ -37,10 +38,26 @@ def conforms(body: Any, spec: dict[str, Any], schema: dict[str, Any], where: str
 
 
 def response_schema(schema: dict[str, Any], url: str, method: str = "get", status: int = 200) -> dict[str, Any]:
-    """The `status` body schema of the `method` operation whose path template matches `url`."""
+    """The `status` body schema of the `method` operation whose path template matches `url`.
+
+    Literal segments win over parameters, as the router resolves them: `/schedules/preview/` is not
+    `/schedules/{schedule_id}/`, `/catalogs/test-connection/` is not `/catalogs/{name}/`.
+    """
     parts = url.split("?")[0].strip("/").split("/")
+    matches = []
     for path, item in schema["paths"].items():
         template = path.strip("/").split("/")
-        if len(template) == len(parts) and all(t.startswith("{") or t == p for t, p in zip(template, parts, strict=True)):
-            return item[method]["responses"][str(status)]["content"]["application/json"]["schema"]
-    raise AssertionError(f"no operation for {url}")
+        if method in item and len(template) == len(parts) and \
+                all(t.startswith("{") or t == p for t, p in zip(template, parts, strict=True)):
+            matches.append((sum(not t.startswith("{") for t in template), item))
+    if not matches:
+        raise AssertionError(f"no {method} operation for {url}")
+    item = max(matches, key=lambda match: match[0])[1]
+    return item[method]["responses"][str(status)]["content"]["application/json"]["schema"]
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_setup: Any, django_db_blocker: Any) -> dict[str, Any]:
+    """The served OpenAPI document, once per test module (tests/*/test_bodies.py)."""
+    with django_db_blocker.unblock():
+        return served_schema()

@@ -12,15 +12,9 @@ from rest_framework.test import APIClient
 
 from teams.models import Role
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
-from tests.support.schema import conforms, response_schema, served_schema
+from tests.support.schema import conforms, response_schema
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def schema(django_db_setup: Any, django_db_blocker: Any) -> dict[str, Any]:
-    with django_db_blocker.unblock():
-        return served_schema()
 
 
 def _body(schema: dict[str, Any], response: Any, url: str, method: str = "get", status: int = 200) -> dict[str, Any]:
