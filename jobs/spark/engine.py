@@ -377,23 +377,26 @@ def _shorten_idle_pool_threads(spark: Any) -> int:
     classpath), and logs, not fails, if that breaks. Returns how many pools were changed.
     """
     try:
-        jvm = spark.sparkContext._jvm
-        env = _private_field(jvm, "org.apache.spark.SparkContext", spark.sparkContext._jsc.sc(), "_env")
-        rpc_env = _private_field(jvm, "org.apache.spark.SparkEnv", env, "rpcEnv")
-        dispatcher = _private_field(jvm, "org.apache.spark.rpc.netty.NettyRpcEnv", rpc_env, "dispatcher")
-        endpoints = _private_field(jvm, "org.apache.spark.rpc.netty.Dispatcher", dispatcher, "endpointRefs").keySet()
-        changed = 0
-        for endpoint in endpoints:
-            for class_name, pool_field in SPARK_CACHED_POOLS.items():
-                if jvm.java.lang.Class.forName(class_name).isInstance(endpoint):
-                    pool = _private_field(jvm, class_name, endpoint, pool_field)
-                    pool.setKeepAliveTime(IDLE_POOL_THREAD_SECONDS, jvm.java.util.concurrent.TimeUnit.SECONDS)
-                    changed += 1
-        return changed
+        seconds = spark.sparkContext._jvm.java.util.concurrent.TimeUnit.SECONDS
+        pools = spark_cached_pools(spark)
+        for _, pool in pools:
+            pool.setKeepAliveTime(IDLE_POOL_THREAD_SECONDS, seconds)
+        return len(pools)
     except Exception as exc:  # an optimisation only: a Spark without these internals still serves requests
         print(f"lakeport engine: idle pool threads keep Spark's keep-alive ({str(exc).splitlines()[0][:200]})",
               file=sys.stderr, flush=True)
         return 0
+
+
+def spark_cached_pools(spark: Any) -> list[tuple[str, Any]]:
+    """Spark's block-manager ask and storage thread pools (`SPARK_CACHED_POOLS`), with their endpoint's class name."""
+    jvm = spark.sparkContext._jvm
+    env = _private_field(jvm, "org.apache.spark.SparkContext", spark.sparkContext._jsc.sc(), "_env")
+    rpc_env = _private_field(jvm, "org.apache.spark.SparkEnv", env, "rpcEnv")
+    dispatcher = _private_field(jvm, "org.apache.spark.rpc.netty.NettyRpcEnv", rpc_env, "dispatcher")
+    endpoints = list(_private_field(jvm, "org.apache.spark.rpc.netty.Dispatcher", dispatcher, "endpointRefs").keySet())
+    return [(name, _private_field(jvm, name, endpoint, field)) for endpoint in endpoints
+            for name, field in SPARK_CACHED_POOLS.items() if jvm.java.lang.Class.forName(name).isInstance(endpoint)]
 
 
 def _private_field(jvm: Any, class_name: str, obj: Any, name: str) -> Any:

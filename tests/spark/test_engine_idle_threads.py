@@ -9,23 +9,12 @@ import pytest
 from jobs.spark.engine import (
     IDLE_POOL_THREAD_SECONDS,
     SPARK_CACHED_POOLS,
-    _private_field,
     _shorten_idle_pool_threads,
+    spark_cached_pools,
 )
 from tests.support.servers import wait_until
 
 pytestmark = pytest.mark.spark
-
-
-def block_manager_pools(spark: Any) -> dict[str, Any]:
-    """Spark's block-manager ask and storage pools, by endpoint class name."""
-    jvm = spark.sparkContext._jvm
-    env = _private_field(jvm, "org.apache.spark.SparkContext", spark.sparkContext._jsc.sc(), "_env")
-    rpc_env = _private_field(jvm, "org.apache.spark.SparkEnv", env, "rpcEnv")
-    dispatcher = _private_field(jvm, "org.apache.spark.rpc.netty.NettyRpcEnv", rpc_env, "dispatcher")
-    endpoints = list(_private_field(jvm, "org.apache.spark.rpc.netty.Dispatcher", dispatcher, "endpointRefs").keySet())
-    return {name: _private_field(jvm, name, endpoint, field) for name, field in SPARK_CACHED_POOLS.items()
-            for endpoint in endpoints if jvm.java.lang.Class.forName(name).isInstance(endpoint)}
 
 
 def pool_threads(spark: Any) -> list[str]:
@@ -37,8 +26,8 @@ def pool_threads(spark: Any) -> list[str]:
 def test_the_block_manager_pools_threads_end_seconds_after_their_last_task(spark: Any) -> None:
     assert _shorten_idle_pool_threads(spark) >= 2
     seconds = spark.sparkContext._jvm.java.util.concurrent.TimeUnit.SECONDS
-    pools = block_manager_pools(spark)
-    assert {name: pool.getKeepAliveTime(seconds) for name, pool in pools.items()} == {
+    pools = spark_cached_pools(spark)
+    assert {name: pool.getKeepAliveTime(seconds) for name, pool in pools} == {
         name: IDLE_POOL_THREAD_SECONDS for name in SPARK_CACHED_POOLS}
     for _ in range(5):  # each destroy is a RemoveBroadcast task on both pools: a new thread each (core size 100)
         spark.sparkContext.broadcast(list(range(100))).destroy()
