@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import itertools
 import logging
 import os
@@ -31,6 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
+from jobs.engines.spark_home import lean_spark_home
 from jobs.engines.store import DjangoCatalogStore
 from jobs.models import Engine
 from jobs.spark.channel import Channel, ChannelClosed, channel_pair
@@ -186,6 +188,9 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None) -
     env = engine_env(environ=environ, scratch=scratch, python=python,
                      python_path=python_path)
     static = engine_static_conf(key=key, scratch=scratch, python=python)
+    spark_home = engine_spark_home(static, environ)
+    if spark_home is not None:
+        env["SPARK_HOME"] = str(spark_home)
     if not settings.SPARK_MASTER.startswith("local"):
         static["spark.submit.pyFiles"] = py_files_zip()  # executors on a cluster import jobs.spark from it
     init = {
@@ -196,6 +201,24 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None) -
     }
     return EngineLaunch(command=[python, "-m", "jobs.spark.engine", "--channel-fd", "{fd}"], env=env,
                         cwd=str(scratch), user=user, init=init)
+
+
+def engine_spark_home(static: Mapping[str, str], environ: Mapping[str, str]) -> Path | None:
+    """The lean Spark home an engine starts from (jobs/engines/spark_home.py), or None for the installation's.
+
+    None when an operator names their own SPARK_HOME, when the master needs the jars left out (Kubernetes, YARN
+    clients), or when LAKEPORT_ENGINE_LEAN_CLASSPATH is off.
+    """
+    master = settings.SPARK_MASTER
+    if not settings.LAKEPORT_ENGINE_LEAN_CLASSPATH or environ.get("SPARK_HOME"):
+        return None
+    if not (master.startswith("local") or master.startswith("spark://")):
+        return None
+    spec = importlib.util.find_spec("pyspark")  # found, not imported: the worker never loads Spark itself
+    if spec is None or spec.origin is None or not (Path(spec.origin).parent / "jars").is_dir():
+        return None
+    return lean_spark_home(Path(spec.origin).parent, Path(settings.LAKEPORT_ENGINE_SCRATCH_DIR) / ".spark-homes",
+                           hive=static.get("spark.sql.catalogImplementation") == "hive")
 
 
 _py_files_lock = threading.Lock()

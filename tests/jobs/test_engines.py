@@ -12,6 +12,7 @@ from django.test import override_settings
 from jobs.engines import default_engine
 from jobs.engines.pool import EnginePool
 from jobs.engines.process import EngineKey, engine_env, engine_launch, engine_python, engine_static_conf
+from jobs.engines.spark_home import lean_spark_home, wanted_jar
 from tests.support.paths import REPO
 
 PLATFORM_ENV = {
@@ -56,6 +57,60 @@ def test_the_launch_has_no_secret_on_its_command_line_or_in_its_init() -> None:
     for secret in ("fernet-key-1", "django-secret", "postgres://", "redis://"):
         assert secret not in text
     assert launch.cwd.endswith("/acme") and launch.init["team"] == "acme"
+
+
+PYSPARK_HOME = Path(__import__("pyspark").__file__).parent
+
+
+def test_an_engines_spark_home_leaves_out_the_jars_it_never_loads(tmp_path: Path) -> None:
+    shipped = {p.name for p in (PYSPARK_HOME / "jars").glob("*.jar")}
+    sql = lean_spark_home(PYSPARK_HOME, tmp_path, hive=False)
+    hive = lean_spark_home(PYSPARK_HOME, tmp_path, hive=True)
+    sql_jars, hive_jars = ({p.name for p in (home / "jars").iterdir()} for home in (sql, hive))
+    assert sql_jars < hive_jars < shipped
+    for kept in ("spark-sql_", "spark-core_", "spark-catalyst_", "parquet-hadoop-", "orc-core-", "ivy-"):
+        assert any(j.startswith(kept) for j in sql_jars), kept
+    for dropped in ("spark-mllib_", "kubernetes-client-", "spark-connect_", "spark-yarn_", "breeze_"):
+        assert any(j.startswith(dropped) for j in shipped) and not any(j.startswith(dropped) for j in hive_jars)
+    for hive_only in ("spark-hive_", "hive-metastore-", "hive-exec-", "libthrift-"):
+        assert not any(j.startswith(hive_only) for j in sql_jars) and any(j.startswith(hive_only) for j in hive_jars)
+    # The rest of the package is there as it is: bin/spark-submit, python/lib/pyspark.zip for Python workers.
+    assert (sql / "bin" / "spark-submit").resolve() == (PYSPARK_HOME / "bin" / "spark-submit").resolve()
+    assert (sql / "python" / "lib" / "pyspark.zip").is_file()
+    # Built once: a second engine gets the same directory, untouched; nobody else may write to it.
+    before = (sql / "jars").stat().st_mtime_ns
+    assert lean_spark_home(PYSPARK_HOME, tmp_path, hive=False) == sql and (sql / "jars").stat().st_mtime_ns == before
+    assert (sql / "jars").stat().st_mode & 0o777 == 0o755
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".building")] == []
+
+
+def test_native_jars_of_other_systems_are_left_out() -> None:
+    name = "netty-transport-native-epoll-4.2.13.Final-linux-{}.jar"
+    assert wanted_jar(name.format("x86_64"), hive=False, machine="x86_64")
+    assert not wanted_jar(name.format("aarch_64"), hive=False, machine="x86_64")
+    assert wanted_jar(name.format("aarch_64"), hive=False, machine="aarch64")
+    assert not wanted_jar("netty-tcnative-boringssl-static-2.0.76.Final-osx-x86_64.jar", hive=False, machine="x86_64")
+
+
+@pytest.mark.parametrize(("master", "operator_home", "hive", "expected"), [
+    ("local[2]", None, False, "sql-"), ("spark://10.0.0.1:7077", None, True, "hive-"),
+    ("k8s://https://k8s:6443", None, False, None), ("yarn", None, False, None), ("local[2]", "/opt/spark", False, None),
+])
+def test_which_engines_start_from_the_lean_home(tmp_path: Path, master: str, operator_home: str | None, hive: bool,
+                                                 expected: str | None) -> None:
+    environ = {**PLATFORM_ENV, **({"SPARK_HOME": operator_home} if operator_home else {})}
+    static = (("spark.sql.catalogImplementation", "hive"),) if hive else ()
+    with override_settings(SPARK_MASTER=master, LAKEPORT_ENGINE_SCRATCH_DIR=str(tmp_path)):
+        home = engine_launch(EngineKey(team="acme", static_conf=static), environ=environ).env.get("SPARK_HOME")
+    if expected is None:
+        assert home == operator_home
+    else:
+        assert home is not None and Path(home).parent == tmp_path / ".spark-homes" and Path(home).name.startswith(expected)
+
+
+def test_the_lean_home_can_be_switched_off(tmp_path: Path) -> None:
+    with override_settings(LAKEPORT_ENGINE_LEAN_CLASSPATH=False, LAKEPORT_ENGINE_SCRATCH_DIR=str(tmp_path)):
+        assert "SPARK_HOME" not in engine_launch(EngineKey(team="acme"), environ=PLATFORM_ENV).env
 
 
 @pytest.mark.parametrize(("configured", "expected"), [("warm", "warm"), ("isolated", "isolated"), ("", "warm")])

@@ -226,3 +226,23 @@ def test_an_engine_loads_delta_and_arrow_libraries_only_when_a_statement_needs_t
     maps = Path(f"/proc/{pid}/maps").read_text()
     loaded = [lib for lib in ("pyarrow", "deltalake", "psycopg", "numpy") if f"site-packages/{lib}" in maps]
     assert loaded == []
+
+
+def test_an_engines_jvm_opens_only_the_jars_a_team_engine_uses(
+    engine_worker: Worker, team: Team, client_for: Any, acme_pg: Catalog
+) -> None:
+    # Every jar a JVM opens keeps its directory in memory: an engine without Hive support opens no ML,
+    # Kubernetes, Connect or Hive jar (issue 12, idle engine ≤ 400 MiB; jobs/engines/spark_home.py).
+    client = client_of(team, client_for)
+    run = submit(client, "acme", "SELECT sum(amount) AS total FROM pg.public.orders")
+    assert wait_status(run, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+    jvm = next(p for p in descendants(engine_pid(run)) if _is_java(p))
+    opened = set()
+    for fd in os.listdir(f"/proc/{jvm}/fd"):
+        target = os.readlink(f"/proc/{jvm}/fd/{fd}")
+        if target.endswith(".jar"):
+            opened.add(Path(target).name)
+    assert any(j.startswith("spark-sql_") for j in opened) and any(j.startswith("postgresql") for j in opened)
+    unused = [j for j in opened if j.startswith(("spark-mllib_", "kubernetes-", "spark-connect_", "spark-hive_",
+                                                  "hive-", "breeze_", "spark-yarn_"))]
+    assert unused == []
