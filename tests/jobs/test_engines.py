@@ -6,6 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pyspark
 import pytest
 from django.test import override_settings
 
@@ -59,7 +60,7 @@ def test_the_launch_has_no_secret_on_its_command_line_or_in_its_init() -> None:
     assert launch.cwd.endswith("/acme") and launch.init["team"] == "acme"
 
 
-PYSPARK_HOME = Path(__import__("pyspark").__file__).parent
+PYSPARK_HOME = Path(str(pyspark.__file__)).parent
 
 
 def test_an_engines_spark_home_leaves_out_the_jars_it_never_loads(tmp_path: Path) -> None:
