@@ -70,6 +70,13 @@ def submit(client: APIClient, team: str, sql: str, **fields: Any) -> int:
     return int(run.json()["id"])
 
 
+def engine_after_a_jdbc_run(team: Team, client_for: Any) -> int:
+    """The pid of team acme's engine once it has run a query over its JDBC catalog `pg`."""
+    run = submit(client_of(team, client_for), "acme", "SELECT sum(amount) AS total FROM pg.public.orders")
+    assert wait_status(run, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+    return engine_pid(run)
+
+
 def environ_of(pid: int) -> dict[str, str] | None:
     """The environment of a live process; None for one that exited meanwhile (Spark's short-lived helpers)."""
     try:
@@ -218,10 +225,7 @@ def test_an_engine_loads_delta_and_arrow_libraries_only_when_a_statement_needs_t
     engine_worker: Worker, team: Team, client_for: Any, acme_pg: Catalog
 ) -> None:
     # An idle team engine's memory (issue 12: ≤ 400 MiB) has no room for ~130 MiB of libraries it does not use.
-    client = client_of(team, client_for)
-    run = submit(client, "acme", "SELECT sum(amount) AS total FROM pg.public.orders")
-    assert wait_status(run, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
-    pid = engine_pid(run)
+    pid = engine_after_a_jdbc_run(team, client_for)
     assert "jobs.spark.engine" in Path(f"/proc/{pid}/cmdline").read_text()
     maps = Path(f"/proc/{pid}/maps").read_text()
     loaded = [lib for lib in ("pyarrow", "deltalake", "psycopg", "numpy") if f"site-packages/{lib}" in maps]
@@ -233,10 +237,7 @@ def test_an_engines_jvm_opens_only_the_jars_a_team_engine_uses(
 ) -> None:
     # Every jar a JVM opens keeps its directory in memory: an engine without Hive support opens no ML,
     # Kubernetes, Connect or Hive jar (issue 12, idle engine ≤ 400 MiB; jobs/engines/spark_home.py).
-    client = client_of(team, client_for)
-    run = submit(client, "acme", "SELECT sum(amount) AS total FROM pg.public.orders")
-    assert wait_status(run, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
-    jvm = next(p for p in descendants(engine_pid(run)) if _is_java(p))
+    jvm = next(p for p in descendants(engine_after_a_jdbc_run(team, client_for)) if _is_java(p))
     opened = set()
     for fd in os.listdir(f"/proc/{jvm}/fd"):
         target = os.readlink(f"/proc/{jvm}/fd/{fd}")
