@@ -52,11 +52,15 @@ def wanted_jar(name: str, *, hive: bool, machine: str | None = None) -> bool:
 
 
 def lean_spark_home(source: Path, root: Path, *, hive: bool) -> Path:
-    """The lean home for `source` (a Spark home with `jars/`) under `root`, built on first use; its path."""
+    """The lean home for `source` (a Spark home with `jars/`) under `root`, built on first use; its path.
+
+    A home whose links are not all there (a temp-directory cleaner took some) is built again.
+    """
     jars = sorted(entry.name for entry in (source / "jars").iterdir() if entry.name.endswith(".jar"))
     digest = hashlib.sha256(f"{_RULES_VERSION}\0{source.resolve()}\0{chr(0).join(jars)}".encode()).hexdigest()[:12]
     home = root / f"{'hive' if hive else 'sql'}-{digest}"
-    if (home / "jars").is_dir():
+    kept = [name for name in jars if wanted_jar(name, hive=hive)]
+    if _complete(home, source, kept):
         return home
     root.mkdir(parents=True, exist_ok=True)
     root.chmod(0o755)  # whatever the worker's umask: engines must reach their home
@@ -66,14 +70,25 @@ def lean_spark_home(source: Path, root: Path, *, hive: bool) -> Path:
             if entry.name != "jars":
                 (building / entry.name).symlink_to(entry.resolve())
         (building / "jars").mkdir()
-        for name in jars:
-            if wanted_jar(name, hive=hive):
-                (building / "jars" / name).symlink_to((source / "jars" / name).resolve())
+        for name in kept:
+            (building / "jars" / name).symlink_to((source / "jars" / name).resolve())
         for path in (building, building / "jars"):
             path.chmod(0o755)  # engines (another user) read it; only the worker writes
+        if home.exists():  # incomplete: moved aside, not deleted under an engine that may still read it
+            os.rename(home, Path(tempfile.mkdtemp(prefix=".stale-", dir=root)) / "home")
         os.rename(building, home)
     except OSError:
         shutil.rmtree(building, ignore_errors=True)
-        if not (home / "jars").is_dir():  # not a lost race with another worker: a real failure
+        if not _complete(home, source, kept):  # not a lost race with another worker: a real failure
             raise
     return home
+
+
+def _complete(home: Path, source: Path, kept: list[str]) -> bool:
+    """True if `home` holds every entry of `source` and exactly the `kept` jars, all links resolving."""
+    try:
+        entries = {entry.name for entry in home.iterdir() if entry.exists()}
+        jars = sorted(entry.name for entry in (home / "jars").iterdir() if entry.exists())
+    except OSError:
+        return False
+    return jars == kept and entries >= {entry.name for entry in source.iterdir()}

@@ -83,6 +83,11 @@ def test_an_engines_spark_home_leaves_out_the_jars_it_never_loads(tmp_path: Path
     assert lean_spark_home(PYSPARK_HOME, tmp_path, hive=False) == sql and (sql / "jars").stat().st_mtime_ns == before
     assert (sql / "jars").stat().st_mode & 0o777 == 0o755
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".building")] == []
+    # A temp-directory cleaner that took some links: the next engine gets the home built again.
+    next((sql / "jars").glob("spark-sql_*.jar")).unlink()
+    (sql / "bin").unlink()
+    assert lean_spark_home(PYSPARK_HOME, tmp_path, hive=False) == sql
+    assert {p.name for p in (sql / "jars").iterdir()} == sql_jars and (sql / "bin" / "spark-submit").exists()
 
 
 def test_native_jars_of_other_systems_are_left_out() -> None:
