@@ -26,6 +26,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from jobs.spark.platform_jar import platform_jars  # noqa: E402 — importable only from here on
+
 HEADER = ("name", "contender", "baseline", "ratio", "rounds", "spread")
 
 
@@ -123,6 +125,7 @@ def local_spark(app_name: str, cores: int) -> object:
     spark = (SparkSession.builder.master(f"local[{cores}]").appName(app_name)
              .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
              .config("spark.driver.memory", "3g")
+             .config("spark.jars", ",".join(platform_jars()))  # the deletion-vector reader (platform/jvm)
              .config("spark.sql.shuffle.partitions", str(cores * 2)).getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     return spark

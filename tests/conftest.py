@@ -15,6 +15,7 @@ import pymysql
 import pytest
 from rest_framework.test import APIClient
 
+from jobs.spark.platform_jar import platform_jars
 from teams.models import Role, Team
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
 from tests.support.clients import token_client
@@ -165,7 +166,7 @@ def spark(hive_metastore: Any) -> Iterator[Any]:
     session = (
         SparkSession.builder.master("local[2]")
         .appName("lakeport-tests")
-        .config("spark.jars", ",".join(j for j in JDBC_JARS if Path(j).exists()))
+        .config("spark.jars", ",".join([j for j in JDBC_JARS if Path(j).exists()] + platform_jars()))
         .config("spark.sql.catalogImplementation", "hive")
         .config("spark.hadoop.hive.metastore.uris", hive_metastore.uri)
         .config("spark.sql.warehouse.dir", str(hive_metastore.warehouse))

@@ -154,6 +154,7 @@ def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str,
 def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[str, str]:
     """Static conf of an engine: platform defaults, the operator's, the run's static needs, then the guard's."""
     from jobs.spark.guard import ENGINE_STATIC_CONF
+    from jobs.spark.platform_jar import platform_jars
 
     conf = {
         "spark.app.name": f"lakeport-{key.label}",
@@ -167,7 +168,7 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[st
     }
     if not settings.SPARK_MASTER.startswith("local"):
         conf["spark.driver.memory"] = "512m"  # on a cluster the driver only plans; locally it is the executor too
-    jars = [j for j in settings.SPARK_JDBC_JARS if os.path.exists(j)]
+    jars = [j for j in settings.SPARK_JDBC_JARS if os.path.exists(j)] + platform_jars()
     if jars:
         conf["spark.jars"] = ",".join(jars)
     conf.update({str(k): str(v) for k, v in settings.LAKEPORT_SPARK_STATIC_CONF.items()})

@@ -35,6 +35,7 @@ if __package__ in (None, ""):
     if (_root / "jobs" / "spark").is_dir() and str(_root) not in sys.path:
         sys.path.insert(0, str(_root))
 
+from jobs.spark.platform_jar import platform_jars  # noqa: E402
 from jobs.spark.progress import ProgressSampler  # noqa: E402
 from jobs.spark.store import CatalogStoreError, dsn_has_password, open_store  # noqa: E402
 from lakeport_kernel.redaction import redact  # noqa: E402
@@ -168,10 +169,10 @@ def build_session(master: str | None, app_name: str, static_conf: dict[str, str]
         builder = builder.master(master)
     elif "PYSPARK_GATEWAY_PORT" not in os.environ:
         builder = builder.master("local[*]")  # plain `python runner.py`; spark-submit brings its own master
-    if "PYSPARK_GATEWAY_PORT" not in os.environ and jdbc_jars():
-        # We start the JVM ourselves, so the driver jars can still go on its classpath.
+    if "PYSPARK_GATEWAY_PORT" not in os.environ and jdbc_jars() + platform_jars():
+        # We start the JVM ourselves, so the driver jars and the platform's own can still go on its classpath.
         static_conf = {**static_conf, "spark.jars": ",".join(
-            [j for j in static_conf.get("spark.jars", "").split(",") if j] + jdbc_jars())}
+            [j for j in static_conf.get("spark.jars", "").split(",") if j] + jdbc_jars() + platform_jars())}
     for key, value in static_conf.items():
         builder = builder.config(key, value)
     if static_conf.get("spark.sql.catalogImplementation") == "hive":

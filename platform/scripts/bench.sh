@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash platform/scripts/ensure-python.sh
 bash platform/scripts/ensure-system.sh
+bash platform/scripts/build-jvm.sh
 bash platform/scripts/ensure-services.sh
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"
 for b in bench/*.py; do

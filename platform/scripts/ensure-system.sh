@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# System packages the platform needs: Java 17 for Spark and the JDBC driver jars from Debian.
+# System packages the platform needs: Java 17 for Spark (a JDK: build-jvm.sh compiles the platform's own reader)
+# and the JDBC driver jars from Debian.
 # Installs only what is missing; apt-get runs only on a machine that lacks something.
 set -euo pipefail
 missing=()
-command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
 [ -f /usr/share/java/postgresql.jar ] || missing+=(libpostgresql-jdbc-java)
 [ -f /usr/share/java/mariadb-java-client.jar ] || missing+=(libmariadb-java)
 for extra in "$@"; do

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash platform/scripts/ensure-python.sh
 bash platform/scripts/ensure-system.sh
+bash platform/scripts/build-jvm.sh
 if [ -f frontend/package.json ]; then bash platform/scripts/build-frontend.sh; fi
 export DJANGO_SETTINGS_MODULE=${DJANGO_SETTINGS_MODULE:-config.settings.local}
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"

@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash platform/scripts/ensure-python.sh
 bash platform/scripts/ensure-system.sh chromium ${LAKEPORT_TEST_EXTRAS:-}
+bash platform/scripts/build-jvm.sh
 bash platform/scripts/ensure-services.sh
 if [ -f frontend/package.json ]; then bash platform/scripts/build-frontend.sh; fi
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable
 
-from jobs.spark.delta import EmbeddedDelta
+from jobs.spark.delta import EmbeddedDelta, snapshot
 
 
 @dataclass
@@ -53,6 +53,22 @@ def lake(spark: Any, tmp_path: Path) -> Iterator[Lake]:
     delta = EmbeddedDelta(spark)
     delta.register("lake", {"warehouse": str(warehouse), "default-database": "default"})
     yield Lake(spark=spark, delta=delta, warehouse=warehouse)
+
+
+@pytest.fixture(params=["jvm", "sql"])
+def dv_reader(request: pytest.FixtureRequest, lake: Lake) -> Iterator[str]:
+    """Deleted rows dropped by the platform's JVM reader (platform/jvm), or by SQL expressions as on an engine
+    without the platform jar (the reader the connector falls back to)."""
+    app = lake.spark.sparkContext.applicationId
+    if request.param == "jvm" and not snapshot.jvm_reader_available(lake.spark):
+        pytest.skip("platform jar not built (no javac)")
+    before = snapshot._JVM_READER_LOADABLE.get(app)  # noqa: SLF001 — the connector's per-application answer
+    snapshot._JVM_READER_LOADABLE[app] = request.param == "jvm"  # noqa: SLF001
+    yield request.param
+    if before is None:
+        snapshot._JVM_READER_LOADABLE.pop(app, None)  # noqa: SLF001
+    else:
+        snapshot._JVM_READER_LOADABLE[app] = before  # noqa: SLF001
 
 
 @pytest.fixture

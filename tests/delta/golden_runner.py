@@ -27,6 +27,7 @@ from deltalake import DeltaTable, QueryBuilder
 from jobs.spark.delta.catalog import TableRef
 from jobs.spark.delta.errors import UnsupportedFeatureError
 from jobs.spark.delta.snapshot import snapshot_frame
+from jobs.spark.platform_jar import platform_jars
 
 
 def table_versions(path: Path) -> list[int] | str:
@@ -270,6 +271,7 @@ def main() -> None:
     host_tz = os.environ.get("TZ", "UTC")
     spark = (SparkSession.builder.master("local[2]").appName("delta-golden")
              .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
+             .config("spark.jars", ",".join(platform_jars()))  # the deletion-vector reader, as engines have it
              .config("spark.driver.extraJavaOptions", f"-Duser.timezone={host_tz}")
              .config("spark.sql.session.timeZone", session_tz).getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")

@@ -31,7 +31,7 @@ def _delta_rs(path: Path, sql: str, version: int | None = None) -> list[tuple[ob
     return sorted((tuple(r.values()) for r in result.to_pylist()), key=repr)
 
 
-def test_deleted_rows_never_return_across_versions_and_time_travel(lake: Lake) -> None:
+def test_deleted_rows_never_return_across_versions_and_time_travel(lake: Lake, dv_reader: str) -> None:
     path = _copy_golden(lake, "dv-partitioned-with-checkpoint", "dv")
     for version in (0, 1, 7, 15):
         got = lake.rows(f"SELECT part, col1, col2 FROM lake.default.dv VERSION AS OF {version}")
@@ -88,7 +88,7 @@ def _hand_written_dv_log(root: Path, vector: str, size_in_bytes: int, cardinalit
     (root / "_delta_log" / f"{0:020d}.json").write_text("\n".join(json.dumps(a) for a in v0) + "\n")
 
 
-def test_inline_deletion_vector_of_a_hand_written_log(lake: Lake) -> None:
+def test_inline_deletion_vector_of_a_hand_written_log(lake: Lake, dv_reader: str) -> None:
     """A `_delta_log` as Delta writes it after `DELETE … WHERE id IN (1, 3)` with an inline deletion vector."""
     root = lake.warehouse / "default" / "dvlog"
     vector, size = _inline_vector([0, 2])
@@ -100,7 +100,7 @@ def test_inline_deletion_vector_of_a_hand_written_log(lake: Lake) -> None:
 # Files of one size find their vectors by path, files of distinct sizes by size; a literal map up to 32 files,
 # a broadcast join beyond.
 @pytest.mark.parametrize(("marked", "grow"), [(3, 0), (3, 1), (40, 0), (40, 1)])
-def test_files_with_and_without_vectors_in_one_scan(lake: Lake, marked: int, grow: int) -> None:
+def test_files_with_and_without_vectors_in_one_scan(lake: Lake, dv_reader: str, marked: int, grow: int) -> None:
     root = lake.warehouse / "default" / f"dvmix{marked}_{grow}"
     vector, size = _inline_vector([0, 2])
     _hand_written_dv_log(root, vector, size, 2, marked=marked, unmarked=4, grow=grow)
@@ -114,7 +114,7 @@ def test_files_with_and_without_vectors_in_one_scan(lake: Lake, marked: int, gro
 # A data file whose size differs from the log's (replaced or truncated behind Delta's back) finds no vector:
 # the query fails, naming the key, rather than return the rows its vector deletes. Map lookup and join alike.
 @pytest.mark.parametrize("marked", [3, 40])
-def test_file_not_matching_its_vector_fails_the_query(lake: Lake, marked: int) -> None:
+def test_file_not_matching_its_vector_fails_the_query(lake: Lake, dv_reader: str, marked: int) -> None:
     root = lake.warehouse / "default" / f"dvsize{marked}"
     vector, size = _inline_vector([0, 2])
     _hand_written_dv_log(root, vector, size, 2, marked=marked, unmarked=1, grow=1)

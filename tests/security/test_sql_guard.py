@@ -102,6 +102,8 @@ def attacks(t: Target) -> list[tuple[str, str]]:
         (f"SELECT * FROM orc.`{s}`", "path-read"),
         (f"SELECT * FROM delta.`{t.warehouse}`", "path-read"),
         (f"SELECT * FROM `org.apache.spark.sql.execution.datasources.text.TextFileFormat`.`{s}`", "path-read"),
+        # the platform's own deletion-vector reader (platform/jvm) is the connector's, never a user's
+        (f"SELECT * FROM `io.lakeport.spark.DeletionVectorParquetFileFormat`.`{s.parent}`", "path-read"),
         (f"SELECT * FROM read_files('{s}')", "path-read"),
         (f"SELECT * FROM read_files('\\u002f{str(s)[1:]}')", "path-read"),
         (f"WITH q AS (SELECT * FROM text.`{s}`) SELECT * FROM q", "path-read"),
@@ -122,6 +124,10 @@ def attacks(t: Target) -> list[tuple[str, str]]:
         (f"create or replace temporary view v using org.apache.spark.sql.jdbc options ({jdbc})", "inline-source"),
         (f"CREATE TABLE pg.public.x USING jdbc OPTIONS ({jdbc})", "inline-source"),
         (f"CREATE TEMPORARY VIEW v USING text OPTIONS (path '{s}')", "inline-source"),
+        (f"CREATE TEMPORARY VIEW v USING io.lakeport.spark.DeletionVectorParquetFileFormat OPTIONS (path '{s}', "
+         "`lakeport.deletionVectors` '')", "inline-source"),
+        ("CREATE TABLE lake.default.dvx (a INT) USING io.lakeport.spark.DeletionVectorParquetFileFormat",
+         "inline-source"),
         ("SELECT * FROM pg.public.orders WITH ('sessionInitStatement' = 'UPDATE public.accounts SET is_superuser "
          "= true')", "inline-source"),
         ("INSERT INTO pg.public.orders WITH ('url' = 'jdbc:postgresql://127.0.0.1/postgres') SELECT 9, 'x', 1",

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import functools
 import itertools
 import re
 import string
+import struct
+import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,7 +21,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from deltalake import DeltaTable
 from deltalake.exceptions import DeltaError, TableNotFoundError
-from pyspark.sql import Column, DataFrame, SparkSession
+from py4j.protocol import Py4JJavaError
+from pyspark.sql import Column, DataFrame, DataFrameReader, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -89,8 +93,8 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
     directories = [fields[c][1].name for c in partition_cols]  # column mapping: `<physical name>=value/`
     if all(_at_hive_path(f, partition_cols, directories, types) for f in files):
         # Spark types the values it reads from `col=value` directories with the schema given here.
-        reader = spark.read.schema(physical).option("basePath", spark_path(root))
-        scan = _without_deleted(spark, lambda paths: reader.parquet(*paths),
+        base = spark_path(root)
+        scan = _without_deleted(spark, lambda: spark.read.schema(physical).option("basePath", base),
                                 [_file_path(root, f["path"]) for f in files], deleted)
         # Spark puts partition columns last; the table may not. Physical names become logical ones.
         return _logical_columns(scan, list(fields.values()))
@@ -103,7 +107,7 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
     frames = []
     for key, paths in groups.items():
         values = {c: partition_literal(v, by_name[c]) for c, v in zip(partition_cols, key, strict=True)}
-        scan = _without_deleted(spark, lambda some: spark.read.schema(data_schema).parquet(*some), paths, deleted)
+        scan = _without_deleted(spark, lambda: spark.read.schema(data_schema), paths, deleted)
         columns = iter(logical)
         frames.append(scan.select(*[values[f.name].alias(f.name) if f.name in values else next(columns)
                                     for f in schema.fields]))
@@ -164,6 +168,10 @@ _FILE, _KEEP, _MAP, _ROW, _SCANNED = "__lp_dv_file", "__lp_dv_keep", "__lp_dv_ma
 # Up to this many files in one scan, each row finds its file's keep flags in a literal map (a linear search);
 # beyond it, a broadcast hash join costs less (docs/delta.md, deletion vectors).
 _MAP_LOOKUP_MAX_FILES = 32
+# The platform's parquet reader that drops deleted rows while decoding (platform/jvm, built by build-jvm.sh).
+JVM_READER = "io.lakeport.spark.DeletionVectorParquetFileFormat"
+_VECTORS_OPTION = "lakeport.deletionVectors"
+_JVM_READER_LOADABLE: dict[str, bool] = {}  # by Spark application id
 
 
 @dataclass(frozen=True)
@@ -208,20 +216,28 @@ def _deletion_vectors(table: DeltaTable, ref: TableRef, root: str,
     return found if found.flags else None
 
 
-def _without_deleted(spark: SparkSession, read: Callable[[list[str]], DataFrame], paths: list[str],
+def _without_deleted(spark: SparkSession, reader: Callable[[], DataFrameReader], paths: list[str],
                      vectors: _Vectors | None) -> DataFrame:
-    """`read(paths)` (a parquet read of active files) less the rows their deletion vectors mark deleted.
+    """A parquet read of active files (`reader()` set up for it) less the rows their deletion vectors mark deleted.
 
-    Files without a vector are read as they are. Files with one find their flags by `_metadata.file_size` when
-    no other file of the scan has their size (a long compares and hashes far cheaper per row than the file's
-    path: the path cost as much as the scan), else by `_metadata.file_path`.
+    Files without a vector are read as they are. Files with one are read by the platform's JVM reader
+    (`platform/jvm`), which drops deleted rows while decoding, when the engine has it on its classpath; else
+    they find their flags by `_metadata.file_size` when no other file of the scan has their size (a long
+    compares and hashes far cheaper per row than the file's path: the path cost as much as the scan), else by
+    `_metadata.file_path`, in a Filter of SQL expressions.
     """
+    def read(some: list[str]) -> DataFrame:
+        return reader().parquet(*some)
+
     if vectors is None:
         return read(paths)
     marked = [p for p in paths if p in vectors.flags]
     unmarked = [p for p in paths if p not in vectors.flags]
     if not marked:
         return read(paths)
+    if jvm_reader_available(spark):
+        kept = reader().format(JVM_READER).option(_VECTORS_OPTION, _vector_option(vectors, marked)).load(marked)
+        return kept.unionAll(read(unmarked)) if unmarked else kept
     sizes = Counter(vectors.sizes[p] for p in marked)
     by_size = [p for p in marked if sizes[vectors.sizes[p]] == 1]
     by_path = [p for p in marked if sizes[vectors.sizes[p]] > 1]
@@ -233,6 +249,34 @@ def _without_deleted(spark: SparkSession, read: Callable[[list[str]], DataFrame]
         keys = pa.array([vectors.uris[p] for p in by_path], pa.string())
         frames.append(_kept_rows(spark, read(by_path), "file_path", keys, [vectors.flags[p] for p in by_path]))
     return functools.reduce(DataFrame.unionAll, frames)
+
+
+def jvm_reader_available(spark: SparkSession) -> bool:
+    """True when the platform's deletion-vector parquet reader is on the driver's classpath (`spark.jars`)."""
+    context = spark.sparkContext
+    key = context.applicationId
+    if key not in _JVM_READER_LOADABLE:
+        jvm = context._jvm  # noqa: SLF001 — PySpark's own gateway; asked once per Spark application
+        try:
+            loader = jvm.org.apache.spark.util.Utils.getContextOrSparkClassLoader()
+            jvm.java.lang.Class.forName(JVM_READER, False, loader)
+            _JVM_READER_LOADABLE[key] = True
+        except Py4JJavaError:
+            _JVM_READER_LOADABLE[key] = False
+    return _JVM_READER_LOADABLE[key]
+
+
+def _vector_option(vectors: _Vectors, paths: list[str]) -> str:
+    """The keep bits of `paths` as the JVM reader's option: base64 of zlib-compressed little-endian records
+    (uri, size, words), each file keyed by the URI Spark gives its `PartitionedFile`
+    (`platform/jvm/src/io/lakeport/spark/DeletionVectors.java`)."""
+    parts = [struct.pack("<i", len(paths))]
+    for path in paths:
+        uri = _spark_uri(path).encode()
+        words = vectors.flags[path]
+        data = words.buffers()[1].to_pybytes()[words.offset * 8:(words.offset + len(words)) * 8]
+        parts += [struct.pack("<i", len(uri)), uri, struct.pack("<qi", vectors.sizes[path], len(words)), data]
+    return base64.b64encode(zlib.compress(b"".join(parts), 1)).decode("ascii")
 
 
 def _packed(flags: pa.Array) -> pa.Array:

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The platform's own JVM classes (platform/jvm/src: the deletion-vector parquet reader of the embedded Delta
+# connector), compiled against the pyspark wheel's jars into platform/jvm/build/lakeport-spark.jar.
+# Idempotent: does nothing when the jar is newer than every source. No JDK compiler: says so and leaves no jar
+# (the connector then filters deleted rows with SQL expressions instead).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+src=platform/jvm/src
+out=platform/jvm/build
+jar="$out/lakeport-spark.jar"
+if [ -f "$jar" ] && [ -z "$(find "$src" -newer "$jar" -type f | head -1)" ]; then
+  exit 0
+fi
+if ! command -v javac >/dev/null 2>&1; then
+  echo "[setup] no javac: $jar not built (run platform/scripts/ensure-system.sh)" >&2
+  exit 0
+fi
+python=${PYTHON:-.venv/bin/python}  # the image has no virtualenv: its Dockerfile sets PYTHON
+jars=$("$python" -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')
+echo "[setup] building $jar"
+classes=$(mktemp -d)
+trap 'rm -rf "$classes"' EXIT
+find "$src" -name '*.java' -print0 | xargs -0 javac -nowarn --release 17 -d "$classes" -cp "$jars/*"
+mkdir -p "$out"
+# Built beside, then renamed: a running engine never sees half a jar.
+jar --create --file "$jar.tmp" -C "$classes" .
+mv -f "$jar.tmp" "$jar"
