@@ -4,9 +4,12 @@ replaces still gives the same rows where the jar is missing."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from jobs.spark.delta import snapshot
@@ -55,11 +58,6 @@ def test_row_path_and_columnar_path_drop_the_same_rows(lake: Lake, vectorized: s
 
 def test_rows_past_a_batch_and_past_the_vector_end(lake: Lake) -> None:
     """Deleted rows in several 4096-row batches of one file, and rows past the vector's last word, which stay."""
-    import json
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     root = lake.warehouse / "default" / "dvbig"
     deleted = [0, 1, 63, 64, 4095, 4096, 9000, 9999]
     vector, size = _inline_vector(deleted)

@@ -257,6 +257,8 @@ def jvm_reader_available(spark: SparkSession) -> bool:
     key = context.applicationId
     if key not in _JVM_READER_LOADABLE:
         jvm = context._jvm  # noqa: SLF001 — PySpark's own gateway; asked once per Spark application
+        if jvm is None:
+            return False  # a stopped context
         try:
             loader = jvm.org.apache.spark.util.Utils.getContextOrSparkClassLoader()
             jvm.java.lang.Class.forName(JVM_READER, False, loader)
