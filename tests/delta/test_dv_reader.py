@@ -56,8 +56,10 @@ def test_row_path_and_columnar_path_drop_the_same_rows(lake: Lake, vectorized: s
     assert counted == [(len(got),)]
 
 
-def test_rows_past_a_batch_and_past_the_vector_end(lake: Lake) -> None:
-    """Deleted rows in several 4096-row batches of one file, and rows past the vector's last word, which stay."""
+@pytest.mark.parametrize("split", [None, "16k"])
+def test_rows_past_a_batch_and_past_the_vector_end(lake: Lake, split: str | None) -> None:
+    """Deleted rows in several 4096-row batches of one file, and rows past the vector's last word, which stay;
+    also with the file split across tasks (each task's rows start at its first row group's index)."""
     root = lake.warehouse / "default" / "dvbig"
     deleted = [0, 1, 63, 64, 4095, 4096, 9000, 9999]
     vector, size = _inline_vector(deleted)
@@ -70,9 +72,20 @@ def test_rows_past_a_batch_and_past_the_vector_end(lake: Lake) -> None:
         if "add" in action:
             action["add"].update(size=data.stat().st_size, stats=json.dumps({"numRecords": 20_000}))
     log.write_text("\n".join(json.dumps(a) for a in actions) + "\n")
-    got = sorted(r[0] for r in lake.rows("SELECT id FROM lake.default.dvbig"))
+    if split:
+        lake.spark.conf.set("spark.sql.files.maxPartitionBytes", split)
+        lake.spark.conf.set("spark.sql.files.openCostInBytes", "0")
+    try:
+        frame = lake.sql("SELECT id FROM lake.default.dvbig")
+        partitions = frame.rdd.getNumPartitions()
+        got = sorted(r[0] for r in frame.collect())
+        filtered = lake.rows("SELECT count(*) FROM lake.default.dvbig WHERE id >= 9000")  # pushed: index column
+    finally:
+        lake.spark.conf.unset("spark.sql.files.maxPartitionBytes")
+        lake.spark.conf.unset("spark.sql.files.openCostInBytes")
+    assert (partitions > 1) == bool(split)
     assert got == sorted(set(range(20_000)) - set(deleted))
-    assert lake.rows("SELECT count(*) FROM lake.default.dvbig WHERE id >= 9000") == [(20_000 - 9000 - 2,)]
+    assert filtered == [(20_000 - 9000 - 2,)]
 
 
 @pytest.mark.parametrize("dv_reader", ["sql"], indirect=True)

@@ -1,5 +1,7 @@
 package io.lakeport.spark;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -10,7 +12,12 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.BoundReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.spark.sql.execution.datasources.FileFormat$;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFooterReader;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
 import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
@@ -20,6 +27,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.SerializableConfiguration;
 import scala.Function1;
 import scala.Option;
 import scala.collection.AbstractIterator;
@@ -87,6 +95,16 @@ public class DeletionVectorParquetFileFormat extends ParquetFileFormat {
     Broadcast<DeletionVectors> vectors =
         JavaSparkContext.fromSparkContext(session.sparkContext()).broadcast(DeletionVectors.decode(encoded.get()));
     String rowIndexName = ParquetFileFormat.ROW_INDEX_TEMPORARY_COLUMN_NAME();
+    boolean batches = "true".equals(options.get(FileFormat$.MODULE$.OPTION_RETURNING_BATCH()).getOrElse(() -> ""));
+    if (batches && filters.isEmpty() && requiredSchema.getFieldIndex(rowIndexName).isEmpty()) {
+      // Nothing pushed into the reader: it returns every row of its row groups in order, so row indexes are
+      // counted from the split's first row group instead of read (Spark boxes each index it fills).
+      Broadcast<SerializableConfiguration> conf = JavaSparkContext.fromSparkContext(session.sparkContext())
+          .broadcast(new SerializableConfiguration(hadoopConf));
+      Function1<PartitionedFile, Iterator<InternalRow>> plain = super.buildReaderWithPartitionValues(
+          session, dataSchema, partitionSchema, requiredSchema, filters, options, hadoopConf);
+      return new Reader(plain, vectors, conf, -1, false, new StructField[0]);
+    }
     int rowIndex = requiredSchema.getFieldIndex(rowIndexName).isDefined()
         ? (Integer) requiredSchema.getFieldIndex(rowIndexName).get() : -1;
     boolean asked = rowIndex >= 0;  // the scan itself reads `_metadata.row_index`: keep the column
@@ -105,7 +123,7 @@ public class DeletionVectorParquetFileFormat extends ParquetFileFormat {
     for (StructField f : partitionSchema.fields()) {
       outputFields.add(f);
     }
-    return new Reader(parent, vectors, rowIndex, asked, outputFields.toArray(new StructField[0]));
+    return new Reader(parent, vectors, null, rowIndex, asked, outputFields.toArray(new StructField[0]));
   }
 
   /** The parent's reader of one file, less its deleted rows; shipped to executors. */
@@ -114,14 +132,16 @@ public class DeletionVectorParquetFileFormat extends ParquetFileFormat {
     private static final long serialVersionUID = 1L;
     private final Function1<PartitionedFile, Iterator<InternalRow>> parent;
     private final Broadcast<DeletionVectors> vectors;
+    private final Broadcast<SerializableConfiguration> conf;  // set when row indexes are counted
     private final int rowIndex;
     private final boolean keepIndex;
     private final StructField[] fields;
 
     Reader(Function1<PartitionedFile, Iterator<InternalRow>> parent, Broadcast<DeletionVectors> vectors,
-           int rowIndex, boolean keepIndex, StructField[] fields) {
+           Broadcast<SerializableConfiguration> conf, int rowIndex, boolean keepIndex, StructField[] fields) {
       this.parent = parent;
       this.vectors = vectors;
+      this.conf = conf;
       this.rowIndex = rowIndex;
       this.keepIndex = keepIndex;
       this.fields = fields;
@@ -130,7 +150,8 @@ public class DeletionVectorParquetFileFormat extends ParquetFileFormat {
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public Iterator<InternalRow> apply(PartitionedFile file) {
-      Iterator rows = new KeptRows(parent.apply(file), vectors.value(), file, rowIndex, keepIndex, fields);
+      Iterator rows = new KeptRows(parent.apply(file), vectors.value(), conf == null ? null : conf.value().value(),
+          file, rowIndex, keepIndex, fields);
       return rows;
     }
   }
@@ -149,10 +170,13 @@ public class DeletionVectorParquetFileFormat extends ParquetFileFormat {
     private int[] kept = new int[0];
     private UnsafeProjection projection;
     private Object pending;
+    private final Configuration counted;  // row indexes counted from the split's first row group (no index column)
+    private long nextRow = -1;
 
-    KeptRows(Iterator<InternalRow> input, DeletionVectors vectors, PartitionedFile file, int rowIndex,
-             boolean keepIndex, StructField[] fields) {
+    KeptRows(Iterator<InternalRow> input, DeletionVectors vectors, Configuration counted, PartitionedFile file,
+             int rowIndex, boolean keepIndex, StructField[] fields) {
       this.input = input;
+      this.counted = counted;
       this.vectors = vectors;
       this.file = file;
       this.rowIndex = rowIndex;
@@ -193,11 +217,20 @@ public class DeletionVectorParquetFileFormat extends ParquetFileFormat {
       if (kept.length < n) {
         kept = new int[n];
       }
-      ColumnVector index = batch.column(rowIndex);
       int count = 0;
-      for (int i = 0; i < n; i++) {
-        kept[count] = i;
-        count += entry.keeps(index.getLong(i)) ? 1 : 0;  // no branch: the kept slot is overwritten otherwise
+      if (counted != null) {
+        long first = nextRow < 0 ? firstRow() : nextRow;
+        nextRow = first + n;
+        for (int i = 0; i < n; i++) {
+          kept[count] = i;
+          count += entry.keeps(first + i) ? 1 : 0;  // no branch: the kept slot is overwritten otherwise
+        }
+      } else {
+        ColumnVector index = batch.column(rowIndex);
+        for (int i = 0; i < n; i++) {
+          kept[count] = i;
+          count += entry.keeps(index.getLong(i)) ? 1 : 0;
+        }
       }
       if (count < n) {
         for (int i = 0; i < batch.numCols(); i++) {
@@ -205,17 +238,29 @@ public class DeletionVectorParquetFileFormat extends ParquetFileFormat {
           if (column instanceof WritableColumnVector writable && (keepIndex || i != rowIndex)) {
             // supportBatch: batches hold only types KeptRowsCompaction moves
             KeptRowsCompaction.compact(writable, kept, count);
-          } else if (!(column instanceof ConstantColumnVector) && i != rowIndex) {
+          } else if (!(column instanceof ConstantColumnVector) && (counted != null || i != rowIndex)) {
             throw new IllegalStateException("deletion vectors: cannot drop rows of a " + column.getClass());
           }  // a partition value is the same in every row
         }
       }
       if (batch != source) {
-        view = keepIndex ? batch : withoutIndex(batch);
+        view = keepIndex || counted != null ? batch : withoutIndex(batch);
         source = batch;
       }
       view.setNumRows(count);
       return view;
+    }
+
+    /** The index in its file of the split's first row: its first row group's, read with Spark's own filter. */
+    private long firstRow() {
+      try {
+        ParquetMetadata footer = ParquetFooterReader.readFooter(
+            HadoopInputFile.fromPath(file.toPath(), counted), ParquetFooterReader.buildFilter(counted, file, false));
+        List<BlockMetaData> groups = footer.getBlocks();
+        return groups.isEmpty() ? 0 : groups.get(0).getRowIndexOffset();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
 
     /** The same vectors less the row index Spark filled for us (once per batch object: the reader reuses it). */
