@@ -14,6 +14,7 @@ from jobs.engines import default_engine
 from jobs.engines.pool import EnginePool
 from jobs.engines.process import EngineKey, engine_env, engine_launch, engine_python, engine_static_conf
 from jobs.engines.spark_home import lean_spark_home, wanted_jar
+from jobs.spark.platform_jar import PLATFORM_JAR
 from tests.support.paths import REPO
 
 PLATFORM_ENV = {
@@ -43,6 +44,13 @@ def test_the_guard_switches_win_over_operator_and_catalog_conf(tmp_path: Path) -
     assert conf["spark.sql.runSQLOnFiles"] == "false"
     assert conf["spark.ui.killEnabled"] == "false"
     assert conf["spark.local.dir"] == str(tmp_path / "spark-local")
+
+
+@pytest.mark.skipif(not PLATFORM_JAR.is_file(), reason="platform jar not built (no javac)")
+def test_engines_get_the_platform_jar(tmp_path: Path) -> None:
+    """The deletion-vector reader of the embedded Delta connector (platform/jvm) is on every engine's classpath."""
+    conf = engine_static_conf(key=EngineKey(team="acme"), scratch=tmp_path, python="/venv/bin/python")
+    assert str(PLATFORM_JAR) in conf["spark.jars"].split(",")
 
 
 def test_an_operators_jvm_options_keep_the_engines_temp_dir(tmp_path: Path) -> None:
