@@ -24,4 +24,5 @@ find "$src" -name '*.java' -print0 | xargs -0 javac -nowarn --release 17 -d "$cl
 mkdir -p "$out"
 # Built beside, then renamed: a running engine never sees half a jar.
 jar --create --file "$jar.tmp" -C "$classes" .
+chmod 755 "$out" && chmod 644 "$jar.tmp"  # engines (another user, umask 077 under make run) load it
 mv -f "$jar.tmp" "$jar"
