@@ -61,7 +61,7 @@ def dv_reader(request: pytest.FixtureRequest, lake: Lake) -> Iterator[str]:
     without the platform jar (the reader the connector falls back to)."""
     app = lake.spark.sparkContext.applicationId
     if request.param == "jvm" and not snapshot.jvm_reader_available(lake.spark):
-        pytest.skip("platform jar not built (no javac)")
+        pytest.fail("the platform jar is not built: run platform/scripts/build-jvm.sh (make test does)")
     before = snapshot._JVM_READER_LOADABLE.get(app)  # noqa: SLF001 — the connector's per-application answer
     snapshot._JVM_READER_LOADABLE[app] = request.param == "jvm"  # noqa: SLF001
     yield request.param

@@ -274,7 +274,7 @@ def _vector_option(vectors: _Vectors, paths: list[str]) -> str:
     (`platform/jvm/src/io/lakeport/spark/DeletionVectors.java`)."""
     parts = [struct.pack("<i", len(paths))]
     for path in paths:
-        uri = _spark_uri(path).encode()
+        uri = vectors.uris[path].encode()  # `_spark_uri(path)`, computed with the vectors
         words = vectors.flags[path]
         data = words.buffers()[1].to_pybytes()[words.offset * 8:(words.offset + len(words)) * 8]
         parts += [struct.pack("<i", len(uri)), uri, struct.pack("<qi", vectors.sizes[path], len(words)), data]
