@@ -46,8 +46,10 @@ def _beat_reaper_loop() -> None:
     import time
 
     import django
+    from django.apps import apps
 
-    django.setup()
+    if not apps.ready:  # beat has set Django up already; a second setup() would reset logging and drop beat's handlers
+        django.setup()
     from django.db import close_old_connections
 
     from jobs.services.runs import runs_reap

@@ -27,7 +27,7 @@ from openlineage.client.facet_v2 import (
     symlinks_dataset,
 )
 
-from jobs.models import JobRun
+from jobs.models import JobRun, SqlJob
 
 logger = logging.getLogger("lakeport.lineage")
 
@@ -51,9 +51,14 @@ def run_uuid(run: JobRun) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"lakeport:run:{run.id}"))
 
 
-def job_namespace(run: JobRun) -> str:
+def stream_run_uuid(job: SqlJob, query_run_id: str) -> str:
+    """A stable UUID for one run of a streaming job's query (Spark's run id changes with every driver start)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"lakeport:stream:{job.id}:{query_run_id}"))
+
+
+def job_namespace(job: SqlJob) -> str:
     """Jobs of a team live in `lakeport.<team>`."""
-    return f"{JOB_NAMESPACE_PREFIX}.{run.team.name}"
+    return f"{JOB_NAMESPACE_PREFIX}.{job.team.name}"
 
 
 def _dataset_facets(entry: dict[str, Any], columns: list[dict[str, Any]] | None) -> dict[str, Any]:
@@ -76,21 +81,30 @@ def _dataset_facets(entry: dict[str, Any], columns: list[dict[str, Any]] | None)
     return facets
 
 
-def build_event(*, run: JobRun, state: str, inputs: Iterable[dict[str, Any]] = (),
-                outputs: Iterable[dict[str, Any]] = (), error: str | None = None) -> RunEvent:
-    """One RunEvent. `inputs`/`outputs`: `{"namespace", "name", "catalog", "columns"?}` (alias name in `name`)."""
+def run_event(*, run: JobRun, state: str, inputs: Iterable[dict[str, Any]] = (),
+              outputs: Iterable[dict[str, Any]] = (), error: str | None = None) -> RunEvent:
+    """The RunEvent of a batch run."""
+    return build_event(job=run.job, run_id=run_uuid(run), sql=run.sql, state=state, inputs=inputs, outputs=outputs,
+                       error=error)
+
+
+def build_event(*, job: SqlJob, run_id: str, sql: str, state: str, processing: str = "BATCH",
+                inputs: Iterable[dict[str, Any]] = (), outputs: Iterable[dict[str, Any]] = (),
+                error: str | None = None) -> RunEvent:
+    """One RunEvent. `inputs`/`outputs`: `{"namespace", "name", "catalog", "columns"?}` (alias name in `name`);
+    `processing` is the jobType facet's BATCH or STREAMING."""
     run_facets: dict[str, Any] = {}
     if error:
         run_facets["errorMessage"] = error_message_run.ErrorMessageRunFacet(message=error[:2000],
                                                                             programmingLanguage="SQL")
-    job_facets = {"jobType": job_type_job.JobTypeJobFacet(processingType="BATCH", integration="LAKEPORT",
+    job_facets = {"jobType": job_type_job.JobTypeJobFacet(processingType=processing, integration="LAKEPORT",
                                                           jobType="SQL_JOB"),
-                  "sql": sql_job.SQLJobFacet(query=run.sql[:20000])}
+                  "sql": sql_job.SQLJobFacet(query=sql[:20000])}
     return RunEvent(
         eventType=getattr(RunState, state),
         eventTime=datetime.now(UTC).isoformat(),
-        run=Run(runId=run_uuid(run), facets=run_facets),
-        job=Job(namespace=job_namespace(run), name=run.job.name, facets=job_facets),
+        run=Run(runId=run_id, facets=run_facets),
+        job=Job(namespace=job_namespace(job), name=job.name, facets=job_facets),
         inputs=[InputDataset(namespace=d["namespace"], name=d["physical_name"],
                              facets=_dataset_facets(d, None)) for d in inputs],
         outputs=[OutputDataset(namespace=d["namespace"], name=d["physical_name"],

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from catalogs.models import Catalog
-from jobs.models import JobRun, RunStatus
+from jobs.models import JobRun, RunStatus, SqlJob
 from lineage import openlineage
 from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
 
@@ -61,16 +61,18 @@ def _dataset(entry: dict[str, Any], *, team_id: int, catalogs: dict[str, Catalog
     return dataset
 
 
-def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
-    """Store what a finished run read and wrote (failed runs too, their edges marked) and emit COMPLETE/FAIL.
+@dataclass
+class _Recorded:
+    """What `_record` stored: run-level edges, and the datasets in OpenLineage form (outputs with their columns)."""
 
-    Returns the number of run-level edges stored. Datasets are keyed by physical identity; each catalog name a
-    run used becomes an alias of its team.
-    """
-    records = statement_lineage(statements)
-    run.refresh_from_db(fields=["status", "error"])
-    status = run.status
-    catalogs = {c.catalog_name: c for c in Catalog.objects.filter(team_id=run.team_id)}
+    edges: int
+    inputs: dict[str, dict[str, Any]]
+    outputs: dict[str, dict[str, Any]]
+
+
+def _record(*, job: SqlJob, run: JobRun | None, status: str, records: list[tuple[int, dict[str, Any]]]) -> _Recorded:
+    """Datasets, aliases, job-level and column edges of `records`; run-level edges when there is a `run`."""
+    catalogs = {c.catalog_name: c for c in Catalog.objects.filter(team_id=job.team_id)}
     cache: dict[str, Dataset] = {}
     now = timezone.now()
     inputs: dict[str, dict[str, Any]] = {}
@@ -82,10 +84,11 @@ def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
             for direction, entries, seen in ((Direction.IN, lineage.get("inputs") or [], inputs),
                                              (Direction.OUT, lineage.get("outputs") or [], outputs)):
                 for entry in entries:
-                    dataset = _dataset(entry, team_id=run.team_id, catalogs=catalogs, cache=cache)
-                    edges.append(RunEdge(run=run, job_id=run.job_id, team_id=run.team_id, dataset=dataset,
-                                         direction=direction, statement=index, version=entry.get("version"),
-                                         run_status=status))
+                    dataset = _dataset(entry, team_id=job.team_id, catalogs=catalogs, cache=cache)
+                    if run is not None:
+                        edges.append(RunEdge(run=run, job_id=job.id, team_id=job.team_id, dataset=dataset,
+                                             direction=direction, statement=index, version=entry.get("version"),
+                                             run_status=status))
                     job_edges.add((dataset.id, direction))
                     seen.setdefault(f"{entry['namespace']}/{entry['physical_name']}", {**entry, "columns": []})
             for column in lineage.get("columns") or []:
@@ -100,26 +103,69 @@ def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
                         continue
                     resolved.append((source.namespace, source.name, input_column))
                     ColumnEdge.objects.update_or_create(
-                        job_id=run.job_id, dataset=target, column=column["column"], input_dataset=source,
+                        job_id=job.id, dataset=target, column=column["column"], input_dataset=source,
                         input_column=input_column,
-                        defaults={"team_id": run.team_id, "kind": column["kind"], "last_run": run})
+                        defaults={"team_id": job.team_id, "kind": column["kind"], "last_run": run})
                 columns.append({"column": column["column"], "kind": column["kind"], "inputs": resolved})
         RunEdge.objects.bulk_create(edges)
         for dataset_id, direction in job_edges:
-            JobEdge.objects.update_or_create(job_id=run.job_id, dataset_id=dataset_id, direction=direction,
-                                             defaults={"team_id": run.team_id, "last_run": run,
+            JobEdge.objects.update_or_create(job_id=job.id, dataset_id=dataset_id, direction=direction,
+                                             defaults={"team_id": job.team_id, "last_run": run,
                                                        "last_status": status, "updated_at": now})
+    return _Recorded(len(edges), inputs, outputs)
+
+
+def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
+    """Store what a finished run read and wrote (failed runs too, their edges marked) and emit COMPLETE/FAIL.
+
+    Returns the number of run-level edges stored. Datasets are keyed by physical identity; each catalog name a
+    run used becomes an alias of its team.
+    """
+    run.refresh_from_db(fields=["status", "error"])
+    status = run.status
+    recorded = _record(job=run.job, run=run, status=status, records=statement_lineage(statements))
     state = "COMPLETE" if status == RunStatus.SUCCEEDED else "FAIL" if status == RunStatus.FAILED else "ABORT"
     error = (run.error or {}).get("message") if status != RunStatus.SUCCEEDED else None
-    openlineage.emit(openlineage.build_event(run=run, state=state, inputs=inputs.values(),
-                                             outputs=outputs.values(), error=error))
-    logger.info("lineage.recorded", extra={"run_id": run.id, "edges": len(edges), "status": status})
-    return len(edges)
+    openlineage.emit(openlineage.run_event(run=run, state=state, inputs=recorded.inputs.values(),
+                                           outputs=recorded.outputs.values(), error=error))
+    logger.info("lineage.recorded", extra={"run_id": run.id, "edges": recorded.edges, "status": status})
+    return recorded.edges
+
+
+@dataclass
+class StreamLineage:
+    """A streaming query's lineage as recorded at its start: what its OpenLineage end event repeats."""
+
+    job: SqlJob
+    run_id: str
+    inputs: list[dict[str, Any]]
+    outputs: list[dict[str, Any]]
+
+
+def lineage_stream_started(*, job: SqlJob, query_run_id: str, lineage: dict[str, Any] | None) -> StreamLineage:
+    """Record what a streaming job's query reads and writes (job-level and column edges: a stream has no run)
+    and emit its OpenLineage START (processingType STREAMING)."""
+    recorded = _record(job=job, run=None, status="RUNNING", records=[(0, lineage)] if lineage else [])
+    started = StreamLineage(job, openlineage.stream_run_uuid(job, query_run_id), list(recorded.inputs.values()),
+                            list(recorded.outputs.values()))
+    openlineage.emit(openlineage.build_event(job=job, run_id=started.run_id, sql=job.sql, state="START",
+                                             processing="STREAMING", inputs=started.inputs, outputs=started.outputs))
+    return started
+
+
+def lineage_stream_ended(*, started: StreamLineage, status: str, error: str | None = None) -> None:
+    """The query of `started` ended: its job edges take the stream's `status`; emit COMPLETE, FAIL or ABORT."""
+    JobEdge.objects.filter(job_id=started.job.id, last_run__isnull=True).update(last_status=status,
+                                                                                 updated_at=timezone.now())
+    state = {"STOPPED": "COMPLETE", "FAILED": "FAIL"}.get(status, "ABORT")
+    openlineage.emit(openlineage.build_event(job=started.job, run_id=started.run_id, sql=started.job.sql, state=state,
+                                             processing="STREAMING", inputs=started.inputs, outputs=started.outputs,
+                                             error=error if state == "FAIL" else None))
 
 
 def lineage_run_started(*, run: JobRun) -> None:
     """Emit the run's START event (the datasets follow with COMPLETE/FAIL, once the plan has been run)."""
-    openlineage.emit(openlineage.build_event(run=run, state="START"))
+    openlineage.emit(openlineage.run_event(run=run, state="START"))
 
 
 def snapshot_request_validate(*, team_id: int, data: dict[str, Any] | None) -> SnapshotRequest | None:

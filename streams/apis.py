@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -10,7 +12,7 @@ from rest_framework.views import APIView
 
 from config.api.validation import query_datetime, validated
 from jobs.selectors import job_get
-from streams.models import Desired, StreamStatus
+from streams.models import Desired, StreamState, StreamStatus
 from streams.selectors import metrics_range, stream_view
 from streams.services.lifecycle import stream_reset, stream_restart, stream_start, stream_state, stream_stop
 from teams.models import Role
@@ -56,6 +58,11 @@ class StreamStateOutput(serializers.Serializer):
     falling_behind = serializers.BooleanField(help_text="The source lag grew over the last N batches.")
 
 
+def stream_body(state: StreamState) -> dict[str, Any]:
+    """The stream as every answer (and `manage.py stream`/`runjob`) shows it: StreamStateOutput of its view."""
+    return dict(StreamStateOutput(stream_view(state)).data)
+
+
 class StreamMetricsOutput(serializers.Serializer):
     results = StreamMetricOutput(many=True)
 
@@ -70,16 +77,22 @@ class StreamApi(StreamsMixin, APIView):
 
     @extend_schema(operation_id="streams_get", tags=[TAG], responses=StreamStateOutput)
     def get(self, request: Request, team: str, job_id: int) -> Response:
-        return Response(StreamStateOutput(stream_view(stream_state(job_get(team=self.team, job_id=job_id)))).data)
+        return Response(stream_body(stream_state(job_get(team=self.team, job_id=job_id))))
 
 
 class StreamStartApi(StreamsMixin, APIView):
-    """Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver."""
+    """Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver.
+
+    A statement that cannot start is a 400 before anything changes: a parameter without a usable default
+    (`details.parameters`), or (`details.sql`, naming the statement, its line and the rule) a script that is not
+    batch statements then one streaming INSERT, an unknown EMIT clause, a STREAM(…) or target in a catalog the
+    team does not have, a STREAM(…) of a catalog type that cannot stream.
+    """
 
     @extend_schema(operation_id="streams_start", tags=[TAG], request=None, responses={202: StreamStateOutput})
     def post(self, request: Request, team: str, job_id: int) -> Response:
         state = stream_start(job=job_get(team=self.team, job_id=job_id), user=request.user)
-        return Response(StreamStateOutput(stream_view(state)).data, status=status.HTTP_202_ACCEPTED)
+        return Response(stream_body(state), status=status.HTTP_202_ACCEPTED)
 
 
 class StreamStopApi(StreamsMixin, APIView):
@@ -88,16 +101,19 @@ class StreamStopApi(StreamsMixin, APIView):
     @extend_schema(operation_id="streams_stop", tags=[TAG], request=None, responses={202: StreamStateOutput})
     def post(self, request: Request, team: str, job_id: int) -> Response:
         state = stream_stop(job=job_get(team=self.team, job_id=job_id), user=request.user)
-        return Response(StreamStateOutput(stream_view(state)).data, status=status.HTTP_202_ACCEPTED)
+        return Response(stream_body(state), status=status.HTTP_202_ACCEPTED)
 
 
 class StreamRestartApi(StreamsMixin, APIView):
-    """Restart the driver on the same checkpoint (a stopped stream is started)."""
+    """Restart the driver on the same checkpoint (a stopped stream is started).
+
+    A statement that cannot start is a 400 (the checks of start) and a running driver is left alone.
+    """
 
     @extend_schema(operation_id="streams_restart", tags=[TAG], request=None, responses={202: StreamStateOutput})
     def post(self, request: Request, team: str, job_id: int) -> Response:
         state = stream_restart(job=job_get(team=self.team, job_id=job_id), user=request.user)
-        return Response(StreamStateOutput(stream_view(state)).data, status=status.HTTP_202_ACCEPTED)
+        return Response(stream_body(state), status=status.HTTP_202_ACCEPTED)
 
 
 class StreamResetApi(StreamsMixin, APIView):
@@ -109,7 +125,7 @@ class StreamResetApi(StreamsMixin, APIView):
         job = job_get(team=self.team, job_id=job_id)
         data = validated(StreamResetInput, request.data or {})
         state = stream_reset(job=job, user=request.user, confirm=data["confirm"])
-        return Response(StreamStateOutput(stream_view(state)).data, status=status.HTTP_202_ACCEPTED)
+        return Response(stream_body(state), status=status.HTTP_202_ACCEPTED)
 
 
 class StreamMetricsApi(StreamsMixin, APIView):

@@ -44,7 +44,7 @@ def _on_job_edit(sender: type[SqlJob], instance: SqlJob, **kwargs: Any) -> None:
     if all(before[name] == getattr(instance, name) for name in RESTARTED_BY):
         return
     # A new script restarts the driver on the same checkpoint; when Spark cannot resume it (changed aggregation
-    # keys…), the driver fails with Spark's reason, which the stream shows as its last error.
+    # keys…), the stream is FAILED at once with Spark's reason and the way out (reset), without retries.
     job_id = instance.pk
     transaction.on_commit(lambda: StreamState.objects.filter(
         job_id=job_id, desired=Desired.RUNNING,

@@ -58,6 +58,8 @@ EXTRA_ERRORS: dict[str, set[int]] = {
     "auth_login": {429},  # repeated wrong passwords lock the sign-in for a while
     "tables_sample": {502, 504},  # the stream's broker failed or timed out
     "streams_get": {409},  # the job is a batch job
+    "streams_start": {400},  # a statement that cannot start (streams/services/statement.py)
+    "streams_restart": {400},
     "streams_metrics": {409},
 }
 

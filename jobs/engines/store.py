@@ -29,7 +29,7 @@ class DjangoCatalogStore:
         if row is None:
             return None
         plain = secret_box().open_config(json.loads(row["configuration"]))
-        # No fingerprint of our own: CatalogEntry's (type, version, configuration) is the one change check.
+        # no fingerprint of our own: CatalogEntry derives it with catalog_fingerprint, as DatabaseCatalogStore's does
         return CatalogEntry(name=row["catalog_name"], type=row["catalog_type"], configuration=plain,
                             version=int(row["version"]))
 

@@ -70,6 +70,7 @@ class RunRecorder:
         self._stop = threading.Event()
         self._cancel: Callable[[], None] | None = None
         self._thread: threading.Thread | None = None
+        self._app: dict[str, str] = {}  # the Spark application, written with the next statement row (see set_app)
 
     # ---- RunListener ---------------------------------------------------------------------------------
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
@@ -81,9 +82,10 @@ class RunRecorder:
                                       "start": None, "end": None, "error": None}
             self.progress["statements_total"] = total
             snapshot, progress = self.statement_list(), dict(self.progress)
-        run_update(run=self.run, statements=snapshot, progress=progress)
+        app, app_lines = self._take_app()
+        run_update(run=self.run, statements=snapshot, progress=progress, **app)
         first = " ".join(sql.split())[:200]
-        run_log(run_id=self.run.id, messages=[f"Statement {index + 1}/{total} started: {first}"])
+        run_log(run_id=self.run.id, messages=[*app_lines, f"Statement {index + 1}/{total} started: {first}"])
 
     def on_statement_end(self, result: StatementEvent) -> None:
         """A statement finished (succeeded, failed or skipped)."""
@@ -120,10 +122,21 @@ class RunRecorder:
             callback()
 
     def set_app(self, *, app_id: str, ui_url: str = "") -> None:
-        """The Spark application running the run (and its UI, when there is one)."""
-        run_update(run=self.run, spark_app_id=(app_id or "")[:255], spark_ui_url=(ui_url or "")[:500])
-        if app_id:
-            run_log(run_id=self.run.id, messages=[f"Spark application {app_id}" + (f" (UI {ui_url})" if ui_url else "")])
+        """The Spark application running the run (and its UI, when there is one).
+
+        Kept until the next statement row is written, and written with it (or at stop): the engine sends it just
+        before the first statement starts, and a write of its own was one more round trip before a short run's
+        result could be read.
+        """
+        with self._lock:
+            self._app = {"spark_app_id": (app_id or "")[:255], "spark_ui_url": (ui_url or "")[:500]}
+
+    def _take_app(self) -> tuple[dict[str, str], list[str]]:
+        """The pending application fields, and its log line (none without an app id); nothing is pending after."""
+        with self._lock:
+            app, self._app = self._app, {}
+        app_id, ui_url = app.get("spark_app_id"), app.get("spark_ui_url")
+        return app, [f"Spark application {app_id}" + (f" (UI {ui_url})" if ui_url else "")] if app_id else []
 
     def set_progress(self, **counts: int) -> None:
         with self._lock:
@@ -139,6 +152,11 @@ class RunRecorder:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
+        app, lines = self._take_app()  # a run whose first statement never started
+        if app:
+            run_update(run=self.run, **app)
+        if lines:
+            run_log(run_id=self.run.id, messages=lines)
 
     def _monitor(self) -> None:
         beat_every = run_heartbeat_seconds()

@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 logger = logging.getLogger("lakeport.lineage")
 
 IDENTITY, EXPRESSION, AGGREGATION = "identity", "expression", "aggregation"
 _KIND_RANK = {IDENTITY: 0, EXPRESSION: 1, AGGREGATION: 2}
-_HOST_PORT = re.compile(r"^[a-z0-9+]+://(?:[^@/]*@)?([^/:?#]+)(?::(\d+))?", re.I)
-_DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "thrift": 9083}
 
 # Roots that write a table; the field holding their query (an index into children, or a nested plan).
 _DSV2_WRITES = frozenset({"AppendData", "OverwriteByExpression", "OverwritePartitionsDynamic"})
@@ -39,6 +37,8 @@ _V1_WRITES = {  # class → field holding the CatalogTable written
     "OptimizedCreateHiveTableAsSelectCommand": "tableDesc",
     "CreateDataSourceTableAsSelectCommand": "table",
 }
+_LEAVES = frozenset({"DataSourceV2Relation", "LogicalRelation", "HiveTableRelation", "LogicalRDD", "LocalRelation",
+                     "StreamingRelation", "StreamingRelationV2"})  # streaming sources read through platform views
 _AGGREGATES = frozenset({"AggregateExpression", "WindowExpression"})
 _PASS_THROUGH = frozenset({"Alias", "Cast", "UpCast", "AttributeReference"})
 
@@ -99,7 +99,10 @@ class StatementLineage:
 
 @dataclass(frozen=True)
 class CatalogInfo:
-    """What lineage needs of one bound catalog: its store name, type and plain (secret-free) locations."""
+    """What lineage needs of one bound catalog: its store name, type and plain (secret-free) locations.
+
+    Each catalog type's binding builds it (`CatalogBinding.lineage_catalog`): the type knowledge lives there.
+    """
 
     name: str
     type: str  # jdbc | hive | delta
@@ -119,32 +122,27 @@ class DeltaRead:
 
 @dataclass
 class LineageContext:
-    """The session's catalogs by Spark catalog name, and the Delta snapshot views of the current statement."""
+    """The session's catalogs by Spark catalog name, and the platform's views of the current statement (Delta
+snapshots, stream sources) with the dataset each reads."""
 
     catalogs: Mapping[str, CatalogInfo]
-    delta_views: Mapping[str, Dataset] = field(default_factory=dict)
+    views: Mapping[str, Dataset] = field(default_factory=dict)  # temp views the platform made over a known table
 
 
 # ---- identities ------------------------------------------------------------------------------------------
-def host_port(url: str, default_port: int = 0) -> tuple[str, int]:
-    """Host and port of a `scheme://[user@]host[:port]/…` URL (anything after the authority is ignored)."""
-    match = _HOST_PORT.match(url.removeprefix("jdbc:").strip())
-    if match is None:
+def host_port(uri: str, default_port: int = 0) -> tuple[str, int]:
+    """Lower-case host and port of a non-JDBC `scheme://[user@]host[:port]/…` URI (a thrift:// metastore, kafka://).
+
+    JDBC URLs go through `jobs.spark.jdbc_url.parse_jdbc_url`. ("", default_port) when the URI names no host.
+    """
+    parts = urlsplit(uri.strip())
+    if not parts.hostname:
         return "", default_port
-    return match.group(1).lower(), int(match.group(2) or default_port)
-
-
-def catalog_info(name: str, type_: str, config: Mapping[str, Any]) -> CatalogInfo:
-    """A catalog's lineage facts from its configuration (reads host/port/database only, never credentials)."""
-    if type_ == "jdbc":
-        kind = str(config.get("type") or "postgresql")
-        host, port = host_port(str(config.get("base-url") or ""), _DEFAULT_PORTS.get(kind, 0))
-        return CatalogInfo(name, "jdbc", kind, host, port, str(config.get("default-database") or ""))
-    if type_ == "hive":
-        uris = str(config.get("metastore-uris") or "").split(",")[0]
-        host, port = host_port(uris, _DEFAULT_PORTS["thrift"]) if uris else ("", 0)
-        return CatalogInfo(name, "hive", host=host, port=port)
-    return CatalogInfo(name, type_)
+    try:
+        port = parts.port
+    except ValueError:  # a port that is no number: the host alone still names the server
+        port = None
+    return parts.hostname, port or default_port
 
 
 def jdbc_dataset(info: CatalogInfo, namespace: list[str], table: str) -> Dataset:
@@ -175,6 +173,13 @@ def delta_dataset(catalog: str, database: str, table: str, uri: str, version: in
         namespace, physical = "file", uri.removeprefix("file://").rstrip("/")
     return Dataset(name=f"{catalog}.{database}.{table}", catalog=catalog, kind="delta", namespace=namespace,
                    physical_name=physical, version=version)
+
+
+def stream_dataset(catalog: str, database: str, table: str, *, kind: str, namespace: str,
+                   physical_name: str) -> Dataset:
+    """A table of a stream catalog (a Redis stream key, a JetStream stream, a Kafka topic, a landing directory)."""
+    return Dataset(name=f"{catalog}.{database}.{table}", catalog=catalog, kind=kind, namespace=namespace,
+                   physical_name=physical_name)
 
 
 # ---- plan trees --------------------------------------------------------------------------------------------
@@ -265,7 +270,7 @@ class _Walker:
         if name == "SubqueryAlias":
             ident = data.get("identifier") or {}
             alias, qualifier = str(ident.get("name", "")), _parts(ident.get("qualifier"))
-            found = self.context.delta_views.get(alias)
+            found = self.context.views.get(alias)
             if found is None and len(qualifier) >= 2 and node.children and node.children[0].name == "DataSourceV2Relation":
                 found = self._v2_table(qualifier[0], qualifier[1:], alias)
             if found is not None:
@@ -282,7 +287,7 @@ class _Walker:
             return outputs[0] if outputs else []
         if name == "WithCTE":
             return outputs[-1] if outputs else []
-        if name in ("DataSourceV2Relation", "LogicalRelation", "HiveTableRelation", "LogicalRDD", "LocalRelation"):
+        if name in _LEAVES:
             return self._leaf(node, dataset)
         if name in ("Project", "Aggregate"):
             key = "projectList" if name == "Project" else "aggregateExpressions"
@@ -476,6 +481,6 @@ def _dsv2_target(relation: Any, context: LineageContext) -> Dataset | None:
 
 __all__ = [
     "AGGREGATION", "EXPRESSION", "IDENTITY", "CatalogInfo", "ColumnLineage", "Dataset", "DeltaRead",
-    "LineageContext", "StatementLineage", "catalog_info", "delta_dataset", "frame_lineage", "hive_dataset",
-    "jdbc_dataset", "plan_lineage", "write_lineage",
+    "LineageContext", "StatementLineage", "delta_dataset", "frame_lineage", "hive_dataset", "host_port",
+    "jdbc_dataset", "plan_lineage", "stream_dataset", "write_lineage",
 ]

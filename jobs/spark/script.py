@@ -19,9 +19,10 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, Protocol
 
+from jobs.spark.bindings import lineage_catalogs
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.guard import GuardPolicy, GuardRefusal, SqlGuard
-from jobs.spark.lineage import CatalogInfo, LineageContext, StatementLineage, catalog_info, frame_lineage, write_lineage
+from jobs.spark.lineage import LineageContext, StatementLineage, frame_lineage, write_lineage
 from jobs.spark.resolver import CatalogResolver, session_catalogs, statement_refs
 from jobs.spark.snapshots import SnapshotPins
 from jobs.spark.sqltext import (
@@ -261,11 +262,7 @@ class ScriptRunner:
         if not self.capture_lineage:
             return None
         try:
-            catalogs: dict[str, CatalogInfo] = {}
-            for binding in list(state.bindings.values()):
-                if binding.spark_name:
-                    catalogs[binding.spark_name] = catalog_info(binding.name, binding.type, binding.configuration)
-            context = LineageContext(catalogs, views)
+            context = LineageContext(lineage_catalogs(state.bindings.values()), views)
             lineage = StatementLineage()
             for target, source in writes:
                 lineage.merge(write_lineage(source, target, [], context))

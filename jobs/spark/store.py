@@ -28,9 +28,22 @@ class CatalogStoreError(RuntimeError):
     """The store cannot be read (unreachable database, unreadable or malformed file)."""
 
 
+def catalog_fingerprint(catalog_type: str, version: int, configuration: dict[str, Any]) -> str:
+    """The one change check of a catalog, whatever store it came from: type, version and plain configuration.
+
+    The plain configuration, not the sealed one: re-sealing under a new key (rotation) changes no binding.
+    """
+    blob = json.dumps([catalog_type, version, configuration], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
 @dataclass(frozen=True)
 class CatalogEntry:
-    """One catalog as the runtime needs it: plain (decrypted) configuration and a version for change detection."""
+    """One catalog as the runtime needs it: plain (decrypted) configuration and a version for change detection.
+
+    Stores pass no `fingerprint`: the entry derives it with `catalog_fingerprint`. Only an entry relayed from
+    another process (the engine channel) carries the fingerprint its store derived.
+    """
 
     name: str
     type: str
@@ -40,8 +53,7 @@ class CatalogEntry:
 
     def __post_init__(self) -> None:
         if not self.fingerprint:
-            blob = json.dumps([self.type, self.version, self.configuration], sort_keys=True, default=str)
-            object.__setattr__(self, "fingerprint", hashlib.sha256(blob.encode()).hexdigest()[:16])
+            object.__setattr__(self, "fingerprint", catalog_fingerprint(self.type, self.version, self.configuration))
         _register_secrets(self.configuration)
 
 
@@ -194,7 +206,7 @@ class DatabaseCatalogStore:
     """
 
     _QUERY = (
-        "SELECT c.catalog_name, c.catalog_type, c.configuration, c.version, c.update_time "
+        "SELECT c.catalog_name, c.catalog_type, c.configuration, c.version "
         "FROM t_spark_catalog c JOIN teams_team t ON t.id = c.team_id WHERE t.name = %s"
     )
 
@@ -234,13 +246,13 @@ class DatabaseCatalogStore:
     def _entry(self, row: tuple[Any, ...]) -> CatalogEntry:
         from lakeport_kernel.secretbox import SecretBox
 
-        name, kind, configuration, version, update_time = row
+        name, kind, configuration, version = row
         if self._box is None:
             self._box = SecretBox.from_env()
         stored = json.loads(configuration) if isinstance(configuration, str) else configuration
         plain = self._box.open_config(stored)
-        fingerprint = hashlib.sha256(f"{version}|{update_time}|{configuration}".encode()).hexdigest()[:16]
-        return CatalogEntry(name=name, type=kind, configuration=plain, version=int(version), fingerprint=fingerprint)
+        # no fingerprint of our own: the worker's ORM store and this one detect a change the same way
+        return CatalogEntry(name=name, type=kind, configuration=plain, version=int(version))
 
     def get_catalog(self, name: str) -> CatalogEntry | None:
         """The team's catalog called `name` with secrets decrypted, or None (another team's catalog is None too)."""

@@ -1,10 +1,17 @@
 """Users' stream actions: start, stop, restart, reset. Every transition is a conditional UPDATE on the expected
 status, so a second start is a 409 and a stop never races a supervisor's own writes; the supervise task is sent
-by name after commit (services never import tasks)."""
+by name after commit (services never import tasks). A start or restart first checks the statement as its driver
+would run it (streams/services/statement.py): one that cannot start is a 400 and nothing changes.
+
+The API, `manage.py stream` and `manage.py runjob` all act through `stream_act` and follow a stream with
+`stream_await`."""
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -22,6 +29,7 @@ from streams.models import (
     StreamState,
     StreamStatus,
 )
+from streams.services.statement import stream_statement_check
 
 logger = logging.getLogger("lakeport.streams")
 
@@ -68,6 +76,7 @@ def stream_start(*, job: SqlJob, user: Any, action: str = StreamAction.START) ->
         enqueued_at=now, updated_at=now)
     if not moved:
         raise _refused(job, "start", "stop it first, or use restart")
+    stream_statement_check(job=job)  # a refusal rolls the transition back: the stream stays as it was
     _audit(job, action, user)
     transaction.on_commit(lambda: stream_enqueue(job_id=job.id))
     return StreamState.objects.get(job=job)
@@ -109,6 +118,7 @@ def stream_restart(*, job: SqlJob, user: Any) -> StreamState:
     ).update(restart_seq=F("restart_seq") + 1, updated_at=timezone.now())
     if not moved:
         raise _refused(job, "restart", "wait until it has stopped, then start it")
+    stream_statement_check(job=job)  # a running driver is not replaced by one that cannot start
     _audit(job, StreamAction.RESTART, user)
     return StreamState.objects.get(job=job)
 
@@ -131,3 +141,61 @@ def stream_reset(*, job: SqlJob, user: Any, confirm: bool) -> StreamState:
     _audit(job, StreamAction.RESET, user, {"checkpoint_generation": {
         "from": state.checkpoint_generation, "to": state.checkpoint_generation + 1}})
     return StreamState.objects.get(job=job)
+
+
+# ---- one entry point for every caller, and following a stream until it settles --------------------------------
+ACTIONS: dict[str, Callable[..., StreamState]] = {
+    StreamAction.START: stream_start,
+    StreamAction.STOP: stream_stop,
+    StreamAction.RESTART: stream_restart,
+}
+
+
+def stream_act(*, job: SqlJob, user: Any, action: str, confirm: bool = False) -> StreamState:
+    """Carry out `action` (start, stop, restart, reset; `status` changes nothing) on the job's stream."""
+    if action == StreamAction.RESET:
+        return stream_reset(job=job, user=user, confirm=confirm)
+    if action == "status":
+        return stream_state(job)
+    try:
+        act = ACTIONS[action]
+    except KeyError:
+        raise InvalidInput.of({"action": [f"Unknown stream action '{action}'; use one of: status, "
+                                          f"{', '.join([*ACTIONS, StreamAction.RESET])}."]}) from None
+    return act(job=job, user=user)
+
+
+# What an action waits for: the statuses it ends in when it worked, and the ones that say it did not.
+SETTLED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    StreamAction.START: (frozenset({StreamStatus.RUNNING}), frozenset({StreamStatus.FAILED, StreamStatus.STOPPED})),
+    StreamAction.STOP: (frozenset({StreamStatus.STOPPED}), frozenset({StreamStatus.FAILED})),
+}
+
+
+@dataclass(frozen=True)
+class StreamOutcome:
+    """Where a stream stood when `stream_await` returned: `settled` when it reached an end status of the action,
+    `ok` when that status is the one asked for."""
+
+    state: StreamState
+    settled: bool
+    ok: bool
+
+
+def stream_await(*, job: SqlJob, action: str, timeout: float, poll: float = 0.5,
+                 on_change: Callable[[StreamState], None] | None = None) -> StreamOutcome:
+    """Follow the stream after a start or a stop until it settles (RUNNING, or STOPPED for a stop; FAILED is a
+    failure) or `timeout` seconds pass; `on_change` sees every new (status, restarts) on the way."""
+    wanted, failed = SETTLED[action]
+    deadline = time.monotonic() + timeout
+    seen: tuple[str, int] | None = None
+    while True:
+        state = StreamState.objects.get(job=job)
+        if on_change is not None and (state.status, state.restarts) != seen:
+            on_change(state)
+        seen = (state.status, state.restarts)
+        if state.status in wanted or state.status in failed:
+            return StreamOutcome(state, settled=True, ok=state.status in wanted)
+        if time.monotonic() >= deadline:
+            return StreamOutcome(state, settled=False, ok=False)
+        time.sleep(poll)

@@ -39,11 +39,12 @@ from django.utils import timezone
 from jobs.engines import static_conf_for
 from jobs.engines.process import EngineError, EngineKey, EngineProcess, engine_user
 from jobs.models import SqlJob
-from jobs.services.parameters import render_script, resolve_values
 from lakeport_kernel.redaction import redact
+from lineage.services import StreamLineage, lineage_stream_ended, lineage_stream_started
 from streams.models import ACTIVE_STATUSES, Desired, StreamState, StreamStatus
 from streams.services.checkpoints import prepare_checkpoint
 from streams.services.metrics import metric_record
+from streams.services.statement import stream_script
 
 logger = logging.getLogger("lakeport.streams")
 
@@ -153,6 +154,7 @@ class Supervisor:
         self.view = LeaseView()
         self.wake = threading.Event()
         self._beating = threading.Event()
+        self.lineage: StreamLineage | None = None  # the running query's, from its query_started event
 
     # ---- writes, all conditional on holding the lease ----------------------------------------------------
     def _mine(self) -> Any:
@@ -233,6 +235,7 @@ class Supervisor:
             generation = StreamState.objects.values_list("checkpoint_generation", flat=True).get(job_id=self.job_id)
             seen_seq = self.view.restart_seq
             end = self._drive(job, generation, seen_seq)
+            self._lineage_ended(end)
             logger.info("stream.driver_ended", extra={"job_id": self.job_id, "ending": end.ending.value,
                                                       "batches": end.batches})
             if end.ending is Ending.LEASE_LOST:
@@ -257,6 +260,28 @@ class Supervisor:
             self._set(status=StreamStatus.RESTARTING, restarts=F("restarts") + 1, last_error=end.message)
             self._pause(backoff_seconds(failures))
 
+    # ---- lineage: an observation, never a reason for a stream to stop ------------------------------------------
+    def _lineage_started(self, job: SqlJob, event: dict[str, Any]) -> None:
+        self.lineage = None
+        if not isinstance(event.get("lineage"), dict):
+            return  # capture is off
+        try:
+            self.lineage = lineage_stream_started(job=job, query_run_id=str(event.get("run_id") or ""),
+                                                  lineage=event["lineage"])
+        except Exception:
+            logger.exception("stream.lineage_failed", extra={"job_id": self.job_id})
+
+    def _lineage_ended(self, end: DriverEnd) -> None:
+        started, self.lineage = self.lineage, None
+        if started is None or end.ending is Ending.LEASE_LOST:
+            return  # the new lease holder's driver reports the query from here on
+        status = {Ending.STOPPED: StreamStatus.STOPPED, Ending.CRASHED: StreamStatus.FAILED,
+                  Ending.REFUSED: StreamStatus.FAILED}.get(end.ending, StreamStatus.RESTARTING)
+        try:
+            lineage_stream_ended(started=started, status=str(status), error=end.message)
+        except Exception:
+            logger.exception("stream.lineage_failed", extra={"job_id": self.job_id})
+
     def _pause(self, seconds: float) -> None:
         """Wait before a restart, waking early for a stop, a restart request, a lost lease or a shutdown."""
         deadline = time.monotonic() + seconds
@@ -269,15 +294,10 @@ class Supervisor:
                 return
 
     # ---- one driver ----------------------------------------------------------------------------------------
-    def _script(self, job: SqlJob) -> str:
-        values = resolve_values(declared=job.parameters or {}, overrides=None, logical_date=timezone.now(),
-                                time_zone="UTC")
-        return render_script(job.sql, values).sql
-
     def _drive(self, job: SqlJob, generation: int, seen_seq: int) -> DriverEnd:
         team = job.team.name
         try:
-            script = self._script(job)
+            script = stream_script(job).sql
             static = tuple(sorted(static_conf_for(script=script, team=team).items()))
         except Exception as exc:  # a bad parameter or catalog: the statement cannot start
             return DriverEnd(Ending.REFUSED, redact(str(exc))[:2000])
@@ -297,7 +317,8 @@ class Supervisor:
 
         pending = engine.request({"mode": "stream", "script": script, "checkpoint": str(checkpoint),
                                   "default_catalog": job.default_catalog or None, "spark_conf": job.spark_conf,
-                                  "query_name": f"lakeport_job_{job.id}", "lineage": False}, on_event=on_event)
+                                  "query_name": f"lakeport_job_{job.id}",
+                                  "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE)}, on_event=on_event)
         asked: Ending | None = None
         asked_at = cancelled_at = 0.0
         failed: dict[str, Any] | None = None
@@ -323,6 +344,7 @@ class Supervisor:
                         self._set(query_id=str(event.get("query_id") or "")[:64] or None)
                         self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
                             status=StreamStatus.RUNNING)
+                        self._lineage_started(job, event)
                     elif name == "failed":
                         failed = event
                 if self.view.lost.is_set():
@@ -351,7 +373,8 @@ class Supervisor:
             return DriverEnd(asked, batches=batches)
         if failed is not None:
             message = readable(str(failed.get("message") or "The streaming query failed."))
-            ending = Ending.REFUSED if failed.get("planning") else Ending.CRASHED
+            # refused at planning, or a checkpoint the edited query cannot resume: a restart would fail the same way
+            ending = Ending.REFUSED if failed.get("planning") or failed.get("checkpoint_incompatible") else Ending.CRASHED
             return DriverEnd(ending, redact(message)[:2000], batches)
         result = pending.result
         if result.get("engine_lost"):

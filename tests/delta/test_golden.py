@@ -26,7 +26,8 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable, write_deltalake
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.paths import REPO
+
 GOLDEN = Path(os.environ.get("LAKEPORT_DELTA_GOLDEN") or Path(__file__).parent / "golden").resolve()
 # (host zone of the Spark driver's JVM and Python, spark.sql.session.timeZone)
 ZONES = [("UTC", "UTC"), ("America/Los_Angeles", "UTC"), ("UTC", "Asia/Tokyo")]

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.delta import DeltaConnectorError, EmbeddedDelta, delta_mode
+from jobs.spark.bindings.delta import DeltaBindingError, delta_mode
+from jobs.spark.delta import DeltaConnectorError, EmbeddedDelta
 from jobs.spark.delta.statements import StatementReader
 from tests.delta.conftest import Lake
 
@@ -94,7 +95,7 @@ def test_delta_mode_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAKEPORT_DELTA_MODE", "JVM")
     assert delta_mode() == "jvm"
     monkeypatch.setenv("LAKEPORT_DELTA_MODE", "maven")
-    with pytest.raises(DeltaConnectorError, match="embedded' or 'jvm'"):
+    with pytest.raises(DeltaBindingError, match="embedded' or 'jvm'"):
         delta_mode()
 
 

@@ -7,6 +7,7 @@ DJANGO_ALLOW_ASYNC_UNSAFE lets the test body keep using the ORM for setup (it ne
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -57,6 +58,11 @@ class ConsoleLog:
         return left
 
 
+def table_button(name: str) -> re.Pattern[str]:
+    """A table's button in the tree: its name, then its kind when not a plain table ("trips (delta)")."""
+    return re.compile(rf"^{re.escape(name)}( \(\w+\))?$")
+
+
 @dataclass
 class Browser:
     """One fresh Chromium profile with a page, its console log and a screenshot helper."""
@@ -75,6 +81,15 @@ class Browser:
         path = SCREENSHOTS / f"{name}-{size['width']}x{size['height']}.png"
         self.page.screenshot(path=str(path), full_page=True)
         return path
+
+    def open_table(self, catalog: str, database: str, table: str) -> Any:
+        """Browse → the metadata tree → `catalog` → `database` → `table`; the table's details panel."""
+        self.page.get_by_role("navigation", name="Sections").get_by_role("link", name="Browse").click()
+        tree = self.page.get_by_test_id("metadata-tree")
+        tree.get_by_role("button", name=catalog, exact=True).click()
+        tree.get_by_role("button", name=database, exact=True).click()
+        tree.get_by_role("button", name=table_button(table)).click()
+        return self.page.get_by_test_id("table-details")
 
     def sign_in(self, username: str, password: str = PASSWORD, *, succeed: bool = True) -> None:
         """Sign in through the form; with `succeed`, wait until the app has left the sign-in page."""

@@ -5,7 +5,6 @@ by itself. Screenshots land in test-artifacts/screenshots/."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -45,11 +44,7 @@ def test_developer_samples_a_stream_previews_it_and_watches_it_live(
     b.sign_in("dora")
 
     # ---- the metadata tree: a stream table has a Sample button ----
-    page.get_by_role("navigation", name="Sections").get_by_role("link", name="Browse").click()
-    tree = page.get_by_test_id("metadata-tree")
-    tree.get_by_role("button", name="events", exact=True).click()
-    tree.get_by_role("button", name="default", exact=True).click()
-    tree.get_by_role("button", name=re.compile(r"^clicks( \(\w+\))?$")).click()
+    b.open_table("events", "default", "clicks")
     page.get_by_test_id("stream-sample").get_by_role("button", name="Sample").click()
     sample = page.get_by_role("region", name="Sample of events.default.clicks")
     grid = sample.get_by_test_id("result-grid")

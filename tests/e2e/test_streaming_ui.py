@@ -8,7 +8,6 @@ Redis and writing a Delta table (fixtures of tests/streams and tests/streaming).
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PHONE, Browser
 from tests.streams.conftest import (  # noqa: F401 - fixtures shared with the streams tests
     Lake,
+    Producer,
     checkpoints,
     events,
     lake,
@@ -33,26 +33,6 @@ from tests.support.worker import Worker
 pytestmark = [pytest.mark.e2e, pytest.mark.spark, pytest.mark.django_db(transaction=True)]
 
 STREAM_TIMEOUT = 300_000  # ms: a cold Spark driver on a shared two-core machine
-
-
-class Producer(threading.Thread):
-    """Adds 5 events to the stream every 0.5 s until finished."""
-
-    def __init__(self, source: Lake, first: int) -> None:
-        super().__init__(daemon=True)
-        self.lake, self.next = source, first
-        self.stopped = threading.Event()
-
-    def run(self) -> None:
-        while not self.stopped.wait(0.5):
-            produce(self.lake.server, self.lake.key, events(self.next, 5))
-            self.next += 5
-
-    def finish(self) -> int:
-        """Stop producing; the number of events produced."""
-        self.stopped.set()
-        self.join()
-        return self.next
 
 
 def _points(page: Any) -> int:

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from catalogs.types import CATALOG_TYPES
-from tests.e2e.conftest import DESKTOP, PASSWORD, PG_PASSWORD, PHONE, Browser
+from tests.e2e.conftest import DESKTOP, PASSWORD, PG_PASSWORD, PHONE, Browser, table_button
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -41,11 +41,6 @@ def check_connection(b: Browser, button: str = "Test connection") -> None:
     expect(result).to_contain_text(re.compile(r"in \d+(\.\d+)? (ms|s)"))
 
 
-
-
-def table_button(name: str) -> re.Pattern[str]:
-    """A table's button in the tree: its name, then its kind when not a plain table ("trips (delta)")."""
-    return re.compile(rf"^{name}( \(\w+\))?$")
 
 
 def type_in_editor(b: Browser, text: str) -> None:

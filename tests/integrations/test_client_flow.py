@@ -15,6 +15,7 @@ import pytest
 
 from tests.integrations.conftest import PG_PASSWORD, Integration
 from tests.jobs.conftest import Worker, running_worker
+from tests.streaming.conftest import NATS_URL, RedisServer, nats_stream, redis_server  # noqa: F401 - fixtures
 from tests.support.servers import wait_until
 
 pytestmark = [pytest.mark.spark]
@@ -197,3 +198,74 @@ def test_every_snippet_of_the_integration_guide_runs(integration: Integration, w
     assert "404 not_found" in printed and "would create ['lake']" in printed
     assert "SUCCEEDED 1/1 statements" in printed and "['customer', 'amount']" in printed and "'ann'" in printed
     assert "signed in as integrator" in printed and "the old token is revoked" in printed
+
+
+def test_stream_catalogs_through_the_typed_client(integration: Integration, tmp_path: Path,
+                                                  redis_server: RedisServer,  # noqa: F811
+                                                  nats_stream: Any) -> None:  # noqa: F811
+    from lakeport_client.api.catalogs import (
+        catalogs_create,
+        catalogs_test_connection,
+        tables_get,
+        tables_list,
+        tables_sample,
+    )
+    from lakeport_client.api.jobs import jobs_create
+    from lakeport_client.api.streams import streams_get, streams_metrics
+    from lakeport_client.models import (
+        CatalogInputRequest,
+        CatalogTableSampleApiInputRequest,
+        CatalogTypeEnum,
+        JobInputRequest,
+        KindEnum,
+    )
+    from lakeport_client_ext import InvalidInput, Lakeport, unwrap
+
+    team = integration.team
+    lp = Lakeport(integration.base_url, integration.token)
+    c = lp.client
+    conn = redis_server.client()
+    conn.delete("clicks")
+    for n in range(5):
+        conn.xadd("clicks", {"data": f'{{"room": "r{n}", "ts": "2026-01-01T00:00:0{n}Z", "v": {n}}}'})
+    subject = nats_stream([{"id": n} for n in range(3)])
+    landing = tmp_path / "landing" / "web" / "hits"
+    landing.mkdir(parents=True)
+    (landing / "part-0.json").write_text('{"page": "/a", "at": "2026-01-01T00:00:00Z"}\n', encoding="utf-8")
+    bodies = [
+        CatalogInputRequest(catalog_name="events", catalog_type=CatalogTypeEnum.REDIS_STREAMS, configuration={
+            "url": redis_server.url, "password": redis_server.password, "tables": {"default.clicks": {
+                "columns": [{"name": "room", "type": "string"}, {"name": "ts", "type": "timestamp"},
+                            {"name": "v", "type": "int"}], "event-time": "ts"}}}),
+        CatalogInputRequest(catalog_name="bus", catalog_type=CatalogTypeEnum.NATS_JETSTREAM,
+                            configuration={"servers": [NATS_URL]}),
+        CatalogInputRequest(catalog_name="drops", catalog_type=CatalogTypeEnum.FILES,
+                            configuration={"root": str(tmp_path / "landing")}),
+    ]
+    for body in bodies:
+        made = unwrap(catalogs_create.sync_detailed(team, client=c, body=body))
+        assert made.catalog_type == body.catalog_type
+        assert unwrap(catalogs_test_connection.sync_detailed(team, body.catalog_name, client=c)).ok
+    assert made.secrets_set == [] and redis_server.password not in str(
+        unwrap(catalogs_test_connection.sync_detailed(team, "events", client=c)))
+
+    assert "clicks" in [t.name for t in unwrap(tables_list.sync_detailed(team, "events", "default", client=c)).tables]
+    assert subject in [t.name for t in unwrap(tables_list.sync_detailed(team, "bus", "default", client=c)).tables]
+    hits = unwrap(tables_get.sync_detailed(team, "drops", "web", "hits", client=c))
+    assert [(col.name, col.type_) for col in hits.columns] == [("page", "string"), ("at", "timestamp")]
+    assert hits.properties["schema"] == "inferred" and hits.properties["event-time"] == "at"
+    sample = unwrap(tables_sample.sync_detailed(team, "events", "default", "clicks", client=c,
+                                                body=CatalogTableSampleApiInputRequest(limit=3)))
+    assert sample.schema.value == "declared" and [r[2] for r in sample.rows] == [2, 3, 4]  # the newest, oldest first
+    with pytest.raises(InvalidInput):  # a sample larger than the API allows
+        unwrap(tables_sample.sync_detailed(team, "events", "default", "clicks", client=c,
+                                           body=CatalogTableSampleApiInputRequest(limit=100_000)))
+
+    job = unwrap(jobs_create.sync_detailed(team, client=c, body=JobInputRequest(
+        name="clicks copy", kind=KindEnum.STREAMING,
+        sql="INSERT INTO lake.sales.orders SELECT v FROM STREAM(events.default.clicks)")))
+    assert job.kind == KindEnum.STREAMING
+    state = unwrap(streams_get.sync_detailed(team, job.id, client=c))
+    assert state.status == "STOPPED" and state.desired == "stopped"
+    assert unwrap(streams_metrics.sync_detailed(team, job.id, client=c)).results == []
+    lp.close()

@@ -33,6 +33,11 @@ def test_runjob_runs_a_script_file_and_prints_the_result(tmp_path: Path, pg_cata
     assert run.status == RunStatus.SUCCEEDED and run.job.name == "runjob-report" and run.worker == "runjob@local"
     assert "Run SUCCEEDED" in err.getvalue() and PG_PASSWORD not in err.getvalue() + printed
 
+    # a saved job runs by its name, with its own script
+    again = StringIO()
+    call_command("runjob", "--team", "acme", "--job", "runjob-report", stdout=again, stderr=StringIO())
+    assert again.getvalue() == printed and JobRun.objects.filter(status=RunStatus.SUCCEEDED).count() == 2
+
 
 def test_runjob_fails_with_the_statement_position(tmp_path: Path, team: Any) -> None:
     script = tmp_path / "bad.sql"

@@ -5,16 +5,21 @@ editor calls of team acme and team globex go through the API. Checked from the o
 /proc/<pid>/environ holds no platform secret, it runs as the engine user in its team's scratch directory, the two
 teams never share a driver process, catalogs reach an engine only for its own team, a SIGKILLed engine fails only
 its own team's run and the next run gets a fresh engine, the web process never starts a JVM, and the Spark UI is
-on loopback with its kill links off.
+on loopback with its kill links off. Attacks on a run held mid-stage (tests/support/gate.py): another team cannot
+see its temporary view, the Spark UI's kill URLs do not stop its stage, and a SIGKILL of its engine re-queues it
+(the job's `max_retries`) onto a fresh engine while the other team's run carries on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pwd
 import re
 import signal
+import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +36,8 @@ from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
 from teams.models import Role, Team
 from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
-from tests.support.engines import engine_pid, run_log_text
+from tests.support.engines import alive, engine_pid, engine_pids, run_log_text
+from tests.support.gate import GATE_VIEW, Gate
 from tests.support.processes import descendants
 from tests.support.servers import wait_until
 from tests.support.worker import Worker
@@ -104,11 +110,24 @@ def acme_pg(team: Team, pg_source: Any) -> Catalog:
     with psycopg.connect(pg_source.dsn, autocommit=True) as conn:
         conn.execute("CREATE TABLE public.orders (id int primary key, amount int)")
         conn.execute("INSERT INTO public.orders VALUES (1, 10), (2, 20)")
+    return jdbc_catalog(team, pg_source.name)
+
+
+def jdbc_catalog(team: Team, database: str) -> Catalog:
+    """A JDBC catalog `pg` of `team` over the local PostgreSQL database `database`."""
     config = JdbcConfig.model_validate({
-        "type": "postgresql", "base-url": "jdbc:postgresql://127.0.0.1:5432/", "default-database": pg_source.name,
+        "type": "postgresql", "base-url": "jdbc:postgresql://127.0.0.1:5432/", "default-database": database,
         "username": "postgres", "password": PG_PASSWORD})
     return Catalog.objects.create(team=team, catalog_type="jdbc", catalog_name="pg",
                                   configuration=seal_configuration(config))
+
+
+@pytest.fixture
+def gate(acme_pg: Catalog, pg_source: Any) -> Iterator[Gate]:
+    """A closed gate (`pg.public.released`) in acme's source database, opened at the end whatever happened."""
+    closed = Gate(pg_source.dsn).install()
+    yield closed
+    closed.open()  # a run a failed test left waiting finishes before the source database is dropped
 
 
 def test_engines_hold_no_platform_secret_run_unprivileged_and_one_per_team(
@@ -247,3 +266,114 @@ def test_an_engines_jvm_opens_only_the_jars_a_team_engine_uses(
     unused = [j for j in opened if j.startswith(("spark-mllib_", "kubernetes-", "spark-connect_", "spark-hive_",
                                                   "hive-", "breeze_", "spark-yarn_"))]
     assert unused == []
+
+
+def test_a_temp_view_in_one_teams_engine_is_invisible_to_another_team(
+    engine_worker: Worker, team: Team, globex: Team, client_for: Any, gate: Gate
+) -> None:
+    # Session-catalog tables are the guard's to refuse (rule session-catalog); temporary views are what a team
+    # can create. acme's run keeps its view alive (held at the gate) while globex looks for it.
+    acme, other = client_of(team, client_for), client_of(globex, client_for)
+    holder = submit(acme, "acme", "CREATE TEMPORARY VIEW acme_secret AS SELECT id, amount FROM pg.public.orders;\n"
+                                  f"SELECT state FROM pg.{GATE_VIEW};\nSELECT * FROM acme_secret ORDER BY id")
+    gate.wait_for(1)
+
+    probe = submit(other, "globex", "SELECT * FROM acme_secret")
+    refused = wait_status(probe, *TERMINAL_STATUSES)
+    assert refused.status == RunStatus.FAILED and "acme_secret" in refused.error["message"]
+    assert not other.get(f"/api/v1/teams/globex/runs/{probe}/result/").json().get("rows")
+    for sql in ("SELECT * FROM acme_secret", "SELECT * FROM spark_catalog.default.acme_secret",
+                "SELECT * FROM global_temp.acme_secret"):
+        preview = other.post("/api/v1/teams/globex/sql/preview/", {"sql": sql}, format="json")
+        body = preview.json()
+        assert preview.status_code == 400 and "rows" not in body, (sql, body)
+        assert re.search(r"acme_secret|\(rule: (session-catalog|global-state)\)", body["error"]["message"]), body
+    listing = other.post("/api/v1/teams/globex/sql/preview/", {"sql": "SHOW VIEWS"}, format="json")
+    assert "acme_secret" not in json.dumps(listing.json())
+
+    gate.open()
+    done = wait_status(holder, *TERMINAL_STATUSES)
+    assert done.status == RunStatus.SUCCEEDED, done.error  # the view was there all along, in acme's session
+    assert acme.get(f"/api/v1/teams/acme/runs/{holder}/result/").json()["rows"] == [[1, 10], [2, 20]]
+
+
+def test_the_spark_ui_kill_endpoints_do_not_stop_another_teams_running_stage(
+    engine_worker: Worker, team: Team, globex: Team, client_for: Any, gate: Gate
+) -> None:
+    acme = client_of(team, client_for)
+    victim = submit(acme, "acme", f"SELECT state FROM pg.{GATE_VIEW}")
+    gate.wait_for(1)  # its stage is active, its task blocked in the source database
+    # globex cannot read acme's run; an attacker on the host finds the UI by scanning loopback ports instead.
+    assert client_of(globex, client_for).get(f"/api/v1/teams/acme/runs/{victim}/").status_code == 404
+    run = wait_until(lambda: JobRun.objects.filter(id=victim).exclude(spark_ui_url="").first(),
+                     what="the run's Spark UI address")
+    api = f"{run.spark_ui_url}/api/v1/applications/{run.spark_app_id}"
+    stages = wait_until(lambda: _ui_json(f"{api}/stages?status=active"), what="an active stage")
+    jobs = _ui_json(f"{api}/jobs?status=running")
+    assert jobs
+
+    # Spark 4 wants the UI's CSRF token on a kill; its pages hand it out beside their kill links, when those are on.
+    base = run.spark_ui_url
+    pages = ["/jobs/", "/stages/", *(f"/stages/stage/?id={s['stageId']}&attempt=0" for s in stages),
+             *(f"/jobs/job/?id={j['jobId']}" for j in jobs)]
+    tokens = {t for page in pages for t in re.findall(r'name="csrfToken" value="([^"]+)"', _ui_text(base + page))}
+    kills = [("/stages/stage/kill/", s["stageId"]) for s in stages] + [("/jobs/job/kill/", j["jobId"]) for j in jobs]
+    for path, target in kills:
+        for token in tokens or {""}:
+            form = urllib.parse.urlencode({"id": target, "terminate": "true", "csrfToken": token})
+            _ui_send(f"{base}{path}?{form}", "POST", form.encode())
+            _ui_send(f"{base}{path}?{form}", "GET")
+    still = {s["stageId"]: s["status"] for s in _ui_json(f"{api}/stages")}
+    assert all(still[s["stageId"]] == "ACTIVE" for s in stages), still
+
+    gate.open()
+    done = wait_status(victim, *TERMINAL_STATUSES)
+    assert done.status == RunStatus.SUCCEEDED, done.error
+    assert acme.get(f"/api/v1/teams/acme/runs/{victim}/result/").json()["rows"] == [["released"]]
+
+
+def _ui_send(url: str, method: str, form: bytes | None = None) -> None:
+    """Send `method` (with a urlencoded `form`) to a Spark UI `url`; a refusal is as good an answer as any."""
+    request = urllib.request.Request(url, method=method, data=form,
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"} if form else {})
+    with contextlib.suppress(urllib.error.HTTPError):  # 403 (no CSRF token) or 405: the run's outcome tells
+        urllib.request.urlopen(request, timeout=30).close()
+
+
+def _ui_text(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return str(response.read().decode(errors="replace"))
+
+
+def _ui_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.load(response)
+
+
+def test_a_sigkilled_engine_with_retries_requeues_its_run_onto_a_fresh_engine_and_spares_other_teams(
+    engine_worker: Worker, team: Team, globex: Team, client_for: Any, gate: Gate, pg_source: Any
+) -> None:
+    jdbc_catalog(globex, pg_source.name)  # globex's own catalog over the same source, behind the same gate
+    acme, other = client_of(team, client_for), client_of(globex, client_for)
+    victim = submit(acme, "acme", f"SELECT state FROM pg.{GATE_VIEW}", max_retries=1)
+    bystander = submit(other, "globex", f"SELECT state FROM pg.{GATE_VIEW}")
+    gate.wait_for(2)  # both runs are mid-stage
+    killed, spared = engine_pid(victim), engine_pid(bystander)
+    assert killed != spared
+    os.kill(killed, signal.SIGKILL)
+
+    # The worker re-queues the run (attempt 2), which starts a fresh engine and waits at the gate again.
+    wait_until(lambda: len(engine_pids(victim)) == 2, what="the second attempt to report its engine")
+    retried = JobRun.objects.get(id=victim)
+    assert retried.attempt == 2 and retried.status == RunStatus.RUNNING
+    log = run_log_text(victim)
+    assert "engine stopped" in log and "Re-queued" in log and log.count("started on") == 2
+    assert engine_pids(victim)[1] != killed and alive(spared)
+
+    gate.open()
+    done, other_done = wait_status(victim, *TERMINAL_STATUSES), wait_status(bystander, *TERMINAL_STATUSES)
+    assert done.status == RunStatus.SUCCEEDED and done.attempt == 2, done.error
+    assert acme.get(f"/api/v1/teams/acme/runs/{victim}/result/").json()["rows"] == [["released"]]
+    assert other_done.status == RunStatus.SUCCEEDED and other_done.attempt == 1, other_done.error
+    assert other.get(f"/api/v1/teams/globex/runs/{bystander}/result/").json()["rows"] == [["released"]]
+    assert alive(spared)  # globex's engine carried on: same process, never restarted

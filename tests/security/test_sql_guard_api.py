@@ -3,8 +3,8 @@
 Each attack goes through a job run (a real Celery worker and the team's engine), `sql/preview/` and
 `sql/validate/`: refused with the rule named, the statement and line given, no JVM frame, no row, the secret
 file and the target directory untouched, and the platform database unchanged (nobody became a superuser).
-Legitimate scripts of the same shapes still run. The full catalogue of variants runs on the engine's runtime in
-test_sql_guard.py; this file proves the API paths apply the same guard.
+Legitimate scripts of the same shapes still run. The full catalogue of variants (test_sql_guard.py, on the
+engine's runtime) also goes through validate and preview here, every one refused with its rule.
 """
 
 from __future__ import annotations
@@ -191,3 +191,32 @@ def test_spark_variable_substitution_is_off_and_stays_off(guard_worker: Worker, 
         "sql": "SET spark.sql.variable.substitute=true;\nSELECT '${env:PATH}' AS e"}, format="json")
     assert validate.json()["valid"] is False
     _assert_clean(validate.json()["errors"][0]["message"], "conf")
+
+
+def test_every_variant_of_the_catalogue_is_refused_through_validate_and_preview(
+    guard_worker: Worker, world: World, developer_client: APIClient, pg_source: Any, tmp_path: Path,
+) -> None:
+    """The whole catalogue of test_sql_guard.py (case, comments, quoting, views over views, unicode, nested
+    IDENTIFIER, …) sent as a developer sends it: each is refused by the engine's guard with its rule, no row
+    comes back, and nothing it aims at changes."""
+    from tests.security.test_sql_guard import Target
+    from tests.security.test_sql_guard import attacks as catalogue
+
+    target = Target(world.secret, world.outdir, pg_source, tmp_path / "lake")
+    before = world.snapshot()
+    missed = []
+    for script, rule in catalogue(target):
+        validate = developer_client.post(f"{API}/sql/validate/", {"sql": script}, format="json")
+        errors = validate.json().get("errors") or [{}]
+        if validate.status_code != 200 or validate.json().get("valid") or f"(rule: {rule})" not in str(
+                errors[0].get("message")):
+            missed.append(("validate", script, validate.status_code, errors[0].get("message")))
+            continue
+        _assert_clean(errors[0]["message"], rule)
+        preview = developer_client.post(f"{API}/sql/preview/", {"sql": script}, format="json")
+        body = preview.json()
+        shape = preview.status_code == 400 and body["error"]["message"].startswith("Preview ")
+        if preview.status_code != 400 or "rows" in body or not (shape or f"(rule: {rule})" in body["error"]["message"]):
+            missed.append(("preview", script, preview.status_code, str(body)[:300]))
+    assert missed == [], missed
+    assert world.snapshot() == before

@@ -12,8 +12,11 @@ from django.conf import settings
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
+from catalogs.services.crud import catalog_create, catalog_update
+from catalogs.services.rotation import catalog_secrets_rotate
 from catalogs.types.delta_config import DeltaConfig
 from catalogs.types.jdbc_config import JdbcConfig
+from jobs.engines.store import DjangoCatalogStore
 from jobs.spark.store import (
     CatalogEntry,
     CatalogStoreError,
@@ -130,6 +133,35 @@ def test_database_store_reads_sealed_rows_of_one_team(db_store_env: None) -> Non
     finally:
         store.close()
     assert redact("db-pw-4567 and s3-key-999") == "*** and ***"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_store_sees_a_catalog_change_the_same_way(db_store_env: None) -> None:
+    """The standalone runner's store and the worker's ORM store agree on when a catalog changed (and so re-bind)."""
+    team = TeamFactory(name="acme")
+    catalog_create(team=team, actor=None, data={
+        "catalog_name": "pg", "catalog_type": "jdbc",
+        "configuration": {"type": "postgresql", "base-url": "jdbc:postgresql://db:5432/", "default-database": "a",
+                          "username": "u", "password": "fp-pw-2468"}})
+    runner_store, worker_store = DatabaseCatalogStore(_dsn(), "acme"), DjangoCatalogStore("acme")
+
+    def fingerprints() -> tuple[str, str]:
+        runner, worker = runner_store.get_catalog("pg"), worker_store.get_catalog("pg")
+        assert runner is not None and worker is not None
+        return runner.fingerprint, worker.fingerprint
+
+    try:
+        first = fingerprints()
+        assert first[0] == first[1]
+        # re-sealing under the newest key changes the stored text, not the catalog: nothing to re-bind
+        assert catalog_secrets_rotate().catalogs == 1
+        assert fingerprints() == first
+        catalog_update(team=team, name="pg", actor=None, data={"configuration": {"default-database": "b"}},
+                       partial=True)
+        changed = fingerprints()
+        assert changed[0] == changed[1] != first[0]
+    finally:
+        runner_store.close()
 
 
 def test_database_store_unreachable_is_a_clear_error() -> None:

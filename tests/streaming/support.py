@@ -105,3 +105,14 @@ def stream_spark() -> Iterator[Any]:
                .config(map=ENGINE_STATIC_CONF).getOrCreate())
     yield session
     session.stop()
+
+
+@pytest.fixture
+def session(stream_spark: Any) -> Iterator[Any]:
+    """A child session of the module's SparkSession in UTC with 2 shuffle partitions; its queries stopped after."""
+    child = stream_spark.newSession()
+    child.conf.set("spark.sql.session.timeZone", "UTC")
+    child.conf.set("spark.sql.shuffle.partitions", "2")
+    yield child
+    for query in child.streams.active:
+        query.stop()

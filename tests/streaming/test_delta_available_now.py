@@ -6,7 +6,7 @@ checkpoint. The tables are real Delta tables written by delta-rs, as another wri
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from tests.streaming.support import delta_table
 
 pytestmark = pytest.mark.spark
 stream_spark = support.stream_spark
+session = support.session  # a child session per test
 
 LIMIT = 2
 ROWS_PER_VERSION = 2
@@ -71,15 +72,6 @@ def _batches(versions: list[Rows], limit: int | None) -> list[Rows]:
     """The micro-batches an AvailableNow run makes of `versions`: `limit` versions each, the rest last."""
     step = limit or max(len(versions), 1)
     return [sorted(r for v in versions[i:i + step] for r in v) for i in range(0, len(versions), step)]
-
-
-@pytest.fixture
-def session(stream_spark: Any) -> Iterator[Any]:
-    child = stream_spark.newSession()
-    child.conf.set("spark.sql.shuffle.partitions", "2")
-    yield child
-    for query in child.streams.active:
-        query.stop()
 
 
 @pytest.mark.parametrize("limit", [LIMIT, None], ids=["limited", "unlimited"])

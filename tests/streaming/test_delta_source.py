@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from tests.streaming.test_sinks import pg_entry, pg_rows, shop  # noqa: F401 - `
 
 pytestmark = pytest.mark.spark
 stream_spark = support.stream_spark
+session = support.session  # a child session per test
 
 UTC_TS = pa.timestamp("us", tz="UTC")
 CLICKS = pa.schema([("room", pa.string()), ("ts", UTC_TS), ("v", pa.int32())])
@@ -52,16 +52,6 @@ def append(path: str, *rows: tuple[str, int, int]) -> None:
 
 def as_rows(rows: list[tuple[str, int, int]]) -> list[tuple[Any, ...]]:
     return sorted(((r, t(s), v) for r, s, v in rows), key=repr)
-
-
-@pytest.fixture
-def session(stream_spark: Any) -> Iterator[Any]:
-    child = stream_spark.newSession()
-    child.conf.set("spark.sql.session.timeZone", "UTC")
-    child.conf.set("spark.sql.shuffle.partitions", "2")
-    yield child
-    for query in child.streams.active:
-        query.stop()
 
 
 class DeltaHarness:

@@ -27,11 +27,12 @@ from tests.streaming.support import (
     delta_rows,
     event,
 )
+from tests.support.paths import REPO
+from tests.support.servers import wait_until
 
 pytestmark = pytest.mark.spark
 stream_spark = support.stream_spark  # this module's SparkSession (streaming needs no Hive Metastore)
 
-REPO = Path(__file__).resolve().parents[2]
 RUNNER = REPO / "jobs" / "spark" / "runner.py"
 KILLS = 5
 TOTALS = "SELECT room, count(*), sum(v) FROM {src} GROUP BY room"
@@ -57,14 +58,16 @@ class Runner:
             except ValueError:
                 continue  # a stray line from a library
 
-    def wait_for(self, name: str, *, count: int = 1, rounds: int = 1200) -> list[dict[str, Any]]:
-        for _ in range(rounds):
-            found = [e for e in self.events if e.get("event") == name]
-            if len(found) >= count or self.process.poll() is not None:
-                time.sleep(0.2)  # let the reader catch the process's last lines
-                return [e for e in self.events if e.get("event") == name]
-            time.sleep(0.1)
+    def named(self, name: str) -> list[dict[str, Any]]:
+        """The events called `name` so far."""
         return [e for e in self.events if e.get("event") == name]
+
+    def wait_for(self, name: str, *, count: int = 1) -> list[dict[str, Any]]:
+        """The events called `name` once `count` of them arrived or the runner exited."""
+        wait_until(lambda: len(self.named(name)) >= count or self.process.poll() is not None, interval=0.1,
+                   what=f"{count} '{name}' event(s) from the runner")
+        time.sleep(0.2)  # let the reader catch the process's last lines
+        return self.named(name)
 
     def kill9(self, log: Path) -> None:
         # a runner that ended by itself before the kill is a failure to report, not a process to look up

@@ -36,6 +36,7 @@ from tests.streaming.support import (
 
 pytestmark = pytest.mark.spark
 stream_spark = support.stream_spark  # this module's SparkSession (streaming needs no Hive Metastore)
+session = support.session  # a child session per test
 
 PG_PASSWORD = f"pg-stream-{secrets.token_hex(6)}"
 UTC_TS = pa.timestamp("us", tz="UTC")
@@ -43,16 +44,6 @@ UTC_TS = pa.timestamp("us", tz="UTC")
 
 def t(second: int) -> dt.datetime:
     return dt.datetime(2026, 1, 1) + dt.timedelta(seconds=second)
-
-
-@pytest.fixture
-def session(stream_spark: Any) -> Iterator[Any]:
-    child = stream_spark.newSession()
-    child.conf.set("spark.sql.session.timeZone", "UTC")
-    child.conf.set("spark.sql.shuffle.partitions", "2")
-    yield child
-    for query in child.streams.active:
-        query.stop()
 
 
 @pytest.fixture
@@ -389,3 +380,28 @@ def test_a_batch_script_cannot_name_the_platform_stream_views(lake: Harness) -> 
     result = lake.runner.run("SELECT * FROM __lp_stream_1")
     assert not result.succeeded
     assert "rule: reserved-name" in result.error["message"] and "__lp_stream_1" in result.error["message"]
+
+
+def test_an_edited_aggregation_the_checkpoint_cannot_resume_fails_with_the_way_out(
+        lake: Harness, warehouse: Path, session: Any) -> None:
+    from jobs.spark.streaming.errors import incompatible_checkpoint, user_message
+
+    path = delta_table(warehouse, "web", "room_totals", TOTALS_SCHEMA)
+    sql = "INSERT INTO lake.web.room_totals SELECT room, {agg} FROM STREAM(files.web.clicks) GROUP BY room EMIT STREAM"
+    first = lake.start(sql.format(agg="count(*)"))
+    lake.drops.drop([event("a", 1), event("b", 2), event("a", 3)])
+    lake.settle()
+    lake.queries[0].stop()
+    assert delta_rows(path) == [("a", 2), ("b", 1)]
+    # the same checkpoint, with an aggregate whose state has another shape (avg keeps a sum and a count)
+    edited = lake.plan(sql.format(agg="CAST(avg(v) AS BIGINT)"))
+    query = start_streaming(edited, checkpoint=str(lake.checkpoints / "q0"))
+    lake.drops.drop([event("c", 4)])
+    with pytest.raises(Exception):  # noqa: B017, PT011 - Spark's StreamingQueryException, checked below
+        query.processAllAvailable()
+    message = first.sink.failure or edited.sink.failure or user_message(query.exception())
+    told = incompatible_checkpoint(message)
+    assert told is not None, message
+    assert "cannot resume from its checkpoint" in told and "reset the stream" in told
+    assert "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE" in told and "JVM" not in told
+    assert delta_rows(path) == [("a", 2), ("b", 1)]  # nothing of the edited query was written

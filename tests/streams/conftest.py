@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,26 @@ class Lake:
                 f"INSERT INTO lake.db.{table} SELECT id, room FROM STREAM(events.default.{source or self.key})")
 
 
+class Producer(threading.Thread):
+    """Adds 5 events to the lake's stream every 0.5 s until finished."""
+
+    def __init__(self, source: Lake, first: int) -> None:
+        super().__init__(daemon=True)
+        self.lake, self.next = source, first
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(0.5):
+            produce(self.lake.server, self.lake.key, events(self.next, 5))
+            self.next += 5
+
+    def finish(self) -> int:
+        """Stop producing; the number of events produced."""
+        self.stopped.set()
+        self.join()
+        return self.next
+
+
 @pytest.fixture
 def lake(admin_client: APIClient, redis_server: RedisServer, tmp_path: Path) -> Lake:  # noqa: F811
     key = f"ev{tmp_path.name[-6:].replace('_', '')}"
@@ -114,6 +135,23 @@ def lake(admin_client: APIClient, redis_server: RedisServer, tmp_path: Path) -> 
         response = admin_client.post(f"{API}/catalogs/", body, format="json")
         assert response.status_code == 201, response.content
     return Lake(redis_server, warehouse, key)
+
+
+# Catalogs of team acme that streams started without a worker read from and write to: a start checks that the
+# statement's catalogs exist (streams/services/statement.py); nothing ever connects to them.
+STREAM_CATALOGS = [
+    {"catalog_name": "events", "catalog_type": "redis-streams", "configuration": {
+        "url": "redis://127.0.0.1:1/0", "tables": {"default.clicks": {"columns": EVENT_COLUMNS, "event-time": "ts"}}}},
+    {"catalog_name": "lake", "catalog_type": "delta", "configuration": {"warehouse": "/tmp/lakeport-never-written"}},
+]
+
+
+@pytest.fixture
+def stream_catalogs(admin_client: APIClient) -> None:
+    """Team acme's `events` (Redis Streams) and `lake` (Delta) catalogs, made through the API, never connected to."""
+    for body in STREAM_CATALOGS:
+        response = admin_client.post(f"{API}/catalogs/", body, format="json")
+        assert response.status_code == 201, response.content
 
 
 @pytest.fixture

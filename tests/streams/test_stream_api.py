@@ -24,6 +24,11 @@ STREAMING_SQL = ("CREATE TABLE IF NOT EXISTS lake.db.t (id BIGINT);\n"
 
 
 @pytest.fixture(autouse=True)
+def _catalogs(stream_catalogs: None) -> None:
+    """Every stream here reads events.default.clicks and writes lake.db.t."""
+
+
+@pytest.fixture(autouse=True)
 def _empty_broker() -> Any:
     flush_broker()
     yield

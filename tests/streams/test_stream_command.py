@@ -13,7 +13,7 @@ from jobs.models import SqlJob
 from streams.models import StreamAudit
 from teams.models import Team
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("stream_catalogs")]
 
 SQL = "INSERT INTO lake.web.counts SELECT count(*) FROM STREAM(events.default.clicks)"
 
@@ -45,3 +45,45 @@ def test_a_batch_job_or_an_unknown_one_is_a_clear_error(team: Team) -> None:
         _stream("start", "--job", "daily")
     with pytest.raises(CommandError, match="No job named 'nope' in team 'acme'"):
         _stream("status", "--job", "nope")
+
+
+def _runjob(*args: str) -> tuple[dict[str, Any], str]:
+    """`manage.py runjob --team acme …`: the stream body it prints and its progress lines."""
+    out, err = io.StringIO(), io.StringIO()
+    call_command("runjob", "--team", "acme", *args, stdout=out, stderr=err)
+    return json.loads(out.getvalue()), err.getvalue()
+
+
+def test_runjob_stops_a_streaming_job_and_refuses_what_it_cannot_do(team: Team) -> None:
+    SqlJob.objects.create(team=team, name="clicks", sql=SQL, kind="streaming")
+    _stream("start", "--job", "clicks")
+    stopped, progress = _runjob("--job", "clicks", "--stop")  # nobody supervised it yet: stopped at once
+    assert (stopped["status"], stopped["desired"]) == ("STOPPED", "stopped")
+    assert "stream of job 'clicks' in team 'acme': STOPPED" in progress
+    with pytest.raises(CommandError, match="is STOPPED"):
+        _runjob("--job", "clicks", "--stop")
+    assert list(StreamAudit.objects.order_by("id").values_list("action", "actor_name")) == [
+        ("start", "platform"), ("stop", "platform")]
+
+    SqlJob.objects.create(team=team, name="daily", sql="SELECT 1")
+    with pytest.raises(CommandError, match="'daily' is a batch job: --stop is for streaming jobs"):
+        _runjob("--job", "daily", "--stop")
+    with pytest.raises(CommandError, match="No job named 'nope' in team 'acme'"):
+        _runjob("--job", "nope")
+    with pytest.raises(CommandError, match="Give --file"):
+        _runjob()
+    with pytest.raises(CommandError, match="give --job, not --file"):
+        _runjob("--job", "clicks", "--file", "-", "--stop")
+
+
+def test_runjob_refuses_a_statement_that_cannot_start_and_leaves_the_stream_as_it_was(team: Team,
+                                                                                      tmp_path: Any) -> None:
+    script = tmp_path / "clicks.sql"
+    script.write_text("INSERT INTO lake.web.counts SELECT count(*) FROM STREAM(gone.default.clicks)")
+    with pytest.raises(CommandError, match=r"sql: Statement 1 \(line 1\): STREAM\(gone.default.clicks\): the team "
+                                           r"has no catalog named 'gone'.*\(rule: unknown-catalog\)"):
+        _runjob("--file", str(script), "--job", "clicks", "--kind", "streaming")
+    job = SqlJob.objects.get(team=team, name="clicks")
+    assert job.kind == "streaming"  # saved (saving cannot judge catalogs), not started
+    assert _stream("status", "--job", "clicks")["status"] == "STOPPED"
+    assert not StreamAudit.objects.exists()

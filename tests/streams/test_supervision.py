@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from celery import current_app
 from rest_framework.test import APIClient
 
 from streams.models import StreamState
-from tests.streams.conftest import API, Lake, events, produce, sink_ids, stream, wait_stream
+from tests.streams.conftest import API, Lake, Producer, events, produce, sink_ids, stream, wait_stream
 from tests.support.processes import descendants
 from tests.support.servers import wait_until
 from tests.support.worker import Worker
@@ -57,28 +56,6 @@ def _drivers(*workers: Worker) -> list[int]:
             if b"jobs.spark.engine" in cmdline:
                 found.append(pid)
     return found
-
-
-class Producer(threading.Thread):
-    """Adds 5 events to the stream every 0.5 s until stopped; `ids` are the ids it produced."""
-
-    def __init__(self, lake: Lake, first: int) -> None:
-        super().__init__(daemon=True)
-        self.lake, self.next = lake, first
-        self.ids: list[int] = []
-        self.stopped = threading.Event()
-
-    def run(self) -> None:
-        while not self.stopped.wait(0.5):
-            batch = events(self.next, 5)
-            produce(self.lake.server, self.lake.key, batch)
-            self.ids += [e["id"] for e in batch]
-            self.next += 5
-
-    def finish(self) -> list[int]:
-        self.stopped.set()
-        self.join()
-        return self.ids
 
 
 def test_start_metrics_stop_restart_from_checkpoint_and_reset(
@@ -147,7 +124,7 @@ def test_a_killed_driver_restarts_from_its_checkpoint_and_the_sink_stays_exact(
     assert restarting["status"] in ("RESTARTING", "RUNNING") and "driver stopped" in restarting["last_error"]
     wait_stream(developer_client, job_id, lambda s: _running(s) and s["restarts"] == 1, "RUNNING again")
     wait_until(lambda: _drivers(worker) and _drivers(worker) != drivers, what="a new driver")
-    ids = producer.finish()
+    ids = list(range(producer.finish()))  # it produced from 0
     _exact(sink, ids, "after the driver was killed")
     _post(developer_client, job_id, "stop")
     wait_stream(developer_client, job_id, _stopped, "the stop")
@@ -297,3 +274,45 @@ def _rooms(path: str) -> set[str]:
     import deltalake
 
     return set(deltalake.DeltaTable(path).to_pyarrow_table().column("room").to_pylist())
+
+
+def test_an_edit_the_checkpoint_cannot_resume_fails_at_once_and_says_to_reset(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient,
+) -> None:
+    import deltalake
+    import pyarrow as pa
+
+    counts = str(lake.warehouse / "db" / "counts")
+    deltalake.write_deltalake(counts, pa.schema([("room", pa.string()), ("n", pa.int64())]).empty_table())
+    produce(lake.server, lake.key, events(0, 30))
+    job = streaming_job("SET spark.sql.shuffle.partitions = 2;\n"
+                        f"INSERT INTO lake.db.counts SELECT room, count(*) AS n FROM STREAM(events.default.{lake.key}) "
+                        "GROUP BY room EMIT STREAM")
+    worker = stream_workers("w1")
+    _post(developer_client, job["id"], "start")
+    wait_stream(developer_client, job["id"], _running, "the stream to run")
+
+    def counted() -> int:
+        return sum(deltalake.DeltaTable(counts).to_pyarrow_table().column("n").to_pylist())
+
+    wait_until(lambda: counted() == 30, timeout=300, what="30 events counted")
+    # the aggregation's state changes shape (avg keeps a sum and a count): Spark cannot resume it
+    before = _drivers(worker)
+    edited = job["sql"].replace("count(*) AS n", "CAST(avg(id) AS BIGINT) AS n")
+    assert developer_client.patch(f"{API}/jobs/{job['id']}/", {"sql": edited}, format="json").status_code == 200
+    wait_until(lambda: _drivers(worker) and _drivers(worker) != before, what="a new driver for the edited SQL")
+    wait_stream(developer_client, job["id"], _running, "the edited query to start")
+    produce(lake.server, lake.key, events(30, 10))  # its first batch meets the checkpoint's state
+    failed = wait_stream(developer_client, job["id"], _stopped, "the edited stream to fail")
+    assert failed["status"] == "FAILED" and failed["restarts"] == 0  # no retries of what cannot work
+    assert "cannot resume from its checkpoint" in failed["last_error"] and "reset" in failed["last_error"]
+    assert "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE" in failed["last_error"] and "Traceback" not in failed["last_error"]
+    assert counted() == 30  # the sink kept what the first query wrote, nothing of the failed one
+
+    # the way out the message gives: reset, and the edited query runs on a new checkpoint from the beginning
+    _post(developer_client, job["id"], "reset", {"confirm": True})
+    _post(developer_client, job["id"], "start")
+    wait_stream(developer_client, job["id"], lambda s: _running(s) and s["latest"] is not None, "the reset stream")
+    _post(developer_client, job["id"], "stop")
+    wait_stream(developer_client, job["id"], _stopped, "the stop")

@@ -21,6 +21,11 @@ def engine_pid(run_id: int) -> int:
     return int(wait_until(find, what=f"run {run_id} to report its engine"))
 
 
+def engine_pids(run_id: int) -> list[int]:
+    """Every engine pid a run reported, one per attempt, in order (a re-queued run reports a second one)."""
+    return [int(pid) for pid in re.findall(r"engine pid (\d+)", run_log_text(run_id))]
+
+
 def alive(pid: int) -> bool:
     """True while `pid` runs (a zombie counts as gone)."""
     try:

@@ -434,7 +434,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Restart the driver on the same checkpoint (a stopped stream is started). */
+        /**
+         * @description Restart the driver on the same checkpoint (a stopped stream is started).
+         *
+         *     A statement that cannot start is a 400 (the checks of start) and a running driver is left alone.
+         */
         post: operations["streams_restart"];
         delete?: never;
         options?: never;
@@ -451,7 +455,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver. */
+        /**
+         * @description Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver.
+         *
+         *     A statement that cannot start is a 400 before anything changes: a parameter without a usable default
+         *     (`details.parameters`), or (`details.sql`, naming the statement, its line and the rule) a script that is not
+         *     batch statements then one streaming INSERT, an unknown EMIT clause, a STREAM(…) or target in a catalog the
+         *     team does not have, a STREAM(…) of a catalog type that cannot stream.
+         */
         post: operations["streams_start"];
         delete?: never;
         options?: never;
@@ -4970,6 +4981,15 @@ export interface operations {
                     "application/json": components["schemas"]["StreamStateOutput"];
                 };
             };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
             401: {
                 headers: {
@@ -5037,6 +5057,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StreamStateOutput"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */

@@ -1,4 +1,8 @@
-"""`manage.py runjob --team T --file script.sql`: run a script through the job path and print its results."""
+"""`manage.py runjob --team T --file script.sql`: run a script through the job path and print its results.
+
+A streaming job (`--kind streaming`, or an existing one named by `--job`) is started instead, through the stream
+services the API's stream/start/ uses, and followed until it is RUNNING; `--stop` stops it gracefully.
+"""
 
 from __future__ import annotations
 
@@ -10,20 +14,32 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from config.errors import DomainError
-from jobs.models import JobRun, RunStatus, SqlJob
+from jobs.models import JobKind, JobRun, RunStatus, SqlJob
 from jobs.selectors import run_log_page
 from jobs.services.jobs import job_create, job_update
 from jobs.services.runs import run_submit
+from streams.management.operate import operate_stream
+from streams.models import StreamAction
 from teams.models import Team
 
 
 class Command(BaseCommand):
-    help = "Run a Spark SQL script as a job run of a team (same claim, engine and recording as the workers)."
+    help = ("Run a Spark SQL script as a job run of a team (same claim, engine and recording as the workers). "
+            "A streaming job is started on the workers instead and followed until it is RUNNING (FAILED: exit 1 "
+            "with its error); --stop stops it. `manage.py stream` has status, restart and reset.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--team", required=True, help="Team name.")
-        parser.add_argument("--file", required=True, help="The SQL script ('-' reads standard input).")
+        parser.add_argument("--file", help="The SQL script ('-' reads standard input); without it, --job names an "
+                                           "existing job whose saved script runs.")
         parser.add_argument("--job", help="Job name to create or update (default: runjob-<file stem>).")
+        parser.add_argument("--kind", choices=[k.value for k in JobKind],
+                            help="Kind of the job created or updated (default: batch for a new job, else unchanged).")
+        parser.add_argument("--stop", action="store_true",
+                            help="Stop the streaming job gracefully (the batch in flight finishes) and wait until "
+                                 "it is STOPPED.")
+        parser.add_argument("--timeout", type=float, default=300.0,
+                            help="Seconds to wait for a streaming job to be RUNNING (or STOPPED with --stop).")
         parser.add_argument("--engine", choices=["default", "warm", "isolated"], default="default")
         parser.add_argument("--default-catalog", default="")
         parser.add_argument("--via-worker", action="store_true",
@@ -34,17 +50,20 @@ class Command(BaseCommand):
         team = Team.objects.filter(name=opts["team"]).first()
         if team is None:
             raise CommandError(f"No team named '{opts['team']}'.")
-        sql = sys.stdin.read() if opts["file"] == "-" else self._read(opts["file"])
-        name = opts["job"] or f"runjob-{Path(opts['file']).stem if opts['file'] != '-' else 'stdin'}"[:200]
-        try:
-            job = SqlJob.objects.filter(team=team, name=name).first()
-            fields = {"sql": sql, "engine": opts["engine"], "default_catalog": opts["default_catalog"]}
-            job = job_update(job=job, data=fields) if job else job_create(team=team, user=None, name=name, **fields)
-        except DomainError as exc:  # an empty or oversized script, an unknown catalog, a bad parameter
-            raise CommandError(exc.summary()) from None
+        if opts["stop"] and opts["file"]:
+            raise CommandError("--stop stops a streaming job as it is: give --job, not --file.")
+        job = self._job(team, opts) if opts["file"] else self._existing(team, opts["job"])
+        if job.kind == JobKind.STREAMING:  # started on the workers, as the API's stream/start/ does
+            action = StreamAction.STOP if opts["stop"] else StreamAction.START
+            operate_stream(job=job, action=action, out=self.stdout, err=self.stderr, wait=True,
+                           timeout=opts["timeout"])
+            return
+        if opts["stop"]:
+            raise CommandError(f"Job '{job.name}' is a batch job: --stop is for streaming jobs (a batch run is "
+                               "cancelled with the API's runs/{id}/cancel/).")
         try:
             submission = run_submit(job=job, user=None, enqueue=opts["via_worker"])
-        except DomainError as exc:  # a streaming job (started with the API's stream/start/, not run), a bad parameter
+        except DomainError as exc:  # a bad parameter
             raise CommandError(exc.summary()) from None
         run = submission.run
         self.stderr.write(f"run {run.id} of job '{job.name}' in team '{team.name}'")
@@ -65,6 +84,28 @@ class Command(BaseCommand):
         self._print_result(run, opts["max_rows"])
         if run.status != RunStatus.SUCCEEDED:
             raise CommandError(f"run {run.id} {run.status}: {(run.error or {}).get('message', '')}")
+
+    def _job(self, team: Team, opts: dict[str, Any]) -> SqlJob:
+        """The job named --job (or after the file), created or updated with the script of --file."""
+        sql = sys.stdin.read() if opts["file"] == "-" else self._read(opts["file"])
+        name = opts["job"] or f"runjob-{Path(opts['file']).stem if opts['file'] != '-' else 'stdin'}"[:200]
+        fields: dict[str, Any] = {"sql": sql, "engine": opts["engine"], "default_catalog": opts["default_catalog"]}
+        if opts["kind"]:
+            fields["kind"] = opts["kind"]
+        try:
+            job = SqlJob.objects.filter(team=team, name=name).first()
+            return job_update(job=job, data=fields) if job else job_create(team=team, user=None, name=name, **fields)
+        except DomainError as exc:  # an empty or oversized script, an unknown catalog, a bad parameter
+            raise CommandError(exc.summary()) from None
+
+    def _existing(self, team: Team, name: str | None) -> SqlJob:
+        """The saved job named `name` (runs its own script: no --file)."""
+        if not name:
+            raise CommandError("Give --file (a script to run), or --job naming a saved job.")
+        job = SqlJob.objects.filter(team=team, name=name).select_related("team").first()
+        if job is None:
+            raise CommandError(f"No job named '{name}' in team '{team.name}'.")
+        return job
 
     def _read(self, path: str) -> str:
         try:

@@ -14,6 +14,8 @@ returning a STREAMING DataFrame with the table's declared schema (event-time col
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from jobs.spark.bindings.base import (
     BindContext,
     Binding,
@@ -31,6 +33,7 @@ from jobs.spark.bindings.jdbc import JdbcBinding
 from jobs.spark.bindings.kafka import KafkaBinding
 from jobs.spark.bindings.nats_jetstream import NatsJetStreamBinding
 from jobs.spark.bindings.redis_streams import RedisStreamsBinding
+from jobs.spark.lineage import CatalogInfo
 
 BINDINGS: dict[str, CatalogBinding] = {
     b.key: b for b in (JdbcBinding(), HiveBinding(), DeltaBinding(), RedisStreamsBinding(), NatsJetStreamBinding(),
@@ -50,6 +53,11 @@ def binding_for(catalog_type: str) -> CatalogBinding:
         raise UnknownCatalogType(f"Catalog type '{catalog_type}' is not supported by this runtime.") from None
 
 
+def lineage_catalogs(bindings: Iterable[Binding]) -> dict[str, CatalogInfo]:
+    """What lineage knows of a session's bound catalogs, by Spark catalog name (each type's binding says)."""
+    return {b.spark_name: binding_for(b.type).lineage_catalog(b) for b in bindings if b.spark_name}
+
+
 def can_stream(binding: CatalogBinding) -> bool:
     """True when the type's tables can be read as streams."""
     return callable(getattr(binding, "stream", None))
@@ -67,5 +75,6 @@ __all__ = [
     "UnknownCatalogType",
     "binding_for",
     "can_stream",
+    "lineage_catalogs",
     "session_catalogs",
 ]

@@ -12,10 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from jobs.spark.lineage import CatalogInfo
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
     from jobs.spark.delta import EmbeddedDelta
+    from jobs.spark.lineage import Dataset
     from jobs.spark.store import CatalogEntry
 
 
@@ -126,6 +129,14 @@ class CatalogBinding(Protocol):
         """The (host, port) a failing statement's connection error may be about, or None."""
         ...
 
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """`database.table` of the catalog as a lineage dataset (its physical identity, no secret), or None."""
+        ...
+
+    def lineage_catalog(self, binding: Binding) -> CatalogInfo:
+        """What lineage's plan walk needs to name the catalog's tables: type and plain locations, no secret."""
+        ...
+
 
 @runtime_checkable
 class StreamingBinding(CatalogBinding, Protocol):
@@ -167,3 +178,11 @@ class PlainBinding:
     def endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
         """No server to probe."""
         return None
+
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """No physical identity known."""
+        return None
+
+    def lineage_catalog(self, binding: Binding) -> CatalogInfo:
+        """Name and type only: no location the plan walk could name a table by."""
+        return CatalogInfo(binding.name, binding.type)

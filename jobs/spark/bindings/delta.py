@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding, register_data_source
+from jobs.spark.lineage import Dataset, delta_dataset
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -126,6 +127,13 @@ class DeltaBinding(PlainBinding):
         """The catalog's `default-database`."""
         value = config.get("default-database")
         return str(value) if value else None
+
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """The table by its path (`file` + local path, or `scheme://bucket` + key)."""
+        from jobs.spark.delta.catalog import DeltaCatalog, TableRef
+
+        uri = DeltaCatalog.from_config(binding.name, binding.configuration).table_uri(TableRef(binding.name, database, table))
+        return delta_dataset(binding.name, database, table, uri, None)
 
     def stream(self, spark: SparkSession, binding: Binding, database: str, table: str) -> DataFrame:
         """The table as a stream: new versions are micro-batches (embedded: jobs/spark/delta/stream_source.py;

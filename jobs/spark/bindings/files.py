@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobs.spark.bindings.base import Binding
 from jobs.spark.bindings.redis_streams import StreamCatalogBinding
+from jobs.spark.lineage import Dataset, stream_dataset
 from jobs.spark.streaming.tables import StreamSourceError, StreamTable, declared_table
 
 if TYPE_CHECKING:
@@ -34,6 +35,11 @@ class FilesBinding(StreamCatalogBinding):
     def summary(self, binding: Binding) -> str:
         """`files at <root>`."""
         return f"files at {binding.configuration.get('root')}"
+
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """The landing directory, in namespace `file`."""
+        path = os.path.abspath(table_dir(binding.configuration, database, table))
+        return stream_dataset(binding.name, database, table, kind=self.key, namespace="file", physical_name=path)
 
     def databases(self, config: dict[str, Any]) -> list[str]:
         """The sub-directories of the root."""

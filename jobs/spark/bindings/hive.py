@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
+from jobs.spark.lineage import CatalogInfo, Dataset, hive_dataset, host_port
 
 if TYPE_CHECKING:
     from jobs.spark.store import CatalogEntry
 
 SESSION_CATALOG = "spark_catalog"
+THRIFT_PORT = 9083  # the metastore's default port
 BUILTIN_HIVE_VERSION = "2.3.10"
 
 
@@ -125,6 +127,16 @@ class HiveBinding(PlainBinding):
     def summary(self, binding: Binding) -> str:
         """`hive metastore <uris> as spark_catalog`."""
         return f"hive metastore {metastore_uris(binding.configuration)} as {binding.spark_name}"
+
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """`database.table` on `hive://host:port` of the first metastore URI."""
+        return hive_dataset(self.lineage_catalog(binding), database, table)
+
+    def lineage_catalog(self, binding: Binding) -> CatalogInfo:
+        """Host and port of the first `metastore-uris` entry (a thrift:// URI)."""
+        first = str(binding.configuration.get("metastore-uris") or "").split(",")[0]
+        host, port = host_port(first, THRIFT_PORT) if first else ("", 0)
+        return CatalogInfo(binding.name, self.key, host=host, port=port)
 
     def default_database(self, config: dict[str, Any]) -> str | None:
         """The catalog's `default-database`."""

@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl
 
 from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
 from jobs.spark.jdbc_url import JdbcUrl, JdbcUrlError, parse_jdbc_url
+from jobs.spark.lineage import CatalogInfo, Dataset, jdbc_dataset
 
 if TYPE_CHECKING:
     from jobs.spark.store import CatalogEntry
@@ -216,3 +217,14 @@ class JdbcBinding(PlainBinding):
     def endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
         """The database server."""
         return host_port(config)
+
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """PostgreSQL `database.schema.table`, MySQL `database.table` on `scheme://host:port`."""
+        return jdbc_dataset(self.lineage_catalog(binding), [database], table)
+
+    def lineage_catalog(self, binding: Binding) -> CatalogInfo:
+        """The product, the base-url's lower-case host and port (the one JDBC URL parser) and the default database."""
+        config = binding.configuration
+        host, port = host_port(config)
+        return CatalogInfo(binding.name, self.key, str(config.get("type") or "postgresql"), host.lower(), port,
+                           str(config.get("default-database") or ""))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobs.spark.bindings.base import Binding
 from jobs.spark.bindings.redis_streams import StreamCatalogBinding
+from jobs.spark.lineage import Dataset, host_port, stream_dataset
 from jobs.spark.streaming.tables import StreamSourceError, declared_table
 
 if TYPE_CHECKING:
@@ -56,6 +57,13 @@ class KafkaBinding(StreamCatalogBinding):
     def summary(self, binding: Binding) -> str:
         """`kafka at <servers>`."""
         return f"kafka at {binding.configuration.get('bootstrap-servers')}"
+
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """The topic on `kafka://host:port` of the first bootstrap server (OpenLineage's Kafka naming)."""
+        first = str(binding.configuration.get("bootstrap-servers", "")).split(",")[0].strip()
+        host, port = host_port(f"kafka://{first}", 9092)
+        return stream_dataset(binding.name, database, table, kind=self.key, namespace=f"kafka://{host}:{port}",
+                              physical_name=table)
 
     def _require_jars(self, spark: SparkSession, label: str) -> None:
         if not kafka_available(spark):

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from jobs.spark.bindings.base import Binding, register_data_source
 from jobs.spark.bindings.redis_streams import StreamCatalogBinding
+from jobs.spark.lineage import Dataset, stream_dataset
 from jobs.spark.streaming.tables import StreamSourceError, StreamTable, declared_table
 
 if TYPE_CHECKING:
@@ -53,6 +54,12 @@ class NatsJetStreamBinding(StreamCatalogBinding):
     def endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
         """The first server."""
         return first_server(config)
+
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """The JetStream stream on `nats://host:port` of the first server."""
+        host, port = first_server(binding.configuration)
+        return stream_dataset(binding.name, database, table, kind=self.key, namespace=f"nats://{host}:{port}",
+                              physical_name=table)
 
     def _checked(self, binding: Binding, database: str, table: str) -> tuple[StreamTable, str, float]:
         """The declared table, its label and the timeout; the JetStream stream must exist."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 from jobs.spark.bindings.base import BindContext, Binding, PlainBinding, register_data_source
+from jobs.spark.lineage import Dataset, stream_dataset
 from jobs.spark.streaming.tables import DEFAULT_DATABASE, StreamSourceError, StreamTable, declared_table
 
 if TYPE_CHECKING:
@@ -66,6 +67,14 @@ class RedisStreamsBinding(StreamCatalogBinding):
     def endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
         """The Redis server."""
         return server(config)
+
+    def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
+        """The stream key on `redis://host:port` (plus `/<db>` for a database other than 0)."""
+        host, port = server(binding.configuration)
+        db = urlsplit(str(binding.configuration.get("url", ""))).path.strip("/")
+        namespace = f"redis://{host}:{port}" + (f"/{db}" if db not in ("", "0") else "")
+        return stream_dataset(binding.name, database, table, kind=self.key, namespace=namespace,
+                              physical_name=stream_key(binding.configuration, database, table))
 
     def databases(self, config: dict[str, Any]) -> list[str]:
         """`default` and the configured key prefixes."""

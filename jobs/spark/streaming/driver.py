@@ -9,6 +9,7 @@ in flight finish, then stops the query (the sinks stay exactly once either way).
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -20,11 +21,13 @@ from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.script import ScriptRunner
 from jobs.spark.sqltext import Statement
 from jobs.spark.streaming import sources
-from jobs.spark.streaming.errors import user_message
+from jobs.spark.streaming.errors import incompatible_checkpoint, user_message
 from jobs.spark.streaming.events import BatchEvents
-from jobs.spark.streaming.query import plan_streaming, start_streaming
+from jobs.spark.streaming.query import StreamingPlan, plan_streaming, start_streaming, streaming_lineage
 from jobs.spark.streaming.sinks import StreamingSink
 from lakeport_kernel.redaction import redact
+
+logger = logging.getLogger("lakeport.streaming")
 
 EXIT_OK, EXIT_FAILED = 0, 1
 # How long a graceful stop waits for the batch in flight before it interrupts it (the sinks stay exactly once).
@@ -60,12 +63,24 @@ def drive(runner: ScriptRunner, batch: list[Statement], statement: Statement, *,
     listener = BatchEvents(send, plan.sink.rows_written)
     spark.streams.addListener(listener)
     try:
+        lineage = _lineage(runner, plan)
         query = start_streaming(plan, checkpoint=checkpoint, name=query_name, available_now=available_now)
         send({"event": "query_started", "query_id": str(query.id), "run_id": str(query.runId),
-              "checkpoint": checkpoint, **plan.describe()})
+              "checkpoint": checkpoint, **plan.describe(), "lineage": lineage})
         return supervise_query(query, stop, send, listener, plan.sink)
     finally:
         spark.streams.removeListener(listener)
+
+
+def _lineage(runner: ScriptRunner, plan: StreamingPlan) -> dict[str, Any] | None:
+    """The query's lineage (StatementLineage.as_dict()), when capture is on; never fails the query."""
+    if not runner.capture_lineage:
+        return None
+    try:
+        return streaming_lineage(runner.resolver, plan).as_dict()
+    except Exception as exc:  # noqa: BLE001 - lineage is an observation: it never stops a stream
+        logger.warning("Lineage of the streaming query was not captured: %s.", type(exc).__name__)
+        return None
 
 
 def supervise_query(query: Any, stop: threading.Event, send: EventSink, listener: BatchEvents,
@@ -84,7 +99,9 @@ def supervise_query(query: Any, stop: threading.Event, send: EventSink, listener
     error = query.exception()
     if error is not None:
         message = sink.failure or user_message(error)
-        send({"event": "failed", "query_id": str(query.id), "batches": listener.batches, "message": redact(message)})
+        incompatible = incompatible_checkpoint(message)
+        send({"event": "failed", "query_id": str(query.id), "batches": listener.batches,
+              "message": redact(incompatible or message), "checkpoint_incompatible": incompatible is not None})
         return EXIT_FAILED
     send({"event": "stopped", "query_id": str(query.id), "batches": listener.batches, "signal": stop.is_set()})
     return EXIT_OK

@@ -29,8 +29,30 @@ def user_message(exc: BaseException) -> str:
             return " — ".join(found)
     getter = getattr(exc, "getMessage", None)
     try:
-        message = getter() if callable(getter) else str(exc)
+        message = getter() if callable(getter) else ""
     except Exception:  # noqa: BLE001 - a broken py4j link must not hide the original failure
-        message = str(exc)
-    message = (message or type(exc).__name__).split("\n\nJVM stacktrace:")[0]
+        message = ""
+    # query.exception() gives a captured exception whose getMessage() is empty: its text is str()
+    message = (message or str(exc) or type(exc).__name__).split("\n\nJVM stacktrace:")[0]
     return message.split("\nTraceback (most recent call last)")[0].strip()
+
+
+# Spark's refusals of a checkpoint whose state the query no longer matches (an edited aggregation, key or
+# stateful operator): a restart on the same checkpoint fails the same way every time.
+INCOMPATIBLE_STATE = (
+    "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE", "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
+    "STATE_STORE_COLUMN_FAMILY_SCHEMA_INCOMPATIBLE", "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+    "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE", "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
+    "STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY",
+)
+
+
+def incompatible_checkpoint(message: str) -> str | None:
+    """The user's message when `message` is Spark refusing to resume the checkpoint's state, else None."""
+    found = next((name for name in INCOMPATIBLE_STATE if f"[{name}]" in message), None)
+    if found is None:
+        return None
+    reason = message[message.index(f"[{found}]"):].split("\n")[0].strip()
+    return ("The query cannot resume from its checkpoint: its state was written by a query with other grouping "
+            f"keys, aggregates or stateful operators ({reason}). Change the query back, or reset the stream to "
+            "start it on a new checkpoint (the sources are then read again from their beginning).")

@@ -17,7 +17,9 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming import StreamingQuery
 
+from jobs.spark.bindings import binding_for, lineage_catalogs, session_catalogs
 from jobs.spark.guard import PLATFORM_VIEW_PREFIX, GuardRefusal
+from jobs.spark.lineage import Dataset, LineageContext, StatementLineage, frame_lineage, write_lineage
 from jobs.spark.resolver import CatalogResolver
 from jobs.spark.sqltext import QUOTED, WORD, Statement, split_statements, tokenize
 from jobs.spark.streaming.emit import APPEND, Emit
@@ -42,6 +44,8 @@ class StreamingPlan:
     emit: Emit
     shape: QueryShape
     views: list[str]
+    target: tuple[str, str, str] = ("", "", "")  # (catalog, database, table) of the sink
+    sources: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)  # of each view, in order
 
     def describe(self) -> dict[str, Any]:
         """What the runner reports when the query starts."""
@@ -75,7 +79,8 @@ def plan_streaming(resolver: CatalogResolver, stmt: Statement, *, stream_view: S
                                       "catalogs: write into a table of a Delta, JDBC or Hive catalog.")
     sink = sink_for(spark, catalog_type=binding.type, catalog=catalog, spark_catalog=binding.spark_name,
                     config=binding.configuration, database=database, table=table, columns=parsed.columns)
-    views = [stream_view(resolver, *qualify(ref.parts, resolver, what="stream")) for ref in parsed.sources]
+    names = [qualify(ref.parts, resolver, what="stream") for ref in parsed.sources]
+    views = [stream_view(resolver, *name) for name in names]
     _guard(resolver, stmt, parsed.with_views(views), frozenset(views))
     try:
         frame = spark.sql(parsed.query_with_views(views))
@@ -96,7 +101,23 @@ def plan_streaming(resolver: CatalogResolver, stmt: Statement, *, stream_view: S
     columns = list(getattr(sink, "columns", shape.columns))
     if len(columns) == len(frame.columns):
         frame = frame.toDF(*columns)  # INSERT INTO matches columns by position
-    return StreamingPlan(parsed, frame, sink, mode, parsed.emit, shape, views)
+    return StreamingPlan(parsed, frame, sink, mode, parsed.emit, shape, views, (catalog, database, table), names)
+
+
+def _lineage_dataset(resolver: CatalogResolver, catalog: str, database: str, table: str) -> Dataset | None:
+    binding = resolver.binding(catalog)  # bound while planning
+    return binding_for(binding.type).lineage_dataset(binding, database, table) if binding is not None else None
+
+
+def streaming_lineage(resolver: CatalogResolver, plan: StreamingPlan) -> StatementLineage:
+    """What the query reads (stream sources, and tables it joins) and writes, with column lineage into the sink."""
+    views = {view: found for view, name in zip(plan.views, plan.sources, strict=False)
+             if (found := _lineage_dataset(resolver, *name)) is not None}
+    context = LineageContext(lineage_catalogs(session_catalogs(resolver.spark).bindings.values()), views)
+    target = _lineage_dataset(resolver, *plan.target)
+    if target is None:
+        return frame_lineage(plan.frame, context)
+    return write_lineage(plan.frame, target, list(plan.frame.columns), context)
 
 
 def start_streaming(plan: StreamingPlan, *, checkpoint: str, name: str | None = None,
@@ -230,4 +251,4 @@ def _simple(name: str) -> str:
 
 
 __all__ = ["StreamViewFactory", "StreamingPlan", "plan_streaming", "qualify", "query_shape", "refuse_reserved_names",
-           "start_streaming"]
+           "start_streaming", "streaming_lineage"]

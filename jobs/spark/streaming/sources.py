@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jobs.spark.bindings import BindingFailure, binding_for, can_stream, session_catalogs
+from jobs.spark.bindings import BINDINGS, BindingFailure, binding_for, can_stream, session_catalogs
 from jobs.spark.streaming.tables import StreamSourceError
 
 if TYPE_CHECKING:
@@ -42,9 +42,10 @@ if TYPE_CHECKING:
     from jobs.spark.resolver import CatalogResolver
 
 STREAM_VIEW_PREFIX = "__lp_stream_"
-STREAMING_TYPES = ("redis-streams", "nats-jetstream", "files", "delta", "kafka")
+# Catalog types a STREAM(…) may read: those whose binding streams (the registry is the one list).
+STREAMING_TYPES = tuple(key for key, binding in BINDINGS.items() if can_stream(binding))
 
-__all__ = ["STREAM_VIEW_PREFIX", "StreamSourceError", "is_stream_view", "sample_rows", "stream_view"]
+__all__ = ["STREAMING_TYPES", "STREAM_VIEW_PREFIX", "StreamSourceError", "is_stream_view", "sample_rows", "stream_view"]
 
 
 def is_stream_view(name: str) -> bool:

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.errors import DomainError
 from jobs.models import SqlJob
-from streams.apis import StreamStateOutput
-from streams.selectors import stream_view
-from streams.services.lifecycle import stream_reset, stream_restart, stream_start, stream_state, stream_stop
+from streams.management.operate import operate_stream
 from teams.models import Team
 
 ACTIONS = ("status", "start", "stop", "restart", "reset")
 
 
 class Command(BaseCommand):
-    help = "Show or change the state of a streaming job (the same services as the API's stream/ endpoints)."
+    help = ("Show or change the state of a streaming job (the same services as the API's stream/ endpoints). "
+            "`manage.py runjob --team T --job NAME [--stop]` starts or stops one and waits for it.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("action", choices=ACTIONS)
@@ -26,24 +23,15 @@ class Command(BaseCommand):
         parser.add_argument("--job", required=True, help="Name of the streaming job.")
         parser.add_argument("--yes", action="store_true",
                             help="Confirm a reset: the next start replays every source from its beginning.")
+        parser.add_argument("--wait", action="store_true",
+                            help="After start or stop, wait until the stream is RUNNING or STOPPED (FAILED: exit 1 "
+                                 "with its error).")
+        parser.add_argument("--timeout", type=float, default=300.0, help="Seconds --wait waits at most.")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         team = Team.objects.filter(name=opts["team"]).first()
-        job = SqlJob.objects.filter(team=team, name=opts["job"]).first() if team else None
+        job = SqlJob.objects.filter(team=team, name=opts["job"]).select_related("team").first() if team else None
         if job is None:
             raise CommandError(f"No job named '{opts['job']}' in team '{opts['team']}'.")
-        action = opts["action"]
-        try:
-            if action == "start":
-                state = stream_start(job=job, user=None)
-            elif action == "stop":
-                state = stream_stop(job=job, user=None)
-            elif action == "restart":
-                state = stream_restart(job=job, user=None)
-            elif action == "reset":
-                state = stream_reset(job=job, user=None, confirm=opts["yes"])
-            else:
-                state = stream_state(job)
-        except DomainError as exc:  # a batch job, or a transition the stream's status does not allow
-            raise CommandError(exc.message) from None
-        self.stdout.write(json.dumps(StreamStateOutput(stream_view(state)).data, indent=2))  # the API's body
+        operate_stream(job=job, action=opts["action"], out=self.stdout, err=self.stderr, wait=opts["wait"],
+                       timeout=opts["timeout"], confirm=opts["yes"])

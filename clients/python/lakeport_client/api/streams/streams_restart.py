@@ -35,6 +35,11 @@ def _parse_response(
 
         return response_202
 
+    if response.status_code == 400:
+        response_400 = ApiError.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = ApiError.from_dict(response.json())
 
@@ -85,6 +90,8 @@ def sync_detailed(
 ) -> Response[ApiError | StreamStateOutput]:
     """Restart the driver on the same checkpoint (a stopped stream is started).
 
+    A statement that cannot start is a 400 (the checks of start) and a running driver is left alone.
+
     Args:
         team (str):
         job_id (int):
@@ -117,6 +124,8 @@ def sync(
 ) -> ApiError | StreamStateOutput | None:
     """Restart the driver on the same checkpoint (a stopped stream is started).
 
+    A statement that cannot start is a 400 (the checks of start) and a running driver is left alone.
+
     Args:
         team (str):
         job_id (int):
@@ -143,6 +152,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[ApiError | StreamStateOutput]:
     """Restart the driver on the same checkpoint (a stopped stream is started).
+
+    A statement that cannot start is a 400 (the checks of start) and a running driver is left alone.
 
     Args:
         team (str):
@@ -173,6 +184,8 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> ApiError | StreamStateOutput | None:
     """Restart the driver on the same checkpoint (a stopped stream is started).
+
+    A statement that cannot start is a 400 (the checks of start) and a running driver is left alone.
 
     Args:
         team (str):

@@ -35,6 +35,11 @@ def _parse_response(
 
         return response_202
 
+    if response.status_code == 400:
+        response_400 = ApiError.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = ApiError.from_dict(response.json())
 
@@ -85,6 +90,13 @@ def sync_detailed(
 ) -> Response[ApiError | StreamStateOutput]:
     """Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver.
 
+    A statement that cannot start is a 400 before anything changes: a parameter without a usable default
+    (`details.parameters`), or (`details.sql`, naming the statement, its line and the rule) a script
+    that is not
+    batch statements then one streaming INSERT, an unknown EMIT clause, a STREAM(…) or target in a
+    catalog the
+    team does not have, a STREAM(…) of a catalog type that cannot stream.
+
     Args:
         team (str):
         job_id (int):
@@ -117,6 +129,13 @@ def sync(
 ) -> ApiError | StreamStateOutput | None:
     """Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver.
 
+    A statement that cannot start is a 400 before anything changes: a parameter without a usable default
+    (`details.parameters`), or (`details.sql`, naming the statement, its line and the rule) a script
+    that is not
+    batch statements then one streaming INSERT, an unknown EMIT clause, a STREAM(…) or target in a
+    catalog the
+    team does not have, a STREAM(…) of a catalog type that cannot stream.
+
     Args:
         team (str):
         job_id (int):
@@ -143,6 +162,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[ApiError | StreamStateOutput]:
     """Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver.
+
+    A statement that cannot start is a 400 before anything changes: a parameter without a usable default
+    (`details.parameters`), or (`details.sql`, naming the statement, its line and the rule) a script
+    that is not
+    batch statements then one streaming INSERT, an unknown EMIT clause, a STREAM(…) or target in a
+    catalog the
+    team does not have, a STREAM(…) of a catalog type that cannot stream.
 
     Args:
         team (str):
@@ -173,6 +199,13 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> ApiError | StreamStateOutput | None:
     """Start the stream (409 unless STOPPED or FAILED); a worker's supervisor starts its driver.
+
+    A statement that cannot start is a 400 before anything changes: a parameter without a usable default
+    (`details.parameters`), or (`details.sql`, naming the statement, its line and the rule) a script
+    that is not
+    batch statements then one streaming INSERT, an unknown EMIT clause, a STREAM(…) or target in a
+    catalog the
+    team does not have, a STREAM(…) of a catalog type that cannot stream.
 
     Args:
         team (str):

@@ -5,6 +5,7 @@ import { ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useJob } from "@/features/jobs/api/get-job";
 import { useSchedules } from "@/features/jobs/api/get-schedules";
 import type { Job } from "@/features/jobs/types";
+import { RunJobForm } from "@/features/jobs/components/RunJobForm";
 import { ScheduleEditor } from "@/features/jobs/components/ScheduleEditor";
 import { JobLineage } from "@/features/jobs/components/JobLineage";
 import { ScheduleList } from "@/features/jobs/components/ScheduleList";
@@ -67,6 +68,7 @@ export function JobPage({ renderStreaming }: Props) {
           </tbody>
         </table>
       )}
+      {canRunSql && <RunJobForm team={team} job={job.data} />}
       <h2>Schedules</h2>
       {schedules.isPending ? (
         <Loading label="Loading schedules…" />

@@ -1,19 +1,28 @@
+import { useState } from "react";
 import { Link } from "react-router";
 
 import { ErrorBox } from "@/components/Status";
 import { useToggleSchedule } from "@/features/jobs/api/toggle-schedule";
+import { useDeleteSchedule } from "@/features/jobs/api/update-schedule";
 import { FireTimes, formatFireTime } from "@/features/jobs/components/FireTimes";
+import { ScheduleEditor } from "@/features/jobs/components/ScheduleEditor";
 import type { Schedule } from "@/features/jobs/types";
 
-/** A job's schedules: state, next five fire times, recent fires with their runs, pause/resume. */
+/** A job's schedules: state, next five fire times, recent fires with their runs; pause/resume, edit, delete. */
 export function ScheduleList({ team, schedules, canEdit }: { team: string; schedules: Schedule[]; canEdit: boolean }) {
   const toggle = useToggleSchedule(team);
+  const remove = useDeleteSchedule(team);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<number | null>(null);
   const base = `/t/${encodeURIComponent(team)}`;
   if (schedules.length === 0) return <p className="muted">No schedules yet.</p>;
   return (
     <>
       {toggle.error ? <ErrorBox error={toggle.error} /> : null}
-      {schedules.map((s) => (
+      {remove.error ? <ErrorBox error={remove.error} title="Not deleted" /> : null}
+      {schedules.map((s) => editing === s.id ? (
+        <ScheduleEditor key={s.id} team={team} jobId={s.job} schedule={s} onDone={() => setEditing(null)} />
+      ) : (
         <section key={s.id} className="card schedule" aria-label={`Schedule ${s.name}`}>
           <header className="schedule-head">
             <h3>{s.name}</h3>
@@ -31,7 +40,29 @@ export function ScheduleList({ team, schedules, canEdit }: { team: string; sched
                 {s.enabled ? "Pause" : "Resume"}
               </button>
             )}
+            {canEdit && (
+              <button type="button" className="btn small" onClick={() => setEditing(s.id)}>
+                Edit
+              </button>
+            )}
+            {canEdit && deleting !== s.id && (
+              <button type="button" className="btn small danger" onClick={() => setDeleting(s.id)}>
+                Delete
+              </button>
+            )}
           </header>
+          {deleting === s.id && (
+            <p className="confirm" role="group" aria-label={`Delete schedule ${s.name}`}>
+              Delete schedule {s.name}? It stops firing; its past runs stay.{" "}
+              <button type="button" className="btn small danger" disabled={remove.isPending}
+                      onClick={() => remove.mutate(s.id, { onSettled: () => setDeleting(null) })}>
+                Delete schedule
+              </button>{" "}
+              <button type="button" className="btn small" onClick={() => setDeleting(null)}>
+                Keep it
+              </button>
+            </p>
+          )}
           <p className="muted">
             Missed ticks: {s.catchup === "skip" ? "skipped" : "latest runs once"} · previous run still going:{" "}
             {s.concurrency === "skip" ? "skip" : "queue"} · retries: {s.max_retries}

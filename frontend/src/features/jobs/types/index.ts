@@ -20,3 +20,4 @@ export type Schedule = Schemas["ScheduleOutput"];
 export type ScheduleList = Schemas["PaginatedScheduleOutputList"];
 export type ScheduleInput = Schemas["ScheduleInputRequest"];
 export type SchedulePreview = Schemas["PreviewOutput"];
+export type SubmittedJobRun = Schemas["RunOutput"];

@@ -26,7 +26,7 @@ const matches = (name: string, filter: string) => !filter || name.toLowerCase().
 
 /** Catalog → database → table tree, each level loaded when opened, with a filter over what is loaded. */
 export function MetadataBrowserPage() {
-  const { team } = useTeam();
+  const { team, isAdmin } = useTeam();
   const qc = useQueryClient();
   const catalogs = useCatalogNames(team);
   const [filterText, setFilterText] = useState("");
@@ -110,7 +110,7 @@ export function MetadataBrowserPage() {
         </section>
         <section className="card columns-panel" aria-label="Table details">
           {selected ? (
-            <TableColumns team={team} {...selected} />
+            <TableColumns team={team} isAdmin={isAdmin} {...selected} />
           ) : (
             <p className="muted">Open a catalog and a database, then pick a table to see its columns.</p>
           )}

@@ -3,10 +3,13 @@ import { Link } from "react-router";
 
 import { ErrorBox, Loading } from "@/components/Status";
 import { useTable } from "@/features/metadata/api/get-table";
+import { InferredSchema } from "@/features/metadata/components/InferredSchema";
 import { StreamSample } from "@/features/metadata/components/StreamSample";
 
 /** Columns (with types and partition columns) of one table, and Delta's version and row count. */
-export function TableColumns({ team, catalog, database, table }: { team: string; catalog: string; database: string; table: string }) {
+export function TableColumns({ team, catalog, database, table, isAdmin = false }: {
+  team: string; catalog: string; database: string; table: string; isAdmin?: boolean;
+}) {
   const q = useTable(team, catalog, database, table);
   const fq = `${catalog}.${database}.${table}`;
   const stream = q.data?.kind === "stream";
@@ -54,6 +57,11 @@ export function TableColumns({ team, catalog, database, table }: { team: string;
               ))}
             </tbody>
           </table>
+          {stream && q.data.properties?.schema === "inferred" && (
+            <InferredSchema team={team} catalog={catalog} database={database} table={table} canConfirm={isAdmin}
+                            columns={q.data.columns.map((c) => ({ name: c.name, type: c.type }))}
+                            sampled={q.data.properties["sampled-records"]} eventTime={q.data.properties["event-time"]} />
+          )}
           {q.data.partition_columns.length > 0 && (
             <p className="muted">Partitioned by {q.data.partition_columns.join(", ")}.</p>
           )}

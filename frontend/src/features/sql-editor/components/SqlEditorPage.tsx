@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from "react-router";
 
 import { ResultView } from "@/components/ResultView";
 import { ErrorBox, PageHeader } from "@/components/Status";
+import { useDeployStream } from "@/features/sql-editor/api/deploy-stream";
 import { catalogNamesQuery } from "@/features/sql-editor/api/get-completion-metadata";
 import { useJobs } from "@/features/sql-editor/api/get-jobs";
 import { useStartLivePreview } from "@/features/sql-editor/api/live-preview";
@@ -44,6 +45,7 @@ export function SqlEditorPage() {
   const validation = useValidateSql(team, debouncedSql, canRunSql, jobId);
   const preview = usePreviewSql(team);
   const run = useSaveAndRun(team);
+  const deploy = useDeployStream(team);
   const jobs = useJobs(team);
   const catalogs = useQuery(catalogNamesQuery(team));
   const [previewStarted, setPreviewStarted] = useState<number | null>(null);
@@ -110,12 +112,24 @@ export function SqlEditorPage() {
     );
   };
 
+  const doDeploy = () => {
+    if (!canRunSql || !sqlText.trim() || deploy.isPending) return;
+    // a batch job held by the editor stays batch: deploying makes a new streaming job beside it
+    const held = jobs.data?.find((j) => j.id === jobId);
+    const streamingJobId = held?.kind === "streaming" ? held.id : null;
+    deploy.mutate(
+      { streamingJobId, input: { name: jobName.trim() || defaultJobName(), sql: sqlText, default_catalog: defaultCatalog } },
+      { onSuccess: (job) => navigate(`/t/${encodeURIComponent(team)}/jobs/${job.id}`) },
+    );
+  };
+
   const newScript = () => {
     setJobId(null);
     setJobName(defaultJobName());
     setSqlText("");
     preview.reset();
     run.reset();
+    deploy.reset();
     startLive.reset();
     setLiveId(null);
     setParams(new URLSearchParams(), { replace: true });
@@ -123,7 +137,7 @@ export function SqlEditorPage() {
 
   const v = validation.data;
   const checking = validation.isFetching || debouncedSql !== sqlText;
-  const runNameErrors = [...fieldErrors(run.error, "name"), ...fieldErrors(run.error, "sql"), ...fieldErrors(run.error, "default_catalog")];
+  const saveErrors = [run.error, deploy.error].flatMap((e) => [...fieldErrors(e, "name"), ...fieldErrors(e, "sql"), ...fieldErrors(e, "default_catalog")]);
 
   return (
     <>
@@ -199,6 +213,11 @@ export function SqlEditorPage() {
                 {startLive.isPending ? "Starting…" : "Live"}
               </button>
             )}
+            {streaming && (
+              <button type="button" className="btn" onClick={doDeploy} disabled={deploy.isPending} title="Save as a streaming job and open its page">
+                {deploy.isPending ? "Deploying…" : "Deploy as streaming job"}
+              </button>
+            )}
             <button type="button" className="btn primary" onClick={doRun} disabled={!sqlText.trim() || run.isPending} title="Ctrl+Shift+Enter">
               {run.isPending ? "Submitting…" : "Run"}
             </button>
@@ -206,14 +225,15 @@ export function SqlEditorPage() {
         ) : (
           <p className="muted">Viewers can read and validate SQL; a developer or admin runs it.</p>
         )}
-        {runNameErrors.length > 0 && (
+        {saveErrors.length > 0 && (
           <ul className="field-errors" id="job-name-errors">
-            {runNameErrors.map((m) => (
+            {saveErrors.map((m) => (
               <li key={m}>{m}</li>
             ))}
           </ul>
         )}
         {run.error && <ErrorBox error={run.error} title="Could not submit the run" />}
+        {deploy.error && <ErrorBox error={deploy.error} title="Could not deploy the streaming job" />}
       </div>
       {(preview.isPending || preview.data || preview.error) && (
         <section className="card" aria-labelledby="preview-title">

@@ -1,6 +1,6 @@
 """What lineage costs: capture per statement on a cross-catalog script, and graph queries on a 10,000-edge graph.
 
-    .venv/bin/python bench/lineage.py [--rounds 7] [--queries 200] [--skip-capture] [--skip-graph]
+    .venv/bin/python bench/lineage_cost.py [--rounds 7] [--queries 200] [--skip-capture] [--skip-graph]
 
 capture: `ScriptRunner(lineage=True).run(script)` (contender) against the same script with capture off
 (`lineage=False`, baseline), interleaved on one warm SparkContext with a fresh child session per run. The script
