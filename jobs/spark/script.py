@@ -237,6 +237,10 @@ class ScriptRunner:
         started, t0 = time.time(), time.perf_counter()
         self._in_statement.set()
         try:
+            # Checked after marking the statement running: a cancel that came before is seen here, one that comes
+            # after finds the statement running and keeps cancelling its job group until it ends.
+            if self._cancelled.is_set():
+                raise _Cancelled()
             frame = self.resolver.execute(stmt)
             lineage = self._lineage(frame)
             preview = self._preview(frame)
@@ -432,6 +436,10 @@ def _reference_position(stmt: Statement, exc: SparkRuntimeError) -> tuple[int, i
 def _statement_at(script: str, offset: int) -> int:
     """0-based index of the statement that contains `offset` (the text before it tokenizes)."""
     return max(0, len(split_statements(script[:offset] + "x")) - 1)
+
+
+class _Cancelled(Exception):
+    """The run was cancelled before this statement reached Spark."""
 
 
 def _ms(t0: float) -> int:
