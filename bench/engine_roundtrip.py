@@ -152,18 +152,17 @@ def timed_preview(api: Api, sql: str, expect: list[list[Any]]) -> Callable[[], f
     return run
 
 
-def timed_run(api: Api, job_id: int, poll: float) -> Callable[[], float]:
+def timed_run(api: Api, job_id: int, poll: float, *, wait: bool = False) -> Callable[[], float]:
+    """Submit → SUCCEEDED seen: polling `GET runs/<id>/` every `poll` s, or (`wait`) one `POST …/runs/?wait=30`."""
     def run() -> float:
         start = time.perf_counter()
-        status, body = api.call("POST", f"/jobs/{job_id}/runs/")
+        status, body = api.call("POST", f"/jobs/{job_id}/runs/" + ("?wait=30" if wait else ""))
         if status not in (200, 201):
             raise RuntimeError(f"submit answered {status}: {body}")
         run_id = body["id"]
-        while True:
-            status, body = api.call("GET", f"/runs/{run_id}/")
-            if body.get("status") in ("SUCCEEDED", "FAILED", "CANCELLED"):
-                break
+        while body.get("status") not in ("SUCCEEDED", "FAILED", "CANCELLED"):
             time.sleep(poll)
+            status, body = api.call("GET", f"/runs/{run_id}/")
         elapsed = time.perf_counter() - start
         if body["status"] != "SUCCEEDED":
             raise RuntimeError(f"run {run_id} {body['status']}: {body.get('error')}")
@@ -455,15 +454,18 @@ def compare(args: argparse.Namespace, api: Api, env: dict[str, Any], workdir: Pa
             baseline[k]()
     results = {k: interleaved(contender[k], baseline[k], rounds=args.rounds) for k in contender}
 
-    runs = None
+    runs = waited = None
     if args.run_rounds:
         status, job = api.call("POST", "/jobs/", {"name": "bench select 1", "sql": SELECT1})
         if status != 201:
             raise RuntimeError(f"job create answered {status}: {job}")
         submit = timed_run(api, job["id"], poll=0.02)
+        submit_wait = timed_run(api, job["id"], poll=0.02, wait=True)
         for _ in range(max(2, args.warmup // 4)):
             submit()
+            submit_wait()
         runs = interleaved(submit, baseline["select1"], rounds=args.run_rounds)
+        waited = interleaved(submit_wait, baseline["select1"], rounds=args.run_rounds)
 
     time.sleep(args.idle_seconds)
     mem_idle = engine_memory(worker)
@@ -482,12 +484,17 @@ def compare(args: argparse.Namespace, api: Api, env: dict[str, Any], workdir: Pa
     if runs is not None:
         print_row("select1 run submit → SUCCEEDED in API p50 (vs Connect SELECT 1)", runs)
         print_pct_row("select1 run submit → SUCCEEDED in API p90", runs, 90)
+    if waited is not None:
+        print_row("select1 run POST ?wait=30 → SUCCEEDED p50 (vs Connect SELECT 1)", waited)
+        print_pct_row("select1 run POST ?wait=30 → SUCCEEDED p90", waited, 90)
     print()
     describe("select1 preview", results["select1"])
     describe("jdbc preview", results["jdbc"])
     describe("jdbc preview vs Connect DSv2 catalog", results["jdbc catalog"])
     if runs is not None:
         describe("run → SUCCEEDED", runs)
+    if waited is not None:
+        describe("run ?wait= → SUCCEEDED", waited)
     print(f"\nidle team engine RSS at {args.master}: right after its start + 1 query "
           f"{fmt_mem(mem_fresh)}; after the rounds + {args.idle_seconds:.0f}s idle {fmt_mem(mem_idle)}; "
           f"Spark Connect server JVM {mem_connect:.0f} MiB; native packages mapped in the engine's Python: "

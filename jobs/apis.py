@@ -13,11 +13,12 @@ from rest_framework.views import APIView
 
 from config.api.outputs import ResultColumnOutput, ResultRows, TrueOrAbsent
 from config.api.pagination import StandardPagination
-from config.api.validation import query_datetime, query_int, validated
+from config.api.validation import query_datetime, query_int, query_seconds, validated
 from jobs.models import Engine, JobKind, JobRun
 from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page, run_result_get
 from jobs.services.interactive import sql_preview, sql_validate
 from jobs.services.jobs import job_create, job_delete, job_update
+from jobs.services.run_waits import MAX_WAIT_SECONDS, run_await_end
 from jobs.services.runs import run_cancel, run_submit
 from jobs.spark.script import StatementStatus
 from jobs.spark.sqltext import utf16_offsets
@@ -256,14 +257,29 @@ class JobDetailApi(JobsMixin, APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+WAIT_PARAMETER = OpenApiParameter(
+    "wait", float, OpenApiParameter.QUERY, required=False,
+    description=(f"Seconds (0 to {MAX_WAIT_SECONDS:g}, decimals allowed) to hold the answer until the run has ended "
+                 "(SUCCEEDED, FAILED or CANCELLED). The body is the run as it is when the run ends or the time is up, "
+                 "whichever is first: check `status`. Without it (or 0) the answer is immediate. A server answers at "
+                 "once when too many requests already wait (`LAKEPORT_RUN_WAITERS` per web process)."))
+
+
+def run_after_wait(request: Request, run: JobRun) -> JobRun:
+    """`run` after waiting up to `?wait=` seconds for it to end (itself when no wait is asked or it has ended)."""
+    return run_await_end(run=run, seconds=query_seconds(request, "wait", MAX_WAIT_SECONDS))
+
+
 class JobRunsApi(JobsMixin, APIView):
     """Submit a run of a job (`Idempotency-Key` makes a repeated submit return the same run); list its runs."""
 
     pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
     @extend_schema(request=RunInput, responses={200: RunOutput, 201: RunOutput},
-                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)])
+                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+                               WAIT_PARAMETER])
     def post(self, request: Request, team: str, job_id: int) -> Response:
+        query_seconds(request, "wait", MAX_WAIT_SECONDS)  # a bad wait is refused before anything is submitted
         job = job_get(team=self.team, job_id=job_id)
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and (len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable()):
@@ -278,7 +294,7 @@ class JobRunsApi(JobsMixin, APIView):
             if snapshot is not None and submission.created:
                 run_snapshot_create(run=submission.run, request=snapshot)
         code = status.HTTP_201_CREATED if submission.created else status.HTTP_200_OK
-        return Response(RunOutput(submission.run).data, status=code)
+        return Response(RunOutput(run_after_wait(request, submission.run)).data, status=code)
 
     @extend_schema(responses=RunSummaryOutput(many=True))
     def get(self, request: Request, team: str, job_id: int) -> Response:
@@ -307,9 +323,9 @@ class RunListApi(JobsMixin, APIView):
 class RunDetailApi(JobsMixin, APIView):
     """One run: status, live progress, per-statement status and timing, error, catalogs used."""
 
-    @extend_schema(responses=RunOutput)
+    @extend_schema(responses=RunOutput, parameters=[WAIT_PARAMETER])
     def get(self, request: Request, team: str, run_id: int) -> Response:
-        return Response(RunOutput(run_get(team=self.team, run_id=run_id)).data)
+        return Response(RunOutput(run_after_wait(request, run_get(team=self.team, run_id=run_id))).data)
 
 
 class RunLogApi(JobsMixin, APIView):

@@ -15,6 +15,7 @@ import pymysql
 import pytest
 from rest_framework.test import APIClient
 
+from jobs.services.run_waits import run_waits_stop
 from jobs.spark.platform_jar import platform_jars
 from teams.models import Role, Team
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
@@ -27,6 +28,13 @@ pytest_plugins = ["tests.support.leakscan", "tests.support.schema"]
 PG_DSN = os.environ.get("LAKEPORT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 MARIADB = {"host": "127.0.0.1", "port": 3306, "user": "root", "password": ""}
 JDBC_JARS = ["/usr/share/java/postgresql.jar", "/usr/share/java/mariadb-java-client.jar"]
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's test database, with the run-wait listener's connection closed before it is dropped."""
+    yield
+    run_waits_stop()
 
 
 # ---- API clients ------------------------------------------------------------------------------------

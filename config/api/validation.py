@@ -42,3 +42,17 @@ def query_int(request: Request, name: str, default: int | None = None) -> int | 
     if value < 0:
         raise exceptions.ValidationError({name: ["Expected a non-negative integer."]})
     return value
+
+
+def query_seconds(request: Request, name: str, maximum: float) -> float:
+    """The number of seconds (decimals allowed) in query parameter `name`, 0 to `maximum` (0 when absent); else a 400."""
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return 0.0
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= maximum:  # also NaN
+        raise exceptions.ValidationError({name: [f"Expected a number of seconds from 0 to {maximum:g}."]})
+    return value

@@ -153,7 +153,7 @@ SPECTACULAR_SETTINGS = {
         "and is listed in docs/api/CHANGELOG.md."
     ),
     # The contract's version (docs/api/CHANGELOG.md; released schemas in docs/api/openapi-<version>.json).
-    "VERSION": "1.2.0",
+    "VERSION": "1.3.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api.schema.add_examples"],
@@ -280,6 +280,8 @@ LAKEPORT_SPARK_STATIC_CONF = env.dict("LAKEPORT_SPARK_STATIC_CONF", default={})
 # Largest script a job may hold, and rows kept from the last query of a run.
 LAKEPORT_MAX_SCRIPT_BYTES = env.int("LAKEPORT_MAX_SCRIPT_BYTES", default=1024 * 1024)
 LAKEPORT_RESULT_PREVIEW_ROWS = env.int("LAKEPORT_RESULT_PREVIEW_ROWS", default=1000)
+# Requests of one web process that may wait for a run's end at once (`?wait=`); one more is answered at once.
+LAKEPORT_RUN_WAITERS = env.int("LAKEPORT_RUN_WAITERS", default=2)
 
 # SQL GUARD
 # Local data directories (Delta warehouses, Hive conf dirs) a team's catalogs may use, as templates with {team}:

@@ -14,7 +14,7 @@ from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError, EngineProcess
 from jobs.models import JobRun, RunStatus
 from jobs.services.recorder import RunRecorder, statement_entry
-from jobs.services.runs import run_claim, run_finish, run_log, run_requeue, run_update
+from jobs.services.runs import run_claim, run_finish, run_log, run_requeue
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.script import StatementStatus
 from lakeport_kernel.redaction import redact
@@ -48,7 +48,7 @@ def run_execute(*, run_id: int, worker: str) -> RunStatus | Deferred | None:
         if engine is None:
             logger.info("run.waiting_for_engine", extra={"run_id": run_id, "team": queued.team.name})
             return "deferred"
-        run = run_claim(run_id=run_id, worker=worker)
+        run = run_claim(run_id=run_id, worker=worker, engine_used=engine.key.kind)
         if run is None:
             return None
         return _execute_claimed(run, engine)
@@ -59,11 +59,10 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
     recorder.start()
     lineage_run_started(run=run)
     try:
-        run_update(run=run, engine_used=engine.key.kind)
         if not engine.started.is_set():
             run_log(run_id=run.id, messages=[f"Starting the {'isolated' if engine.key.dedicated else 'team'} engine."])
         engine_pool().start(engine)
-        run_log(run_id=run.id, messages=[f"Engine: {engine.key.kind} (team engine pid {engine.pid})."])
+        recorder.note(lines=[("INFO", f"Engine: {engine.key.kind} (team engine pid {engine.pid}).")])
         outcome = execute_on_engine(engine, run=run, recorder=recorder)
     except EngineError as exc:
         outcome = Outcome(succeeded=False, statements=recorder.statement_list(), error={
@@ -74,16 +73,20 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
             "statement": None, "line": None, "column": None,
             "message": redact(f"{type(exc).__name__}: {exc}".splitlines()[0])[:2000]})
     finally:
-        recorder.stop()
+        unwritten = recorder.stop()
     if outcome.engine_lost and run.attempt <= run.max_retries and not recorder.cancel_seen:
         message = outcome.error["message"] if outcome.error else "The team engine stopped."
+        recorder.write(unwritten)  # a re-queued attempt keeps its rows and log
         if run_requeue(run=run, reason=message):
             return RunStatus.QUEUED
     statements = outcome.statements and [statement_entry(s) for s in outcome.statements] or recorder.statement_list()
     progress = dict(recorder.progress)
     progress["statements_done"] = sum(1 for s in statements if s.get("status") == StatementStatus.SUCCEEDED)
+    # the run's end supersedes the unwritten statement rows and progress; the rest goes in its transaction
+    fields = {k: v for k, v in unwritten.fields.items() if k not in ("statements", "progress")}
     final = run_finish(run=run, succeeded=outcome.succeeded, error=outcome.error, statements=statements,
-                       catalogs_used=outcome.catalogs_used, result=outcome.result, progress=progress)
+                       catalogs_used=outcome.catalogs_used, result=outcome.result, progress=progress,
+                       fields=fields, log_lines=unwritten.lines)
     if final is not None:  # the engine's statement results carry each statement's lineage
         lineage_after_run(run=run, statements=outcome.statements)
     return final

@@ -1,8 +1,11 @@
 """RunRecorder: the RunListener that turns engine events into run rows, log lines, progress and heartbeats.
 
-The worker relays its engine's events to the listener methods (from the channel's reader thread); a monitor
-thread writes the run heartbeat with the latest progress and watches for a cancel request (or for the run being
-reaped away).
+The worker relays its engine's events to the listener methods (from the channel's reader thread); they only
+change the recorder's state. A monitor thread writes that state to the run (statement rows, log lines, the
+Spark application) within `LIVE_WRITE_DELAY_SECONDS` of a change, writes the heartbeat with the latest
+progress, and watches for a cancel request (or for the run being reaped away). What a short run had no time to
+write goes with the run's end (`stop` hands it over): one commit instead of one per event, on the path between
+a run's last statement and its result.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,7 +22,7 @@ from django.db import close_old_connections, connection
 
 from jobs.engines.base import StatementEvent
 from jobs.models import JobRun, empty_progress
-from jobs.services.runs import run_heartbeat, run_log, run_update
+from jobs.services.runs import LogLine, run_heartbeat, run_log_lines, run_update
 from jobs.services.timing import run_heartbeat_seconds
 from jobs.spark.script import StatementStatus
 from lakeport_kernel.redaction import redact
@@ -27,6 +31,7 @@ logger = logging.getLogger("lakeport.jobs")
 
 MAX_STATEMENT_TEXT = 2000
 PROGRESS_SAMPLE_SECONDS = 0.5
+LIVE_WRITE_DELAY_SECONDS = 0.2  # a change is visible in the API this long after the engine reported it, at most
 
 
 def statement_entry(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -56,6 +61,17 @@ def statement_entry(result: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+@dataclass
+class Unwritten:
+    """What the recorder has not written to the run yet: run fields and log lines, in order."""
+
+    fields: dict[str, Any] = field(default_factory=dict)
+    lines: list[LogLine] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.fields or self.lines)
+
+
 class RunRecorder:
     """Records one attempt of one run: the worker's RunListener (jobs/engines/base.py)."""
 
@@ -68,51 +84,85 @@ class RunRecorder:
         self.lost = False
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._wake = threading.Event()  # something is waiting to be written
         self._cancel: Callable[[], None] | None = None
         self._thread: threading.Thread | None = None
-        self._app: dict[str, str] = {}  # the Spark application, written with the next statement row (see set_app)
+        self._unwritten = Unwritten()
+        self._unwritten_since: float | None = None
 
     # ---- RunListener ---------------------------------------------------------------------------------
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
         """A statement begins: mark it running and count the total."""
+        first = " ".join(sql.split())[:200]
         with self._lock:
             self.statements[index] = {"index": index, "sql": redact(sql)[:MAX_STATEMENT_TEXT], "status": StatementStatus.RUNNING,
                                       "started_at": datetime.now(UTC).isoformat(), "elapsed_ms": None,
                                       "rows": None, "truncated": False, "line": None, "column": None,
                                       "start": None, "end": None, "error": None}
             self.progress["statements_total"] = total
-            snapshot, progress = self.statement_list(), dict(self.progress)
-        app, app_lines = self._take_app()
-        run_update(run=self.run, statements=snapshot, progress=progress, **app)
-        first = " ".join(sql.split())[:200]
-        run_log(run_id=self.run.id, messages=[*app_lines, f"Statement {index + 1}/{total} started: {first}"])
+            self._note_statements([("INFO", f"Statement {index + 1}/{total} started: {first}")])
 
     def on_statement_end(self, result: StatementEvent) -> None:
         """A statement finished (succeeded, failed or skipped)."""
         entry = statement_entry(result)
+        n = entry["index"] + 1
+        lines: list[LogLine] = []
+        if entry["status"] == StatementStatus.SUCCEEDED:
+            rows = f", {entry['rows']} row(s){' (truncated)' if entry['truncated'] else ''}" if entry["rows"] is not None else ""
+            lines.append(("INFO", f"Statement {n} succeeded in {entry['elapsed_ms']} ms{rows}."))
+        elif entry["status"] == StatementStatus.FAILED:
+            line, column = result.get("line"), result.get("column")  # where it failed (the entry has where it starts)
+            where = f" at line {line}, column {column}" if line else ""
+            lines.append(("ERROR", f"Statement {n} failed{where}: {entry['error']}"))
         with self._lock:
             previous = self.statements.get(entry["index"], {})
             if entry["started_at"] is None:
                 entry["started_at"] = previous.get("started_at")
             self.statements[entry["index"]] = entry
             self.progress["statements_done"] = sum(1 for s in self.statements.values() if s["status"] == StatementStatus.SUCCEEDED)
-            snapshot, progress = self.statement_list(), dict(self.progress)
-        run_update(run=self.run, statements=snapshot, progress=progress)
-        n = entry["index"] + 1
-        if entry["status"] == StatementStatus.SUCCEEDED:
-            rows = f", {entry['rows']} row(s){' (truncated)' if entry['truncated'] else ''}" if entry["rows"] is not None else ""
-            run_log(run_id=self.run.id, messages=[f"Statement {n} succeeded in {entry['elapsed_ms']} ms{rows}."])
-        elif entry["status"] == StatementStatus.FAILED:
-            line, column = result.get("line"), result.get("column")  # where it failed (the entry has where it starts)
-            where = f" at line {line}, column {column}" if line else ""
-            run_log(run_id=self.run.id, messages=[f"Statement {n} failed{where}: {entry['error']}"], level="ERROR")
+            self._note_statements(lines)
 
     def on_log(self, message: str) -> None:
         """A log line from the runtime (already redacted; redacted again here)."""
-        run_log(run_id=self.run.id, messages=[message])
+        self.note(lines=[("INFO", message)])
 
     def statement_list(self) -> list[dict[str, Any]]:
         return [self.statements[i] for i in sorted(self.statements)]
+
+    def note(self, *, fields: Mapping[str, Any] | None = None, lines: list[LogLine] | None = None) -> None:
+        """Run fields and log lines to write with the recorder's next write (within LIVE_WRITE_DELAY_SECONDS)."""
+        with self._lock:
+            self._note(fields or {}, lines or [])
+
+    def _note_statements(self, lines: list[LogLine]) -> None:
+        """(Lock held.) The statement rows and progress changed, with these log lines."""
+        self._note({"statements": self.statement_list(), "progress": dict(self.progress)}, lines)
+
+    def _note(self, fields: Mapping[str, Any], lines: list[LogLine]) -> None:
+        """(Lock held.)"""
+        self._unwritten.fields.update(fields)
+        self._unwritten.lines.extend(lines)
+        if self._unwritten_since is None:
+            self._unwritten_since = time.monotonic()
+            self._wake.set()
+
+    def _take_unwritten(self) -> Unwritten:
+        with self._lock:
+            taken, self._unwritten, self._unwritten_since = self._unwritten, Unwritten(), None
+        return taken
+
+    def _keep(self, taken: Unwritten) -> None:
+        """Put back what a failed write took, before anything noted since."""
+        with self._lock:
+            self._unwritten = Unwritten({**taken.fields, **self._unwritten.fields}, [*taken.lines, *self._unwritten.lines])
+            self._unwritten_since = time.monotonic()
+
+    def write(self, unwritten: Unwritten) -> None:
+        """Write `unwritten` to the run now (the run's fields, then its log lines)."""
+        if unwritten.fields:
+            run_update(run=self.run, **unwritten.fields)
+        if unwritten.lines:
+            run_log_lines(run_id=self.run.id, lines=unwritten.lines)
 
     # ---- control ----------------------------------------------------------------------------------------
     def on_cancel(self, callback: Callable[[], None]) -> None:
@@ -122,41 +172,27 @@ class RunRecorder:
             callback()
 
     def set_app(self, *, app_id: str, ui_url: str = "") -> None:
-        """The Spark application running the run (and its UI, when there is one).
-
-        Kept until the next statement row is written, and written with it (or at stop): the engine sends it just
-        before the first statement starts, and a write of its own was one more round trip before a short run's
-        result could be read.
-        """
-        with self._lock:
-            self._app = {"spark_app_id": (app_id or "")[:255], "spark_ui_url": (ui_url or "")[:500]}
-
-    def _take_app(self) -> tuple[dict[str, str], list[str]]:
-        """The pending application fields, and its log line (none without an app id); nothing is pending after."""
-        with self._lock:
-            app, self._app = self._app, {}
-        app_id, ui_url = app.get("spark_app_id"), app.get("spark_ui_url")
-        return app, [f"Spark application {app_id}" + (f" (UI {ui_url})" if ui_url else "")] if app_id else []
+        """The Spark application running the run (and its UI, when there is one), written with the next write."""
+        app_id, ui_url = (app_id or "")[:255], (ui_url or "")[:500]
+        line = [("INFO", f"Spark application {app_id}" + (f" (UI {ui_url})" if ui_url else ""))] if app_id else []
+        self.note(fields={"spark_app_id": app_id, "spark_ui_url": ui_url}, lines=line)
 
     def set_progress(self, **counts: int) -> None:
         with self._lock:
             self.progress.update(counts)
 
     def start(self) -> None:
-        """Start the monitor thread (heartbeat, progress sampling, cancel watch)."""
+        """Start the monitor thread (heartbeat, progress sampling, cancel watch, live writes)."""
         self._thread = threading.Thread(target=self._monitor, name=f"lakeport-run-{self.run.id}", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
-        """Stop the monitor thread and wait for it."""
+    def stop(self) -> Unwritten:
+        """Stop the monitor thread and wait for it; returns what is not written yet (the caller writes it)."""
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
-        app, lines = self._take_app()  # a run whose first statement never started
-        if app:
-            run_update(run=self.run, **app)
-        if lines:
-            run_log(run_id=self.run.id, messages=lines)
+        return self._take_unwritten()
 
     def _monitor(self) -> None:
         beat_every = run_heartbeat_seconds()
@@ -164,9 +200,21 @@ class RunRecorder:
         last_written: dict[str, int] = {}
         try:
             while not self._stop.is_set():
+                self._wake.clear()
                 with self._lock:
                     progress = dict(self.progress)
+                    due = None if self._unwritten_since is None else self._unwritten_since + LIVE_WRITE_DELAY_SECONDS
                 now = time.monotonic()
+                if due is not None and now >= due:
+                    close_old_connections()
+                    taken = self._take_unwritten()
+                    try:
+                        self.write(taken)
+                    except Exception as exc:  # the database may blip; kept for the next write or the end
+                        logger.warning("run.write_failed", extra={"run_id": self.run.id,
+                                                                  "error_class": type(exc).__name__})
+                        self._keep(taken)
+                    continue
                 if now - last_beat >= beat_every or progress != last_written:
                     close_old_connections()
                     try:
@@ -182,7 +230,8 @@ class RunRecorder:
                         if not owned and not self.lost:
                             self.lost = True
                             self._fire_cancel("run.taken_away")
-                self._stop.wait(PROGRESS_SAMPLE_SECONDS)
+                wait = PROGRESS_SAMPLE_SECONDS if due is None else max(0.0, due - time.monotonic())
+                self._wake.wait(min(wait, PROGRESS_SAMPLE_SECONDS))
         finally:
             connection.close()
 

@@ -7,6 +7,7 @@ processes can never both move a run (claim twice, finish a re-queued run, cancel
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,12 +24,14 @@ from config.errors import Conflict
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
 from jobs.services.parameters import RawValue, render_script, resolve_values
+from jobs.services.run_waits import run_ended_notify
 from jobs.services.timing import run_stale_seconds
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
 
 MAX_LOG_LINE = 8000
+LogLine = tuple[str, str]  # (level, message) of a run's log
 WORKER_LOST = "worker lost"
 JOB_QUEUE = "lakeport"  # routed in config/celery.py (task_routes)
 RUN_EXECUTE_TASK = "jobs.run_execute"
@@ -80,7 +83,7 @@ def run_submit(
                 default_catalog=job.default_catalog, engine=job.engine,
                 max_retries=job.max_retries,
             )
-            _append_log(run_id=run.id, start=0, messages=[f"Run {run.id} of job '{job.name}' queued."])
+            _append_log_at(run_id=run.id, start=0, lines=[("INFO", f"Run {run.id} of job '{job.name}' queued.")])
             if enqueue:
                 transaction.on_commit(lambda: run_enqueue(run_id=run.id))
     except IntegrityError:
@@ -113,6 +116,7 @@ def run_cancel(*, run: JobRun) -> JobRun:
         status=RunStatus.CANCELLED, cancel_requested=True, finished_at=now
     ):
         run_log(run_id=run.id, messages=["Cancelled before it started."])
+        run_ended_notify(run.id)
     elif JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING).update(cancel_requested=True):
         run_log(run_id=run.id, messages=["Cancel requested; stopping the running statement."])
     else:
@@ -124,18 +128,23 @@ def run_cancel(*, run: JobRun) -> JobRun:
 
 
 # ---- worker side --------------------------------------------------------------------------------------
-def run_claim(*, run_id: int, worker: str) -> JobRun | None:
-    """Move a QUEUED run to RUNNING for `worker`; None if it is gone or someone else already has it."""
+def run_claim(*, run_id: int, worker: str, **fields: Any) -> JobRun | None:
+    """Move a QUEUED run to RUNNING for `worker` (with `fields`); None if it is gone or someone else already has it.
+
+    One transaction (one commit) for the claim, the read-back and the attempt's log line: it is on the path of
+    every run, short ones too.
+    """
     now = timezone.now()
-    claimed = JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).update(
-        status=RunStatus.RUNNING, worker=worker[:255], started_at=now, heartbeat_at=now, finished_at=None,
-        attempt=F("attempt") + 1,
-    )
-    if not claimed:
-        logger.info("run.claim_skipped", extra={"run_id": run_id, "worker": worker})
-        return None
-    run = JobRun.objects.select_related("job", "team").get(id=run_id)
-    run_log(run_id=run_id, messages=[f"Attempt {run.attempt} started on {worker}."])
+    with transaction.atomic():
+        claimed = JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).update(
+            status=RunStatus.RUNNING, worker=worker[:255], started_at=now, heartbeat_at=now, finished_at=None,
+            attempt=F("attempt") + 1, **fields,
+        )
+        if not claimed:
+            logger.info("run.claim_skipped", extra={"run_id": run_id, "worker": worker})
+            return None
+        run = JobRun.objects.select_related("job", "team").get(id=run_id)
+        _append_log_locked(run_id=run_id, lines=[("INFO", f"Attempt {run.attempt} started on {worker}.")])
     logger.info("run.started", extra={"run_id": run_id, "worker": worker, "attempt": run.attempt})
     return run
 
@@ -175,29 +184,37 @@ def run_finish(
     catalogs_used: list[str],
     result: dict[str, Any] | None,
     progress: dict[str, int],
+    fields: Mapping[str, Any] | None = None,
+    log_lines: Sequence[LogLine] = (),
 ) -> RunStatus | None:
     """Store the outcome of this attempt; a cancel request turns a stopped run into CANCELLED.
 
-    Returns the final status, or None when the run was no longer ours (reaped meanwhile).
+    `fields` and `log_lines` are what the run's recorder had not written yet: they go in the same transaction
+    (one commit), before the final log line. Returns the final status, or None when the run was no longer ours
+    (reaped meanwhile).
     """
-    cancel = JobRun.objects.filter(id=run.id, cancel_requested=True).exists()
-    if succeeded:
-        status = RunStatus.SUCCEEDED
-    elif cancel:
-        status = RunStatus.CANCELLED
-        error = {**(error or {}), "message": "Cancelled by a user."}
-    else:
-        status = RunStatus.FAILED
-    if error and error.get("message"):
-        error = {**error, "message": redact(str(error["message"]))[:MAX_LOG_LINE]}
-    done = JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(
-        status=status, finished_at=timezone.now(), error=error, statements=statements, catalogs_used=catalogs_used,
-        result=result, progress=progress, heartbeat_at=timezone.now(),
-    )
-    if not done:
-        logger.warning("run.finish_lost", extra={"run_id": run.id, "attempt": run.attempt})
-        return None
-    run_log(run_id=run.id, messages=[f"Run {status}." + (f" {error['message']}" if error and status == RunStatus.FAILED else "")])
+    with transaction.atomic():
+        cancel = JobRun.objects.filter(id=run.id, cancel_requested=True).exists()
+        if succeeded:
+            status = RunStatus.SUCCEEDED
+        elif cancel:
+            status = RunStatus.CANCELLED
+            error = {**(error or {}), "message": "Cancelled by a user."}
+        else:
+            status = RunStatus.FAILED
+        if error and error.get("message"):
+            error = {**error, "message": redact(str(error["message"]))[:MAX_LOG_LINE]}
+        now = timezone.now()
+        done = JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(
+            **(fields or {}), status=status, finished_at=now, error=error, statements=statements,
+            catalogs_used=catalogs_used, result=result, progress=progress, heartbeat_at=now,
+        )
+        if not done:
+            logger.warning("run.finish_lost", extra={"run_id": run.id, "attempt": run.attempt})
+            return None
+        end = f"Run {status}." + (f" {error['message']}" if error and status == RunStatus.FAILED else "")
+        _append_log_locked(run_id=run.id, lines=[*log_lines, ("INFO", end)])
+        run_ended_notify(run.id)
     logger.info("run.finished", extra={"run_id": run.id, "status": str(status)})
     return status
 
@@ -205,29 +222,39 @@ def run_finish(
 # ---- logs ---------------------------------------------------------------------------------------------
 def run_log(*, run_id: int, messages: list[str], level: str = "INFO") -> int:
     """Append redacted lines to a run's log; returns the next offset."""
-    if not messages:
+    return run_log_lines(run_id=run_id, lines=[(level, m) for m in messages])
+
+
+def run_log_lines(*, run_id: int, lines: Sequence[LogLine]) -> int:
+    """Append redacted (level, message) lines to a run's log in one transaction; returns the next offset."""
+    if not lines:
         return JobRun.objects.filter(id=run_id).values_list("log_lines", flat=True).first() or 0
     for _ in range(5):  # two writers (statement thread, monitor) may race for the same offsets
         try:
             with transaction.atomic():
-                start = JobRun.objects.select_for_update().filter(id=run_id).values_list("log_lines", flat=True).first()
-                if start is None:
-                    return 0
-                return _append_log(run_id=run_id, start=start, messages=messages, level=level)
+                return _append_log_locked(run_id=run_id, lines=lines)
         except IntegrityError:
             continue
     return 0
 
 
-def _append_log(*, run_id: int, start: int, messages: list[str], level: str = "INFO") -> int:
-    lines = []
-    for text in messages:
+def _append_log_locked(*, run_id: int, lines: Sequence[LogLine]) -> int:
+    """Append `lines` after the run's last one (inside a transaction: the run row is locked for the offsets)."""
+    start = JobRun.objects.select_for_update().filter(id=run_id).values_list("log_lines", flat=True).first()
+    if start is None:
+        return 0
+    return _append_log_at(run_id=run_id, start=start, lines=lines)
+
+
+def _append_log_at(*, run_id: int, start: int, lines: Sequence[LogLine]) -> int:
+    rows = []
+    for level, text in lines:
         for part in str(text).splitlines() or [""]:
-            lines.append(JobRunLogLine(run_id=run_id, seq=start + len(lines), level=level[:8],
-                                       message=redact(part)[:MAX_LOG_LINE]))
-    JobRunLogLine.objects.bulk_create(lines)
-    JobRun.objects.filter(id=run_id).update(log_lines=start + len(lines))
-    return start + len(lines)
+            rows.append(JobRunLogLine(run_id=run_id, seq=start + len(rows), level=level[:8],
+                                      message=redact(part)[:MAX_LOG_LINE]))
+    JobRunLogLine.objects.bulk_create(rows)
+    JobRun.objects.filter(id=run_id).update(log_lines=start + len(rows))
+    return start + len(rows)
 
 
 # ---- reaper -------------------------------------------------------------------------------------------
@@ -262,6 +289,7 @@ def runs_reap() -> ReapReport:
             if same.update(status=RunStatus.CANCELLED, finished_at=now, error={"message": "Cancelled by a user."}):
                 report.cancelled.append(run.id)
                 run_log(run_id=run.id, messages=[message, "Run CANCELLED."])
+                run_ended_notify(run.id)
         elif run.attempt <= run.max_retries:
             if same.update(status=RunStatus.QUEUED, worker="", heartbeat_at=None):
                 report.requeued.append(run.id)
@@ -271,6 +299,7 @@ def runs_reap() -> ReapReport:
                          error={"statement": None, "line": None, "column": None, "message": message}):
             report.failed.append(run.id)
             run_log(run_id=run.id, messages=[message, "Run FAILED."], level="ERROR")
+            run_ended_notify(run.id)
     requeue_before = now - timedelta(seconds=settings.LAKEPORT_REQUEUE_AFTER_SECONDS)
     stale = list(
         JobRun.objects.filter(status=RunStatus.QUEUED)

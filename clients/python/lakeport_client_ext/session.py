@@ -29,6 +29,7 @@ from lakeport_client_ext.retries import RetryTransport
 
 T = TypeVar("T")
 TERMINAL_STATUSES = frozenset({"SUCCEEDED", "FAILED", "CANCELLED"})
+MAX_SERVER_WAIT = 30.0  # the API's `?wait=` bound
 
 
 class RunTimeout(TimeoutError):
@@ -81,12 +82,15 @@ class Lakeport:
 
     def wait_for_run(self, team: str, run_id: int, *, timeout: float = 600.0, poll: float = 1.0,
                      on_progress: Callable[[RunOutput], None] | None = None) -> RunOutput:
-        """Poll run `run_id` until it is SUCCEEDED, FAILED or CANCELLED and return it; `on_progress` gets each
-        state that differs from the last. Raises `RunTimeout` after `timeout` seconds."""
+        """Wait until run `run_id` is SUCCEEDED, FAILED or CANCELLED and return it; `on_progress` gets each state
+        that differs from the last, read every `poll` seconds. Each read waits on the server (`?wait=`), so the
+        run is returned as soon as it ends, not at the next poll. Raises `RunTimeout` after `timeout` seconds."""
         started = time.monotonic()
         last: tuple[Any, ...] | None = None
         while True:
-            run = unwrap(runs_get.sync_detailed(team, run_id, client=self.client))
+            asked = time.monotonic()
+            wait = max(0.0, min(poll, MAX_SERVER_WAIT, timeout - (asked - started)))
+            run = unwrap(runs_get.sync_detailed(team, run_id, client=self.client, wait=wait))
             seen = (run.status, tuple(sorted(run.progress.additional_properties.items())))
             if on_progress is not None and seen != last:
                 on_progress(run)
@@ -96,7 +100,9 @@ class Lakeport:
             waited = time.monotonic() - started
             if waited > timeout:
                 raise RunTimeout(run, waited)
-            time.sleep(poll)
+            early = wait - (time.monotonic() - asked)
+            if early > 0:  # the server answered at once (as many requests as it allows already wait)
+                time.sleep(early)
 
     def run_result(self, team: str, run_id: int) -> RunResultOutput:
         """The bounded preview of a finished run's last query (`Conflict` while it is still running)."""

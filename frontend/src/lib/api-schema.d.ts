@@ -4601,7 +4601,10 @@ export interface operations {
     };
     runs_submit: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Seconds (0 to 30, decimals allowed) to hold the answer until the run has ended (SUCCEEDED, FAILED or CANCELLED). The body is the run as it is when the run ends or the time is up, whichever is first: check `status`. Without it (or 0) the answer is immediate. A server answers at once when too many requests already wait (`LAKEPORT_RUN_WAITERS` per web process). */
+                wait?: number;
+            };
             header?: {
                 "Idempotency-Key"?: string;
             };
@@ -6201,7 +6204,10 @@ export interface operations {
     };
     runs_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Seconds (0 to 30, decimals allowed) to hold the answer until the run has ended (SUCCEEDED, FAILED or CANCELLED). The body is the run as it is when the run ends or the time is up, whichever is first: check `status`. Without it (or 0) the answer is immediate. A server answers at once when too many requests already wait (`LAKEPORT_RUN_WAITERS` per web process). */
+                wait?: number;
+            };
             header?: never;
             path: {
                 run_id: number;
@@ -6217,6 +6223,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunOutput"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */

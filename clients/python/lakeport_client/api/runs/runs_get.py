@@ -8,13 +8,21 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.api_error import ApiError
 from ...models.run_output import RunOutput
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     team: str,
     run_id: int,
+    *,
+    wait: float | Unset = UNSET,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["wait"] = wait
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -22,6 +30,7 @@ def _get_kwargs(
             team=quote(str(team), safe=""),
             run_id=quote(str(run_id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -32,6 +41,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_200 = RunOutput.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = ApiError.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = ApiError.from_dict(response.json())
@@ -75,12 +89,14 @@ def sync_detailed(
     run_id: int,
     *,
     client: AuthenticatedClient,
+    wait: float | Unset = UNSET,
 ) -> Response[ApiError | RunOutput]:
     """One run: status, live progress, per-statement status and timing, error, catalogs used.
 
     Args:
         team (str):
         run_id (int):
+        wait (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -93,6 +109,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         team=team,
         run_id=run_id,
+        wait=wait,
     )
 
     response = client.get_httpx_client().request(
@@ -107,12 +124,14 @@ def sync(
     run_id: int,
     *,
     client: AuthenticatedClient,
+    wait: float | Unset = UNSET,
 ) -> ApiError | RunOutput | None:
     """One run: status, live progress, per-statement status and timing, error, catalogs used.
 
     Args:
         team (str):
         run_id (int):
+        wait (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,6 +145,7 @@ def sync(
         team=team,
         run_id=run_id,
         client=client,
+        wait=wait,
     ).parsed
 
 
@@ -134,12 +154,14 @@ async def asyncio_detailed(
     run_id: int,
     *,
     client: AuthenticatedClient,
+    wait: float | Unset = UNSET,
 ) -> Response[ApiError | RunOutput]:
     """One run: status, live progress, per-statement status and timing, error, catalogs used.
 
     Args:
         team (str):
         run_id (int):
+        wait (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,6 +174,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         team=team,
         run_id=run_id,
+        wait=wait,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -164,12 +187,14 @@ async def asyncio(
     run_id: int,
     *,
     client: AuthenticatedClient,
+    wait: float | Unset = UNSET,
 ) -> ApiError | RunOutput | None:
     """One run: status, live progress, per-statement status and timing, error, catalogs used.
 
     Args:
         team (str):
         run_id (int):
+        wait (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,5 +209,6 @@ async def asyncio(
             team=team,
             run_id=run_id,
             client=client,
+            wait=wait,
         )
     ).parsed

@@ -17,11 +17,18 @@ def _get_kwargs(
     job_id: int,
     *,
     body: RunInputRequest | Unset = UNSET,
+    wait: float | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    params: dict[str, Any] = {}
+
+    params["wait"] = wait
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -29,6 +36,7 @@ def _get_kwargs(
             team=quote(str(team), safe=""),
             job_id=quote(str(job_id), safe=""),
         ),
+        "params": params,
     }
 
     if not isinstance(body, Unset):
@@ -114,6 +122,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: RunInputRequest | Unset = UNSET,
+    wait: float | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ApiError | RunOutput]:
     """Submit a run of a job (`Idempotency-Key` makes a repeated submit return the same run); list its
@@ -122,6 +131,7 @@ def sync_detailed(
     Args:
         team (str):
         job_id (int):
+        wait (float | Unset):
         idempotency_key (str | Unset):
         body (RunInputRequest | Unset):
 
@@ -137,6 +147,7 @@ def sync_detailed(
         team=team,
         job_id=job_id,
         body=body,
+        wait=wait,
         idempotency_key=idempotency_key,
     )
 
@@ -153,6 +164,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: RunInputRequest | Unset = UNSET,
+    wait: float | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> ApiError | RunOutput | None:
     """Submit a run of a job (`Idempotency-Key` makes a repeated submit return the same run); list its
@@ -161,6 +173,7 @@ def sync(
     Args:
         team (str):
         job_id (int):
+        wait (float | Unset):
         idempotency_key (str | Unset):
         body (RunInputRequest | Unset):
 
@@ -177,6 +190,7 @@ def sync(
         job_id=job_id,
         client=client,
         body=body,
+        wait=wait,
         idempotency_key=idempotency_key,
     ).parsed
 
@@ -187,6 +201,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: RunInputRequest | Unset = UNSET,
+    wait: float | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ApiError | RunOutput]:
     """Submit a run of a job (`Idempotency-Key` makes a repeated submit return the same run); list its
@@ -195,6 +210,7 @@ async def asyncio_detailed(
     Args:
         team (str):
         job_id (int):
+        wait (float | Unset):
         idempotency_key (str | Unset):
         body (RunInputRequest | Unset):
 
@@ -210,6 +226,7 @@ async def asyncio_detailed(
         team=team,
         job_id=job_id,
         body=body,
+        wait=wait,
         idempotency_key=idempotency_key,
     )
 
@@ -224,6 +241,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: RunInputRequest | Unset = UNSET,
+    wait: float | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> ApiError | RunOutput | None:
     """Submit a run of a job (`Idempotency-Key` makes a repeated submit return the same run); list its
@@ -232,6 +250,7 @@ async def asyncio(
     Args:
         team (str):
         job_id (int):
+        wait (float | Unset):
         idempotency_key (str | Unset):
         body (RunInputRequest | Unset):
 
@@ -249,6 +268,7 @@ async def asyncio(
             job_id=job_id,
             client=client,
             body=body,
+            wait=wait,
             idempotency_key=idempotency_key,
         )
     ).parsed
