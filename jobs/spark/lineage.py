@@ -299,27 +299,49 @@ class _Walker:
                 for mine, theirs in zip(outputs[0], other, strict=False):
                     self._combine(mine, [theirs])
             return outputs[0]
-        if name in ("Generate",):
-            made = self._attrs(data.get("generatorOutput"))
-            sources = [attr for expr in data.get("generator") or [] for attr in self._attr_ids(expr)] if isinstance(
-                data.get("generator"), list) else []
-            for attr in made:
-                self._combine(attr, sources, EXPRESSION)
-            return [*(outputs[0] if outputs else []), *made]
+        if name == "Expand":
+            return self._expand(data)
+        if name == "Generate":
+            return self._generate(data, outputs[0] if outputs else [])
+        if name == "LateralJoin":
+            return [*(outputs[0] if outputs else []), *self._lateral(data.get("right"))]
         return [attr for out in outputs for attr in out]
+
+    def _expand(self, data: dict[str, Any]) -> list[int]:
+        """GROUPING SETS / ROLLUP / CUBE and UNPIVOT: output column i is the i-th expression of every projection."""
+        out = self._attrs(data.get("output"))
+        for projection in data.get("projections") or []:
+            for attr, expr in zip(out, projection, strict=False):
+                self._combine(attr, self._attr_ids(expr), _kind(expr))
+        return out
+
+    def _generate(self, data: dict[str, Any], child: list[int]) -> list[int]:
+        """LATERAL VIEW / a generator in SELECT: the child's columns, then the generator's, computed from its input."""
+        made = self._attrs(data.get("generatorOutput"))
+        sources = self._attr_ids(data.get("generator") or [])
+        for attr in made:
+            self._combine(attr, sources, EXPRESSION)
+        dropped = {int(i) for i in data.get("unrequiredChildIndex") or []}  # set by the optimizer, not the analyzer
+        return [*(a for i, a in enumerate(child) if i not in dropped), *made]
+
+    def _lateral(self, right: Any) -> list[int]:
+        """A lateral subquery's output, walked after the left side so its outer references find their sources."""
+        plan = next(iter(_nested_plan_lists(right or [])), None)  # the LateralSubquery's `plan`
+        tree = _tree(plan) if plan else None
+        return self.walk(tree) if tree is not None else []
 
     def _nested_plans(self, data: dict[str, Any]) -> None:
         """Relations read inside expressions (subqueries): counted as inputs, no column lineage."""
         for key, value in data.items():
             if key in ("query", "table", "plan", "child", "analyzedQuery"):
                 continue  # handled by the caller (write roots) or a real child index
-            for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, list):
-                    for nested in item:
-                        for plan in _nested_plan_lists(nested):
-                            tree = _tree(plan)
-                            if tree is not None:
-                                self.walk(tree)
+            if key == "right" and data["class"].endswith(".LateralJoin"):
+                continue  # the lateral subquery: walked after the left side, with column lineage
+            # one expression (a Filter's condition) or a list of them (a Project's list): both are searched
+            for plan in _nested_plan_lists(value):
+                tree = _tree(plan)
+                if tree is not None:
+                    self.walk(tree)
 
     def _leaf(self, node: _Node, dataset: Dataset | None) -> list[int]:
         data = node.data
@@ -352,7 +374,17 @@ class _Walker:
 
     @staticmethod
     def _attr_ids(expr: list[dict[str, Any]]) -> list[int]:
-        return [i for n in expr if n.get("class", "").endswith(".AttributeReference") and (i := _expr_id(n)) is not None]
+        """The attributes an expression (toJSON's pre-order list) reads, outer references of a subquery included."""
+        ids: list[int] = []
+        for node in expr:
+            cls = str(node.get("class", ""))
+            if cls.endswith(".AttributeReference") and (ident := _expr_id(node)) is not None:
+                ids.append(ident)
+            elif cls.endswith(".OuterReference"):
+                # toJSON keeps the referenced attribute in field `e`, not as a child node
+                inner = node.get("e")
+                ids.extend(_Walker._attr_ids(inner) if isinstance(inner, list) else [])
+        return ids
 
     def _expression(self, expr: list[dict[str, Any]]) -> int:
         """Register an output expression of a Project/Aggregate/Window; returns its exprId."""
@@ -362,14 +394,7 @@ class _Walker:
             self.names[ident] = str(top.get("name"))
         if top["class"].endswith(".AttributeReference") or ident is None:
             return ident if ident is not None else -1
-        names = {n["class"].rsplit(".", 1)[-1] for n in expr}
-        if names & _AGGREGATES:
-            kind = AGGREGATION
-        elif names <= _PASS_THROUGH and len(self._attr_ids(expr)) == 1:
-            kind = IDENTITY  # a rename, or a view's cast to its own schema
-        else:
-            kind = EXPRESSION
-        self._combine(ident, self._attr_ids(expr[1:]), kind)
+        self._combine(ident, self._attr_ids(expr[1:]), _kind(expr))
         return ident
 
     def _combine(self, attr: int, inputs: Iterable[int], kind: str = IDENTITY) -> None:
@@ -389,6 +414,16 @@ class _Walker:
             if columns:
                 lineage.append(ColumnLineage(target.key, column, sorted(columns), kind))
         return lineage
+
+
+def _kind(expr: list[dict[str, Any]]) -> str:
+    """How an expression (toJSON's pre-order list) makes its value from the attributes it reads."""
+    names = {n["class"].rsplit(".", 1)[-1] for n in expr}
+    if names & _AGGREGATES:
+        return AGGREGATION
+    if names <= _PASS_THROUGH | {"Literal"} and len(_Walker._attr_ids(expr)) <= 1:
+        return IDENTITY  # a rename, a view's cast to its own schema, or a grouping set's null
+    return EXPRESSION
 
 
 def _nested_plan_lists(value: Any) -> Iterable[list[dict[str, Any]]]:
