@@ -12,7 +12,6 @@ import json
 import logging
 import re
 import socket
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +25,7 @@ from thrift.transport import TSocket, TTransport
 from catalogs.types.base import CatalogConfig, Column, ConnectionResult, MetadataError, TableDetail, TableSummary
 from catalogs.types.calls import browse, check_connection
 from catalogs.types.hive_config import HiveConfig
+from jobs.spark.hive_site import URIS, HiveSiteError, hive_site, metastore_address, split_uris
 
 _KINDS = {
     "MANAGED_TABLE": "table",
@@ -108,26 +108,18 @@ class HiveCatalogType:
 
 # ---- Thrift session --------------------------------------------------------------------------------------
 def metastore_uris(config: HiveConfig) -> list[str]:
-    """`metastore-uris`, or `hive.metastore.uris` from `<hive-conf-dir>/hive-site.xml`."""
+    """`metastore-uris`, or `hive.metastore.uris` from `<hive-conf-dir>/hive-site.xml` (read as the Spark binding
+    reads it, `jobs/spark/hive_site.py`)."""
     if config.uris:
         return config.uris
-    site = Path(config.hive_conf_dir or "") / "hive-site.xml"
     try:
-        root = ET.parse(site).getroot()
-    except (OSError, ET.ParseError) as exc:
-        raise MetadataError(f"cannot read {site}: {type(exc).__name__}") from None
-    for prop in root.iter("property"):
-        if (prop.findtext("name") or "").strip() == "hive.metastore.uris":
-            uris = [u.strip() for u in (prop.findtext("value") or "").split(",") if u.strip()]
-            if uris:
-                return uris
-    raise MetadataError(f"{site} sets no hive.metastore.uris; an embedded metastore cannot be browsed remotely")
-
-
-def _host_port(uri: str) -> tuple[str, int]:
-    rest = uri.removeprefix("thrift://")
-    host, _, port = rest.rpartition(":")
-    return host.strip("[]"), int(port)
+        uris = split_uris(hive_site(config.hive_conf_dir or "").get(URIS, ""))
+    except HiveSiteError as exc:
+        raise MetadataError(str(exc)) from None
+    if uris:
+        return uris
+    site = Path(config.hive_conf_dir or "") / "hive-site.xml"
+    raise MetadataError(f"{site} sets no {URIS}; an embedded metastore cannot be browsed remotely")
 
 
 def _target(config: HiveConfig) -> str:
@@ -141,7 +133,7 @@ def _client(config: HiveConfig, timeout: float) -> Iterator[tuple[Any, str]]:
     """A Thrift client on the first metastore that accepts a connection; every socket op times out."""
     last_error: Exception | None = None
     for uri in metastore_uris(config):
-        host, port = _host_port(uri)
+        host, port = metastore_address(uri)
         sock = TSocket.TSocket(host, port)
         sock.setTimeout(timeout * 1000)  # milliseconds; applies to connect and to every read
         transport = TTransport.TBufferedTransport(sock)

@@ -110,6 +110,7 @@ class CatalogInfo:
     host: str = ""
     port: int = 0
     database: str = ""  # JDBC: the catalog's database (PostgreSQL) / default database
+    location: str = ""  # Hive without a Thrift URI: the embedded metastore's Derby database or warehouse
 
 
 @dataclass(frozen=True)
@@ -158,9 +159,11 @@ def jdbc_dataset(info: CatalogInfo, namespace: list[str], table: str) -> Dataset
 
 
 def hive_dataset(info: CatalogInfo, database: str, table: str) -> Dataset:
-    """A Hive Metastore table: `hive://host:port` + `database.table`."""
+    """A Hive Metastore table: `hive://host:port` + `database.table`; an embedded metastore (no Thrift server to
+    name) is `hive+embedded:` + where it keeps its catalog."""
+    namespace = f"hive://{info.host}:{info.port}" if info.host else f"hive+embedded:{info.location}"
     return Dataset(name=f"{info.name}.{database}.{table}", catalog=info.name, kind="hive",
-                   namespace=f"hive://{info.host}:{info.port}", physical_name=f"{database}.{table}")
+                   namespace=namespace, physical_name=f"{database}.{table}")
 
 
 def delta_dataset(catalog: str, database: str, table: str, uri: str, version: int | None) -> Dataset:

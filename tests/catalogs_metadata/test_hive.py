@@ -57,6 +57,19 @@ def test_hive_conf_dir_supplies_the_uris(admin_client: APIClient, make_catalog, 
     assert "lp_sales" in admin_client.get(f"{BASE}/hms/databases/").json()["databases"]
 
 
+def test_hive_conf_dir_uris_are_read_as_spark_reads_them(admin_client: APIClient, make_catalog, hive_objects,
+                                                         tmp_path) -> None:
+    # Hive's client and the Spark binding accept a trailing slash and spaces in hive.metastore.uris; browsing does too
+    (tmp_path / "hive-site.xml").write_text(
+        "<configuration><property><name>hive.metastore.uris</name>"
+        f"<value> {hive_objects['uri']}/ </value></property></configuration>"
+    )
+    make_catalog("hms", "hive", {"hive-conf-dir": str(tmp_path), "default-database": "lp_sales"})
+    body = admin_client.post(f"{BASE}/hms/test-connection/").json()
+    assert body["ok"] is True, body
+    assert hive_objects["uri"].removeprefix("thrift://") in body["message"]
+
+
 def test_browse_three_levels(viewer_client: APIClient, make_catalog, hive_objects) -> None:
     make_catalog("hms", "hive", {"metastore-uris": hive_objects["uri"]})
     databases = viewer_client.get(f"{BASE}/hms/databases/").json()["databases"]

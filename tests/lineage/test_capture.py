@@ -80,6 +80,23 @@ def test_chain_jdbc_delta_hive_jdbc(session: Any, store: Any, sales_db: Any, tmp
     assert "password" not in repr([s.lineage for s in result.statements]).lower()
 
 
+def test_a_hive_catalog_given_only_a_conf_dir_is_named_by_its_metastore(
+        session: Any, store: Any, sales_db: Any, hive_metastore: Any, tmp_path: Path) -> None:
+    (tmp_path / "hive-site.xml").write_text(
+        "<configuration><property><name>hive.metastore.uris</name>"
+        f"<value>{hive_metastore.uri}</value></property></configuration>")
+    store.put(CatalogEntry("hms_conf", "hive", {"hive-conf-dir": str(tmp_path), "default-database": "default"}))
+    result = ScriptRunner(session, store, team=TEAM).run(
+        "DROP TABLE IF EXISTS hms_conf.default.lp_conf_dir_orders;\n"
+        "CREATE TABLE hms_conf.default.lp_conf_dir_orders (customer STRING, amount DECIMAL(10,2)) STORED AS PARQUET;\n"
+        "INSERT INTO hms_conf.default.lp_conf_dir_orders SELECT customer, amount FROM pg_sales.shop.orders")
+    (hive,) = _lineage(result, 2)["outputs"]
+    assert hive["name"] == "hms_conf.default.lp_conf_dir_orders"
+    # the metastore's own address, as a catalog configured with metastore-uris names it
+    assert hive["namespace"] == f"hive://127.0.0.1:{hive_metastore.port}"
+    assert _columns(_lineage(result, 2))["amount"] == ({f"{sales_db.name}.shop.orders:amount"}, "identity")
+
+
 def test_capture_off_records_nothing(session: Any, store: Any) -> None:
     result = ScriptRunner(session, store, team=TEAM, lineage=False).run("SELECT * FROM pg_sales.shop.orders")
     assert result.succeeded and result.statements[0].lineage is None

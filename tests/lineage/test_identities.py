@@ -6,6 +6,7 @@ knows them (lower-case host, the product's default port), never the URL's spelli
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,6 +42,28 @@ def test_hive_and_kafka_tables_are_named_by_their_first_server() -> None:
     kafka = binding_for("kafka").lineage_dataset(
         _binding("kafka", {"bootstrap-servers": "Broker1:29092, broker2:9092"}, None), "default", "clicks")
     assert kafka is not None and (kafka.namespace, kafka.physical_name) == ("kafka://broker1:29092", "clicks")
+
+
+def test_a_hive_conf_dir_names_the_metastore_its_hive_site_sets(tmp_path: Path) -> None:
+    (tmp_path / "hive-site.xml").write_text(
+        "<configuration><property><name>hive.metastore.uris</name>"
+        "<value>thrift://HMS-A.example , thrift://hms-b.example:9084</value></property></configuration>")
+    dataset = binding_for("hive").lineage_dataset(_binding("hive", {"hive-conf-dir": str(tmp_path)}), "sales", "t")
+    assert dataset is not None and (dataset.namespace, dataset.physical_name) == ("hive://hms-a.example:9083", "sales.t")
+
+
+def test_an_embedded_metastore_is_named_by_its_derby_database_or_warehouse(tmp_path: Path) -> None:
+    (tmp_path / "hive-site.xml").write_text(
+        "<configuration><property><name>javax.jdo.option.ConnectionURL</name>"
+        "<value>jdbc:derby:;databaseName=/data/hms/metastore_db;create=true;user=app;password=derby-pw-1</value>"
+        "</property></configuration>")
+    derby = binding_for("hive").lineage_dataset(_binding("hive", {"hive-conf-dir": str(tmp_path)}), "d", "t")
+    assert derby is not None and derby.namespace == "hive+embedded:/data/hms/metastore_db"
+    assert "derby-pw-1" not in repr(derby)
+    (tmp_path / "hive-site.xml").write_text("<configuration></configuration>")
+    warehouse = binding_for("hive").lineage_dataset(
+        _binding("hive", {"hive-conf-dir": str(tmp_path), "warehouse": "/data/wh"}), "d", "t")
+    assert warehouse is not None and warehouse.namespace == "hive+embedded:/data/wh"
 
 
 def test_the_plan_walk_knows_only_catalogs_spark_can_name() -> None:

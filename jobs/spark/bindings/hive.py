@@ -8,18 +8,23 @@ confs the session needs. One Hive catalog per Spark session.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobs.spark.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
-from jobs.spark.lineage import CatalogInfo, Dataset, hive_dataset, host_port
+from jobs.spark.hive_site import (
+    URIS,
+    WAREHOUSE,
+    HiveSiteError,
+    embedded_location,
+    hive_site,
+    metastore_address,
+)
+from jobs.spark.lineage import CatalogInfo, Dataset, hive_dataset
 
 if TYPE_CHECKING:
     from jobs.spark.store import CatalogEntry
 
 SESSION_CATALOG = "spark_catalog"
-THRIFT_PORT = 9083  # the metastore's default port
 BUILTIN_HIVE_VERSION = "2.3.10"
 
 
@@ -28,27 +33,31 @@ class HiveConfigError(BindingFailure, ValueError):
 
 
 def _hive_site(conf_dir: str) -> dict[str, str]:
-    path = Path(conf_dir) / "hive-site.xml"
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as exc:
-        raise HiveConfigError(f"hive-conf-dir {conf_dir}: hive-site.xml cannot be read ({type(exc).__name__}).") from None
-    props: dict[str, str] = {}
-    for prop in root.iter("property"):
-        name, value = prop.findtext("name"), prop.findtext("value")
-        if name and value is not None:
-            props[name.strip()] = value.strip()
-    return props
+        return hive_site(conf_dir)
+    except HiveSiteError as exc:
+        raise HiveConfigError(str(exc)) from None
 
 
 def metastore_uris(config: dict[str, Any]) -> str:
     """The catalog's metastore URIs (comma list), from metastore-uris or hive-conf-dir/hive-site.xml."""
     uris = config.get("metastore-uris")
     if not uris and config.get("hive-conf-dir"):
-        uris = _hive_site(str(config["hive-conf-dir"])).get("hive.metastore.uris")
+        uris = _hive_site(str(config["hive-conf-dir"])).get(URIS)
     if not uris:
         raise HiveConfigError("hive catalog needs metastore-uris (or a hive-conf-dir whose hive-site.xml sets hive.metastore.uris).")
     return normalize_uris(str(uris))
+
+
+def _embedded_location(config: dict[str, Any]) -> str:
+    """Where a metastore without a Thrift URI keeps its catalog: its Derby database, else the warehouse."""
+    site: dict[str, str] = {}
+    if config.get("hive-conf-dir"):
+        try:
+            site = hive_site(str(config["hive-conf-dir"]))
+        except HiveSiteError:
+            site = {}
+    return embedded_location(site) or str(config.get("warehouse") or site.get(WAREHOUSE) or "")
 
 
 def normalize_uris(uris: str) -> str:
@@ -64,7 +73,7 @@ def static_conf(config: dict[str, Any]) -> dict[str, str]:
     }
     warehouse = config.get("warehouse")
     if not warehouse and config.get("hive-conf-dir"):
-        warehouse = _hive_site(str(config["hive-conf-dir"])).get("hive.metastore.warehouse.dir")
+        warehouse = _hive_site(str(config["hive-conf-dir"])).get(WAREHOUSE)
     if warehouse:
         conf["spark.sql.warehouse.dir"] = str(warehouse)
     version = str(config.get("hive-version") or BUILTIN_HIVE_VERSION)
@@ -129,13 +138,18 @@ class HiveBinding(PlainBinding):
         return f"hive metastore {metastore_uris(binding.configuration)} as {binding.spark_name}"
 
     def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
-        """`database.table` on `hive://host:port` of the first metastore URI."""
+        """`database.table` on `hive://host:port` of the first metastore URI the session is configured with."""
         return hive_dataset(self.lineage_catalog(binding), database, table)
 
     def lineage_catalog(self, binding: Binding) -> CatalogInfo:
-        """Host and port of the first `metastore-uris` entry (a thrift:// URI)."""
-        first = str(binding.configuration.get("metastore-uris") or "").split(",")[0]
-        host, port = host_port(first, THRIFT_PORT) if first else ("", 0)
+        """Host and port of the first metastore URI, from `metastore-uris` or the `hive-conf-dir`'s hive-site.xml
+        (as `static_conf` configures the session); an embedded metastore by the Derby database or warehouse."""
+        config = binding.configuration
+        try:
+            first = metastore_uris(config).split(",")[0]
+        except HiveConfigError:  # no Thrift URI anywhere: an embedded metastore
+            return CatalogInfo(binding.name, self.key, location=_embedded_location(config))
+        host, port = metastore_address(first)
         return CatalogInfo(binding.name, self.key, host=host, port=port)
 
     def default_database(self, config: dict[str, Any]) -> str | None:
