@@ -251,6 +251,7 @@ class _Walker:
         self.sources: dict[int, tuple[set[tuple[str, str]], str]] = {}
         self.ctes: dict[int, list[int]] = {}
         self.names: dict[int, str] = {}
+        self.scalars: dict[int, list[int]] = {}  # scalar subquery exprId → its plan's output
 
     # datasets ----------------------------------------------------------------------------------------
     def _session_table(self, ident: tuple[str, str, str]) -> Dataset | None:
@@ -329,22 +330,23 @@ class _Walker:
 
     def _lateral(self, right: Any) -> list[int]:
         """A lateral subquery's output, walked after the left side so its outer references find their sources."""
-        plan = next(iter(_nested_plan_lists(right or [])), None)  # the LateralSubquery's `plan`
-        tree = _tree(plan) if plan else None
+        _, plan = next(iter(_nested_plan_lists(right or [])), ({}, []))  # the LateralSubquery's `plan`
+        tree = _tree(plan)
         return self.walk(tree) if tree is not None else []
 
     def _nested_plans(self, data: dict[str, Any]) -> None:
-        """Relations read inside expressions (subqueries): counted as inputs, no column lineage."""
+        """Relations read inside expressions (subqueries): inputs, and a scalar subquery's column is remembered."""
         for key, value in data.items():
             if key in ("query", "table", "plan", "child", "analyzedQuery"):
                 continue  # handled by the caller (write roots) or a real child index
             if key == "right" and data["class"].endswith(".LateralJoin"):
                 continue  # the lateral subquery: walked after the left side, with column lineage
             # one expression (a Filter's condition) or a list of them (a Project's list): both are searched
-            for plan in _nested_plan_lists(value):
+            for owner, plan in _nested_plan_lists(value):
                 tree = _tree(plan)
-                if tree is not None:
-                    self.walk(tree)
+                outputs = self.walk(tree) if tree is not None else []
+                if str(owner.get("class", "")).endswith(".ScalarSubquery") and (ident := _expr_id(owner)) is not None:
+                    self.scalars[ident] = outputs  # its one column is what the expression around it reads
 
     def _leaf(self, node: _Node, dataset: Dataset | None) -> list[int]:
         data = node.data
@@ -397,7 +399,9 @@ class _Walker:
             self.names[ident] = str(top.get("name"))
         if top["class"].endswith(".AttributeReference") or ident is None:
             return ident if ident is not None else -1
-        self._combine(ident, self._attr_ids(expr[1:]), _kind(expr))
+        scalars = [o for n in expr if str(n.get("class", "")).endswith(".ScalarSubquery")
+                   and (sub := _expr_id(n)) is not None for o in self.scalars.get(sub, [])]
+        self._combine(ident, [*self._attr_ids(expr[1:]), *scalars], _kind(expr))
         return ident
 
     def _combine(self, attr: int, inputs: Iterable[int], kind: str = IDENTITY) -> None:
@@ -429,12 +433,13 @@ def _kind(expr: list[dict[str, Any]]) -> str:
     return EXPRESSION
 
 
-def _nested_plan_lists(value: Any) -> Iterable[list[dict[str, Any]]]:
-    """Plans nested in an expression node's fields (ScalarSubquery/Exists/ListQuery keep theirs in `plan`)."""
+def _nested_plan_lists(value: Any) -> Iterable[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """(subquery expression node, its plan) for the plans nested in an expression node's fields
+    (ScalarSubquery/Exists/ListQuery/LateralSubquery keep theirs in `plan`)."""
     if isinstance(value, dict):
         for key, inner in value.items():
             if key == "plan" and _is_plan(inner):
-                yield inner
+                yield value, inner
             elif isinstance(inner, (list, dict)):
                 yield from _nested_plan_lists(inner)
     elif isinstance(value, list):

@@ -3,7 +3,7 @@
 GROUPING SETS / ROLLUP / CUBE and UNPIVOT analyse into `Expand`, PIVOT into two `Aggregate`s (the second over
 `pivotfirst`), LATERAL VIEW into `Generate`, and a LATERAL subquery or table function into `LateralJoin`. Each test
 writes the query into a PostgreSQL table and checks where each written column comes from, and how; tables read only
-in a WHERE subquery are inputs too.
+in a WHERE subquery are inputs too, and a scalar subquery's column is followed into it.
 """
 
 from __future__ import annotations
@@ -142,3 +142,14 @@ def test_tables_read_in_where_subqueries_are_inputs(session: Any, store: Any, sa
     assert {d["name"] for d in lineage["inputs"]} == {"pg_sales.shop.orders", "maria_crm.crm.customers"}
     assert _columns(lineage)["amount"] == ({f"{orders}:amount"}, "identity")
     assert len(pg_rows(sales_db, "SELECT * FROM shop.known_orders")) == 4  # mallory is no customer
+
+
+def test_a_scalar_subquery_column_comes_from_the_subquery(session: Any, store: Any, sales_db: PgDatabase) -> None:
+    orders = f"{sales_db.name}.shop.orders"
+    lineage = _insert(
+        session, store, sales_db, "customer_spend", "name text, spend numeric(20,2)",
+        "SELECT c.name, (SELECT sum(o.amount) FROM pg_sales.shop.orders o WHERE o.customer = c.name) "
+        "FROM maria_crm.crm.customers c")
+    # the subquery's aggregate, correlated on the customer's name
+    assert _columns(lineage)["spend"] == ({f"{orders}:amount", "crm.customers:name"}, "aggregation")
+    assert sorted(pg_rows(sales_db, "SELECT name, spend FROM shop.customer_spend"))[0] == ("alice", Decimal("14.75"))
