@@ -330,7 +330,7 @@ class _Walker:
 
     def _lateral(self, right: Any) -> list[int]:
         """A lateral subquery's output, walked after the left side so its outer references find their sources."""
-        _, plan = next(iter(_nested_plan_lists(right or [])), ({}, []))  # the LateralSubquery's `plan`
+        _, plan = next(iter(_subqueries(right or [])), ({}, []))  # the LateralSubquery's `plan`
         tree = _tree(plan)
         return self.walk(tree) if tree is not None else []
 
@@ -342,7 +342,7 @@ class _Walker:
             if key == "right" and data["class"].endswith(".LateralJoin"):
                 continue  # the lateral subquery: walked after the left side, with column lineage
             # one expression (a Filter's condition) or a list of them (a Project's list): both are searched
-            for owner, plan in _nested_plan_lists(value):
+            for owner, plan in _subqueries(value):
                 tree = _tree(plan)
                 outputs = self.walk(tree) if tree is not None else []
                 if str(owner.get("class", "")).endswith(".ScalarSubquery") and (ident := _expr_id(owner)) is not None:
@@ -433,7 +433,7 @@ def _kind(expr: list[dict[str, Any]]) -> str:
     return EXPRESSION
 
 
-def _nested_plan_lists(value: Any) -> Iterable[tuple[dict[str, Any], list[dict[str, Any]]]]:
+def _subqueries(value: Any) -> Iterable[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """(subquery expression node, its plan) for the plans nested in an expression node's fields
     (ScalarSubquery/Exists/ListQuery/LateralSubquery keep theirs in `plan`)."""
     if isinstance(value, dict):
@@ -441,10 +441,10 @@ def _nested_plan_lists(value: Any) -> Iterable[tuple[dict[str, Any], list[dict[s
             if key == "plan" and _is_plan(inner):
                 yield value, inner
             elif isinstance(inner, (list, dict)):
-                yield from _nested_plan_lists(inner)
+                yield from _subqueries(inner)
     elif isinstance(value, list):
         for inner in value:
-            yield from _nested_plan_lists(inner)
+            yield from _subqueries(inner)
 
 
 # ---- public ------------------------------------------------------------------------------------------------
