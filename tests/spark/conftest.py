@@ -25,7 +25,7 @@ ORDERS = [("alice", Decimal("10.50")), ("alice", Decimal("4.25")), ("bob", Decim
           ("mallory", Decimal("99.99"))]  # mallory is no customer: the join drops her
 CUSTOMERS = [("alice", "Lisbon"), ("bob", "Porto"), ("carol", "Faro")]
 PG_PASSWORD = f"pg-S3cret-{secrets.token_hex(6)}"
-MARIA_USER = "lp_c_crm"
+MARIA_USER = f"lp_c_crm_{secrets.token_hex(4)}"  # one per test session: parallel sessions share the server
 MARIA_PASSWORD = f"mdb-S3cret-{secrets.token_hex(6)}"
 TEAM = "acme"
 
@@ -49,21 +49,24 @@ def sales_db(pg_source: PgDatabase) -> PgDatabase:
 
 @pytest.fixture(scope="session")
 def crm_db() -> Iterator[str]:
-    """MariaDB database `crm` with `customers`, and a user that may read it (with a password)."""
+    """MariaDB database `crm` with `customers`, and a user of this session that may read it (with a password).
+
+    The database is shared by every test session on the server and only ever created and filled to the same rows
+    (idempotently, never dropped): a session dropping it, or recreating one user with its own password, broke
+    another session running at the same time.
+    """
     conn = pymysql.connect(**MARIADB, autocommit=True)
     with conn.cursor() as cur:
-        cur.execute("DROP DATABASE IF EXISTS crm")
-        cur.execute("CREATE DATABASE crm")
-        cur.execute("CREATE TABLE crm.customers (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(50) NOT NULL, "
-                    "city VARCHAR(50) NOT NULL)")
-        cur.executemany("INSERT INTO crm.customers (name, city) VALUES (%s, %s)", CUSTOMERS)
+        cur.execute("CREATE DATABASE IF NOT EXISTS crm")
+        cur.execute("CREATE TABLE IF NOT EXISTS crm.customers (id INT AUTO_INCREMENT PRIMARY KEY, "
+                    "name VARCHAR(50) NOT NULL, city VARCHAR(50) NOT NULL)")
+        cur.executemany("INSERT IGNORE INTO crm.customers (id, name, city) VALUES (%s, %s, %s)",
+                        [(i, name, city) for i, (name, city) in enumerate(CUSTOMERS, start=1)])
         for host in ("%", "localhost"):
-            cur.execute("DROP USER IF EXISTS %s@%s", (MARIA_USER, host))
-            cur.execute("CREATE USER %s@%s IDENTIFIED BY %s", (MARIA_USER, host, MARIA_PASSWORD))
+            cur.execute("CREATE USER IF NOT EXISTS %s@%s IDENTIFIED BY %s", (MARIA_USER, host, MARIA_PASSWORD))
             cur.execute("GRANT SELECT ON crm.* TO %s@%s", (MARIA_USER, host))
     yield "crm"
     with conn.cursor() as cur:
-        cur.execute("DROP DATABASE IF EXISTS crm")
         for host in ("%", "localhost"):
             cur.execute("DROP USER IF EXISTS %s@%s", (MARIA_USER, host))
     conn.close()

@@ -13,6 +13,7 @@ from jobs.spark.script import ScriptRunner
 from tests.spark.conftest import (
     CUSTOMERS,
     MARIA_PASSWORD,
+    MARIA_USER,
     ORDERS,
     PG_PASSWORD,
     TEAM,
@@ -113,4 +114,4 @@ def test_passwords_stay_out_of_spark_conf_dumps(session: Any, store: Any) -> Non
     for dump in dumps:
         assert PG_PASSWORD not in dump and MARIA_PASSWORD not in dump
     # the user name is there: the catalog really is configured through the conf
-    assert session.conf.get("spark.sql.catalog.maria_crm.user") == "lp_c_crm"
+    assert session.conf.get("spark.sql.catalog.maria_crm.user") == MARIA_USER
