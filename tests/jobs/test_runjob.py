@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from catalogs.models import Catalog
-from jobs.models import JobRun, RunStatus
+from jobs.models import Engine, JobRun, RunStatus, SqlJob
 from tests.jobs.conftest import PG_PASSWORD
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spark]
@@ -37,6 +37,30 @@ def test_runjob_runs_a_script_file_and_prints_the_result(tmp_path: Path, pg_cata
     again = StringIO()
     call_command("runjob", "--team", "acme", "--job", "runjob-report", stdout=again, stderr=StringIO())
     assert again.getvalue() == printed and JobRun.objects.filter(status=RunStatus.SUCCEEDED).count() == 2
+
+
+def test_runjob_file_on_a_saved_job_keeps_its_engine_and_default_catalog_unless_given(
+    tmp_path: Path, pg_catalog: Catalog,
+) -> None:
+    SqlJob.objects.create(team=pg_catalog.team, name="orders", sql="SELECT 0", engine=Engine.WARM,
+                          default_catalog="pg")
+    script = tmp_path / "orders.sql"
+    script.write_text("SELECT customer FROM public.orders ORDER BY id LIMIT 1;\n")  # `pg` only as the default
+    out = StringIO()
+    call_command("runjob", "--team", "acme", "--file", str(script), "--job", "orders", stdout=out, stderr=StringIO())
+    assert "ann" in out.getvalue()
+    job = SqlJob.objects.get(name="orders")
+    assert (job.sql, job.engine, job.default_catalog) == (script.read_text(), "warm", "pg")
+    assert (JobRun.objects.get().engine, JobRun.objects.get().default_catalog) == ("warm", "pg")
+
+    # given on the command line, they change (an empty --default-catalog clears it)
+    script.write_text("SELECT customer FROM pg.public.orders ORDER BY id DESC LIMIT 1;\n")
+    again = StringIO()
+    call_command("runjob", "--team", "acme", "--file", str(script), "--job", "orders", "--engine", "default",
+                 "--default-catalog", "", stdout=again, stderr=StringIO())
+    assert "cy" in again.getvalue()
+    job.refresh_from_db()
+    assert (job.engine, job.default_catalog) == ("default", "")
 
 
 def test_runjob_fails_with_the_statement_position(tmp_path: Path, team: Any) -> None:

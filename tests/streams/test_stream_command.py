@@ -87,3 +87,22 @@ def test_runjob_refuses_a_statement_that_cannot_start_and_leaves_the_stream_as_i
     assert job.kind == "streaming"  # saved (saving cannot judge catalogs), not started
     assert _stream("status", "--job", "clicks")["status"] == "STOPPED"
     assert not StreamAudit.objects.exists()
+
+
+def test_runjob_file_on_a_saved_streaming_job_keeps_its_engine_and_default_catalog_unless_given(
+    team: Team, tmp_path: Any,
+) -> None:
+    SqlJob.objects.create(team=team, name="clicks", sql=SQL, kind="streaming", engine="warm", default_catalog="lake")
+    script = tmp_path / "clicks.sql"
+    script.write_text(SQL.replace("count(*)", "count(*) AS n"))
+    with pytest.raises(CommandError, match="still STARTING after 0.1 s"):  # no worker here: it stays STARTING
+        _runjob("--file", str(script), "--job", "clicks", "--timeout", "0.1")
+    job = SqlJob.objects.get(team=team, name="clicks")
+    assert (job.sql, job.kind, job.engine, job.default_catalog) == (script.read_text(), "streaming", "warm", "lake")
+    _stream("stop", "--job", "clicks")
+
+    with pytest.raises(CommandError, match="still STARTING"):
+        _runjob("--file", str(script), "--job", "clicks", "--timeout", "0.1", "--engine", "isolated",
+                "--default-catalog", "events")
+    job.refresh_from_db()
+    assert (job.engine, job.default_catalog) == ("isolated", "events")

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from config.errors import DomainError
-from jobs.models import JobKind, JobRun, RunStatus, SqlJob
+from jobs.models import Engine, JobKind, JobRun, RunStatus, SqlJob
 from jobs.selectors import run_log_page
 from jobs.services.jobs import job_create, job_update
 from jobs.services.runs import run_submit
@@ -40,8 +40,12 @@ class Command(BaseCommand):
                                  "it is STOPPED.")
         parser.add_argument("--timeout", type=float, default=300.0,
                             help="Seconds to wait for a streaming job to be RUNNING (or STOPPED with --stop).")
-        parser.add_argument("--engine", choices=["default", "warm", "isolated"], default="default")
-        parser.add_argument("--default-catalog", default="")
+        # None when not given: an existing job keeps its own (the defaults below are for a job being created)
+        parser.add_argument("--engine", choices=[e.value for e in Engine],
+                            help=f"Engine of the job (default: '{Engine.DEFAULT}' for a new job, else unchanged).")
+        parser.add_argument("--default-catalog",
+                            help="Default catalog of the job ('' for none; default: none for a new job, else "
+                                 "unchanged).")
         parser.add_argument("--via-worker", action="store_true",
                             help="Enqueue to the Celery workers and wait, instead of running in this process.")
         parser.add_argument("--max-rows", type=int, default=50, help="Rows of the result to print.")
@@ -86,12 +90,12 @@ class Command(BaseCommand):
             raise CommandError(f"run {run.id} {run.status}: {(run.error or {}).get('message', '')}")
 
     def _job(self, team: Team, opts: dict[str, Any]) -> SqlJob:
-        """The job named --job (or after the file), created or updated with the script of --file."""
+        """The job named --job (or after the file), created or updated with the script of --file; an existing job
+        changes only the options given (its engine, default catalog and kind stay as they are otherwise)."""
         sql = sys.stdin.read() if opts["file"] == "-" else self._read(opts["file"])
         name = opts["job"] or f"runjob-{Path(opts['file']).stem if opts['file'] != '-' else 'stdin'}"[:200]
-        fields: dict[str, Any] = {"sql": sql, "engine": opts["engine"], "default_catalog": opts["default_catalog"]}
-        if opts["kind"]:
-            fields["kind"] = opts["kind"]
+        given = {"engine": opts["engine"], "default_catalog": opts["default_catalog"], "kind": opts["kind"]}
+        fields: dict[str, Any] = {"sql": sql, **{key: value for key, value in given.items() if value is not None}}
         try:
             job = SqlJob.objects.filter(team=team, name=name).first()
             return job_update(job=job, data=fields) if job else job_create(team=team, user=None, name=name, **fields)
