@@ -13,9 +13,9 @@ from rest_framework.views import APIView
 from config.api.validation import query_datetime, validated
 from jobs.selectors import job_get
 from streams.models import Desired, StreamState, StreamStatus
+from streams.permissions import STREAM_READ_ROLE, STREAM_WRITE_ROLE
 from streams.selectors import metrics_range, stream_view
 from streams.services.lifecycle import stream_reset, stream_restart, stream_start, stream_state, stream_stop
-from teams.models import Role
 from teams.permissions import TeamScopedMixin
 
 TAG = "streams"
@@ -24,8 +24,8 @@ TAG = "streams"
 class StreamsMixin(TeamScopedMixin):
     """Viewers read; developers and admins of the job's team act; other teams get 404."""
 
-    read_role = Role.VIEWER
-    write_role = Role.DEVELOPER
+    read_role = STREAM_READ_ROLE
+    write_role = STREAM_WRITE_ROLE
 
 
 # ---- bodies: every stream answer is serialized by these (and documented by them) ---------------------------

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from django.db.models import QuerySet
 
 from jobs.models import SqlJob
-from streams.models import StreamMetric, StreamState
+from streams.models import StreamAudit, StreamMetric, StreamState
+from teams.models import Team
 
 MAX_POINTS = 2000
 
@@ -50,3 +52,9 @@ def stream_view(state: StreamState) -> StreamView:
     """The state with its newest batch (None before the first) and whether the source lag keeps growing."""
     latest = StreamMetric.objects.filter(job_id=state.job_id).order_by("-ts", "-id").first()
     return StreamView(state=state, latest=latest, falling_behind=falling_behind(job=state.job))
+
+
+def stream_audit_list(*, team: Team, job_name: str) -> QuerySet[StreamAudit]:
+    """Who did what to the stream of the job `job_name`, newest first; it outlives the job. `actor_name` is the user
+    (API, or a shell's `--as`), or `cli:<OS user>` for a shell that named none."""
+    return StreamAudit.objects.filter(team=team, job_name=job_name).order_by("-ts", "-id")

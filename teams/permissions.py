@@ -7,8 +7,8 @@ from typing import Any
 from rest_framework import exceptions, permissions
 from rest_framework.request import Request
 
-from teams.models import ROLE_RANK, Role, Team
-from teams.selectors import team_role
+from teams.models import Role, Team
+from teams.selectors import role_allows, team_role
 
 
 class TeamRolePermission(permissions.BasePermission):
@@ -29,7 +29,7 @@ class TeamRolePermission(permissions.BasePermission):
         view.team = team
         view.team_role = role
         required = view.required_role(request) if hasattr(view, "required_role") else _default_required(request, view)
-        if ROLE_RANK[Role(role)] < ROLE_RANK[Role(required)]:
+        if not role_allows(role=role, required=required):
             raise exceptions.PermissionDenied(f"This needs the '{required}' role in team '{team.name}'; you are '{role}'.")
         return True
 

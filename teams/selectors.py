@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from teams.models import Membership, Role, Team
+from teams.models import ROLE_RANK, Membership, Role, Team
 
 
 def team_role(*, user: AbstractBaseUser | AnonymousUser, team: Team) -> str | None:
@@ -15,6 +15,11 @@ def team_role(*, user: AbstractBaseUser | AnonymousUser, team: Team) -> str | No
     if user.is_superuser:
         return Role.ADMIN
     return Membership.objects.filter(team=team, user=user).values_list("role", flat=True).first()
+
+
+def role_allows(*, role: str, required: str) -> bool:
+    """True when `role` is `required` or above it (viewer < developer < admin): the API's rule for every action."""
+    return ROLE_RANK[Role(role)] >= ROLE_RANK[Role(required)]
 
 
 def teams_visible_to(*, user: AbstractBaseUser) -> QuerySet[Team]:

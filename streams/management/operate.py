@@ -1,5 +1,5 @@
 """A stream operated from a shell, shared by `manage.py stream` and `manage.py runjob`: act through the lifecycle
-services (as the API does, audited as `platform`), follow the stream until it settles when asked, print the API's
+services (as the API does, audited as the `--as` user or `cli:<OS user>`), follow the stream until it settles when asked, print the API's
 stream body, and turn a refusal, a FAILED stream or a timeout into a CommandError (a non-zero exit)."""
 
 from __future__ import annotations
@@ -13,13 +13,15 @@ from jobs.models import SqlJob
 from streams.apis import stream_body
 from streams.models import StreamState, StreamStatus
 from streams.services.lifecycle import SETTLED, stream_act, stream_await
+from teams.management.actor import CliActor
 
 
-def operate_stream(*, job: SqlJob, action: str, out: OutputWrapper, err: OutputWrapper, wait: bool = False,
-                   timeout: float = 300.0, confirm: bool = False) -> StreamState:
-    """Carry out `action` on the job's stream and print its state; with `wait` (start, stop), follow it first."""
+def operate_stream(*, job: SqlJob, action: str, actor: CliActor, out: OutputWrapper, err: OutputWrapper,
+                   wait: bool = False, timeout: float = 300.0, confirm: bool = False) -> StreamState:
+    """Carry out `action` on the job's stream as `actor` and print its state; with `wait` (start, stop), follow it
+    first."""
     try:
-        state = stream_act(job=job, user=None, action=action, confirm=confirm)
+        state = stream_act(job=job, user=actor.user, action=action, confirm=confirm, actor_name=actor.name)
     except DomainError as exc:  # a batch job, a transition its status does not allow, a statement that cannot start
         raise CommandError(exc.summary()) from None
     if not wait or action not in SETTLED:

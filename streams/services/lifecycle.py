@@ -50,13 +50,13 @@ def _refused(job: SqlJob, action: str, wanted: str) -> Conflict:
     return Conflict(f"Cannot {action} the stream of job '{job.name}': it is {status}; {wanted}.")
 
 
-def _audit(job: SqlJob, action: str, actor: Any, details: dict[str, Any] | None = None) -> None:
+def _audit(job: SqlJob, action: str, actor: Any, actor_name: str | None,
+           details: dict[str, Any] | None = None) -> None:
     user = actor if getattr(actor, "is_authenticated", False) else None
+    name = user.get_username() if user is not None else (actor_name or "platform")
     StreamAudit.objects.create(team_id=job.team_id, job=job, job_name=job.name, action=action, actor=user,
-                               actor_name=user.get_username() if user is not None else "platform",
-                               details=details or {})
-    logger.info("stream.action", extra={"job_id": job.id, "action": action,
-                                        "actor": user.get_username() if user is not None else "platform"})
+                               actor_name=name, details=details or {})
+    logger.info("stream.action", extra={"job_id": job.id, "action": action, "actor": name})
 
 
 def stream_enqueue(*, job_id: int) -> bool:
@@ -67,8 +67,13 @@ def stream_enqueue(*, job_id: int) -> bool:
 
 
 @transaction.atomic
-def stream_start(*, job: SqlJob, user: Any, action: str = StreamAction.START) -> StreamState:
-    """STOPPED | FAILED → STARTING, desired running, and a supervisor is sent; any other status is a 409."""
+def stream_start(*, job: SqlJob, user: Any, action: str = StreamAction.START,
+                 actor_name: str | None = None) -> StreamState:
+    """STOPPED | FAILED → STARTING, desired running, and a supervisor is sent; any other status is a 409.
+
+    The audit entry names `user`, or `actor_name` when no user acts (a shell: `cli:<OS user>`), as every action's
+    does.
+    """
     stream_state(job)
     now = timezone.now()
     moved = StreamState.objects.filter(job=job, status__in=IDLE_STATUSES).update(
@@ -77,13 +82,13 @@ def stream_start(*, job: SqlJob, user: Any, action: str = StreamAction.START) ->
     if not moved:
         raise _refused(job, "start", "stop it first, or use restart")
     stream_statement_check(job=job)  # a refusal rolls the transition back: the stream stays as it was
-    _audit(job, action, user)
+    _audit(job, action, user, actor_name)
     transaction.on_commit(lambda: stream_enqueue(job_id=job.id))
     return StreamState.objects.get(job=job)
 
 
 @transaction.atomic
-def stream_stop(*, job: SqlJob, user: Any) -> StreamState:
+def stream_stop(*, job: SqlJob, user: Any, actor_name: str | None = None) -> StreamState:
     """Ask the stream to stop gracefully (the batch in flight finishes); STOPPED or FAILED is a 409.
 
     A stream nobody supervises (its task not picked up yet, or its worker gone) is STOPPED at once.
@@ -99,17 +104,17 @@ def stream_stop(*, job: SqlJob, user: Any) -> StreamState:
     StreamState.objects.filter(job=job, status=StreamStatus.STOPPING).filter(
         Q(lease_owner="") | Q(lease_expires_at__lt=now)).update(status=StreamStatus.STOPPED, lease_owner="",
                                                                 updated_at=now)
-    _audit(job, StreamAction.STOP, user)
+    _audit(job, StreamAction.STOP, user, actor_name)
     return StreamState.objects.get(job=job)
 
 
 @transaction.atomic
-def stream_restart(*, job: SqlJob, user: Any) -> StreamState:
+def stream_restart(*, job: SqlJob, user: Any, actor_name: str | None = None) -> StreamState:
     """Restart the driver on the same checkpoint; a STOPPED or FAILED stream is started. STOPPING is a 409."""
     state = stream_state(job)
     if state.status in IDLE_STATUSES:
         try:
-            return stream_start(job=job, user=user, action=StreamAction.RESTART)
+            return stream_start(job=job, user=user, action=StreamAction.RESTART, actor_name=actor_name)
         except Conflict:
             pass  # it was started concurrently: restart it below
     moved = StreamState.objects.filter(
@@ -119,12 +124,12 @@ def stream_restart(*, job: SqlJob, user: Any) -> StreamState:
     if not moved:
         raise _refused(job, "restart", "wait until it has stopped, then start it")
     stream_statement_check(job=job)  # a running driver is not replaced by one that cannot start
-    _audit(job, StreamAction.RESTART, user)
+    _audit(job, StreamAction.RESTART, user, actor_name)
     return StreamState.objects.get(job=job)
 
 
 @transaction.atomic
-def stream_reset(*, job: SqlJob, user: Any, confirm: bool) -> StreamState:
+def stream_reset(*, job: SqlJob, user: Any, confirm: bool, actor_name: str | None = None) -> StreamState:
     """A new checkpoint generation: the next start reads every source from its beginning (audit-logged).
 
     Only a STOPPED or FAILED stream; without `confirm` nothing happens (400).
@@ -138,7 +143,7 @@ def stream_reset(*, job: SqlJob, user: Any, confirm: bool) -> StreamState:
         checkpoint_generation=F("checkpoint_generation") + 1, query_id=None, restarts=0, updated_at=timezone.now())
     if not moved:
         raise _refused(job, "reset", "stop it first")
-    _audit(job, StreamAction.RESET, user, {"checkpoint_generation": {
+    _audit(job, StreamAction.RESET, user, actor_name, {"checkpoint_generation": {
         "from": state.checkpoint_generation, "to": state.checkpoint_generation + 1}})
     return StreamState.objects.get(job=job)
 
@@ -151,10 +156,12 @@ ACTIONS: dict[str, Callable[..., StreamState]] = {
 }
 
 
-def stream_act(*, job: SqlJob, user: Any, action: str, confirm: bool = False) -> StreamState:
-    """Carry out `action` (start, stop, restart, reset; `status` changes nothing) on the job's stream."""
+def stream_act(*, job: SqlJob, user: Any, action: str, confirm: bool = False,
+               actor_name: str | None = None) -> StreamState:
+    """Carry out `action` (start, stop, restart, reset; `status` changes nothing) on the job's stream, audited as
+    `user` or, when no user acts, as `actor_name`."""
     if action == StreamAction.RESET:
-        return stream_reset(job=job, user=user, confirm=confirm)
+        return stream_reset(job=job, user=user, confirm=confirm, actor_name=actor_name)
     if action == "status":
         return stream_state(job)
     try:
@@ -162,7 +169,7 @@ def stream_act(*, job: SqlJob, user: Any, action: str, confirm: bool = False) ->
     except KeyError:
         raise InvalidInput.of({"action": [f"Unknown stream action '{action}'; use one of: status, "
                                           f"{', '.join([*ACTIONS, StreamAction.RESET])}."]}) from None
-    return act(job=job, user=user)
+    return act(job=job, user=user, actor_name=actor_name)
 
 
 # What an action waits for: the statuses it ends in when it worked, and the ones that say it did not.

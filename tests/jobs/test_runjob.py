@@ -11,6 +11,8 @@ from django.core.management import CommandError, call_command
 
 from catalogs.models import Catalog
 from jobs.models import Engine, JobRun, RunStatus, SqlJob
+from teams.models import Role, Team
+from tests.factories import MembershipFactory, UserFactory
 from tests.jobs.conftest import PG_PASSWORD
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spark]
@@ -61,6 +63,23 @@ def test_runjob_file_on_a_saved_job_keeps_its_engine_and_default_catalog_unless_
     assert "cy" in again.getvalue()
     job.refresh_from_db()
     assert (job.engine, job.default_catalog) == ("default", "")
+
+
+def test_runjob_as_a_developer_creates_and_submits_under_that_user_and_refuses_a_viewer(
+    tmp_path: Path, team: Team,
+) -> None:
+    MembershipFactory(team=team, user=UserFactory(username="dana"), role=Role.DEVELOPER)
+    MembershipFactory(team=team, user=UserFactory(username="vic"), role=Role.VIEWER)
+    script = tmp_path / "one.sql"
+    script.write_text("SELECT 1 AS one;\n")
+    with pytest.raises(CommandError, match="--as: user 'vic' is 'viewer' in team 'acme'; runjob needs the 'developer'"):
+        call_command("runjob", "--team", "acme", "--file", str(script), "--as", "vic", stderr=StringIO())
+    assert not SqlJob.objects.exists() and not JobRun.objects.exists()
+
+    call_command("runjob", "--team", "acme", "--file", str(script), "--as", "dana", stdout=StringIO(),
+                 stderr=StringIO())
+    run = JobRun.objects.select_related("job__created_by", "submitted_by").get()
+    assert (run.status, run.submitted_by.username, run.job.created_by.username) == ("SUCCEEDED", "dana", "dana")
 
 
 def test_runjob_fails_with_the_statement_position(tmp_path: Path, team: Any) -> None:

@@ -4,6 +4,7 @@ the stream's error."""
 
 from __future__ import annotations
 
+import getpass
 import io
 import json
 from collections.abc import Callable
@@ -13,7 +14,8 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from streams.models import StreamAudit
+from streams.selectors import stream_audit_list
+from teams.models import Team
 from tests.streams.conftest import Lake, events, produce, sink_ids
 from tests.support.servers import wait_until
 from tests.support.worker import Worker
@@ -48,5 +50,7 @@ def test_runjob_starts_a_stream_until_running_stops_it_and_reports_a_failure(
     script.write_text(lake.script("out", source="nosuch"))  # a stream table the catalog does not declare
     with pytest.raises(CommandError, match=r"stream of job 'broken' in team 'acme' is FAILED: .*nosuch"):
         _runjob("--file", str(script), "--job", "broken", "--kind", "streaming")
-    assert list(StreamAudit.objects.order_by("id").values_list("job_name", "action", "actor_name")) == [
-        ("clicks", "start", "platform"), ("clicks", "stop", "platform"), ("broken", "start", "platform")]
+    shell, team = f"cli:{getpass.getuser()}", Team.objects.get(name="acme")  # no --as: the OS user is recorded
+    assert [(a.action, a.actor_name) for a in stream_audit_list(team=team, job_name="clicks")] == [
+        ("stop", shell), ("start", shell)]
+    assert [(a.action, a.actor_name) for a in stream_audit_list(team=team, job_name="broken")] == [("start", shell)]

@@ -20,7 +20,8 @@ from jobs.services.jobs import job_create, job_update
 from jobs.services.runs import run_submit
 from streams.management.operate import operate_stream
 from streams.models import StreamAction
-from teams.models import Team
+from teams.management.actor import CliActor, add_as_argument, cli_actor
+from teams.models import Role, Team
 
 
 class Command(BaseCommand):
@@ -49,6 +50,7 @@ class Command(BaseCommand):
         parser.add_argument("--via-worker", action="store_true",
                             help="Enqueue to the Celery workers and wait, instead of running in this process.")
         parser.add_argument("--max-rows", type=int, default=50, help="Rows of the result to print.")
+        add_as_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         team = Team.objects.filter(name=opts["team"]).first()
@@ -56,17 +58,19 @@ class Command(BaseCommand):
             raise CommandError(f"No team named '{opts['team']}'.")
         if opts["stop"] and opts["file"]:
             raise CommandError("--stop stops a streaming job as it is: give --job, not --file.")
-        job = self._job(team, opts) if opts["file"] else self._existing(team, opts["job"])
+        # every path writes (the job, a run, a stream action): the API's developer role, checked before any of it
+        actor = cli_actor(username=opts["as_user"], team=team, required=Role.DEVELOPER, doing="runjob")
+        job = self._job(team, opts, actor) if opts["file"] else self._existing(team, opts["job"])
         if job.kind == JobKind.STREAMING:  # started on the workers, as the API's stream/start/ does
             action = StreamAction.STOP if opts["stop"] else StreamAction.START
-            operate_stream(job=job, action=action, out=self.stdout, err=self.stderr, wait=True,
+            operate_stream(job=job, action=action, actor=actor, out=self.stdout, err=self.stderr, wait=True,
                            timeout=opts["timeout"])
             return
         if opts["stop"]:
             raise CommandError(f"Job '{job.name}' is a batch job: --stop is for streaming jobs (a batch run is "
                                "cancelled with the API's runs/{id}/cancel/).")
         try:
-            submission = run_submit(job=job, user=None, enqueue=opts["via_worker"])
+            submission = run_submit(job=job, user=actor.user, enqueue=opts["via_worker"])
         except DomainError as exc:  # a bad parameter
             raise CommandError(exc.summary()) from None
         run = submission.run
@@ -89,7 +93,7 @@ class Command(BaseCommand):
         if run.status != RunStatus.SUCCEEDED:
             raise CommandError(f"run {run.id} {run.status}: {(run.error or {}).get('message', '')}")
 
-    def _job(self, team: Team, opts: dict[str, Any]) -> SqlJob:
+    def _job(self, team: Team, opts: dict[str, Any], actor: CliActor) -> SqlJob:
         """The job named --job (or after the file), created or updated with the script of --file; an existing job
         changes only the options given (its engine, default catalog and kind stay as they are otherwise)."""
         sql = sys.stdin.read() if opts["file"] == "-" else self._read(opts["file"])
@@ -98,7 +102,9 @@ class Command(BaseCommand):
         fields: dict[str, Any] = {"sql": sql, **{key: value for key, value in given.items() if value is not None}}
         try:
             job = SqlJob.objects.filter(team=team, name=name).first()
-            return job_update(job=job, data=fields) if job else job_create(team=team, user=None, name=name, **fields)
+            if job is not None:
+                return job_update(job=job, data=fields)
+            return job_create(team=team, user=actor.user, name=name, **fields)
         except DomainError as exc:  # an empty or oversized script, an unknown catalog, a bad parameter
             raise CommandError(exc.summary()) from None
 

@@ -8,6 +8,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from jobs.models import SqlJob
 from streams.management.operate import operate_stream
+from streams.permissions import stream_action_role
+from teams.management.actor import add_as_argument, cli_actor
 from teams.models import Team
 
 ACTIONS = ("status", "start", "stop", "restart", "reset")
@@ -27,11 +29,15 @@ class Command(BaseCommand):
                             help="After start or stop, wait until the stream is RUNNING or STOPPED (FAILED: exit 1 "
                                  "with its error).")
         parser.add_argument("--timeout", type=float, default=300.0, help="Seconds --wait waits at most.")
+        add_as_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         team = Team.objects.filter(name=opts["team"]).first()
         job = SqlJob.objects.filter(team=team, name=opts["job"]).select_related("team").first() if team else None
         if job is None:
             raise CommandError(f"No job named '{opts['job']}' in team '{opts['team']}'.")
-        operate_stream(job=job, action=opts["action"], out=self.stdout, err=self.stderr, wait=opts["wait"],
+        action = opts["action"]
+        actor = cli_actor(username=opts["as_user"], team=job.team, required=stream_action_role(action),
+                          doing=f"stream {action}")
+        operate_stream(job=job, action=action, actor=actor, out=self.stdout, err=self.stderr, wait=opts["wait"],
                        timeout=opts["timeout"], confirm=opts["yes"])
