@@ -14,7 +14,7 @@ from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.parameters import check_script_parameters, clean_declarations
 from jobs.spark.sqltext import SqlTextError
 from jobs.spark.streaming.errors import StreamingStatementError
-from jobs.spark.streaming.script import split_script
+from jobs.spark.streaming.script import SHAPE_RULE, split_script
 from teams.models import Team
 
 MAX_CONF_ENTRIES = 100
@@ -37,7 +37,7 @@ def check_kind(*, kind: str, sql: str) -> None:
     try:
         split_script(sql)
     except (StreamingStatementError, SqlTextError) as exc:
-        raise InvalidInput.of({"sql": [f"Not a streaming script: {exc}"]}) from None
+        raise InvalidInput.of({"sql": [f"Not a streaming script: {exc} (rule: {SHAPE_RULE})"]}) from None
 
 
 def clean_spark_conf(conf: Any) -> dict[str, str]:

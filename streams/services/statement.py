@@ -27,13 +27,13 @@ from jobs.spark.bindings import UnknownCatalogType, binding_for, can_stream
 from jobs.spark.sqltext import SqlTextError, Statement, first_keyword, use_catalog
 from jobs.spark.streaming.emit import split_emit
 from jobs.spark.streaming.errors import StreamingStatementError
-from jobs.spark.streaming.script import split_script
+from jobs.spark.streaming.script import SHAPE_RULE, split_script
 from jobs.spark.streaming.sources import STREAMING_TYPES
 from jobs.spark.streaming.statement import parse_streaming
 
 # The rule a refusal names (as the SQL guard's "(rule: …)"), so a user and a test can tell the checks apart.
 RULE_PARAMETERS = "parameters"
-RULE_SHAPE = "streaming-script"
+RULE_SHAPE = SHAPE_RULE
 RULE_EMIT = "emit"
 RULE_CATALOG = "unknown-catalog"
 RULE_STREAM_TYPE = "stream-catalog-type"

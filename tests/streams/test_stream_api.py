@@ -47,6 +47,7 @@ def _error(response: Any, status: int) -> dict[str, Any]:
 def test_streaming_jobs_need_a_streaming_script_and_are_not_run_by_runs(developer_client: APIClient) -> None:
     error = _error(_job(developer_client, "SELECT 1", kind="streaming"), 400)
     assert error["code"] == "invalid" and "Not a streaming script" in error["details"]["sql"][0]
+    assert error["details"]["sql"][0].endswith("(rule: streaming-script)")  # the rule a start's check names too
     two = STREAMING_SQL + ";\n" + STREAMING_SQL.split(";\n")[1]
     assert "this one has 2" in _error(_job(developer_client, two, kind="streaming"), 400)["details"]["sql"][0]
 

@@ -10,6 +10,8 @@ from jobs.spark.sqltext import Statement, split_statements
 from jobs.spark.streaming.errors import StreamingStatementError
 from jobs.spark.streaming.statement import is_streaming
 
+SHAPE_RULE = "streaming-script"  # the rule a refusal of this shape names, at save and at start alike
+
 
 def split_script(script: str) -> tuple[list[Statement], Statement]:
     """The batch statements and the one streaming statement, which must come last."""
