@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import deltalake
 import pyarrow as pa
 import pytest
 from rest_framework.test import APIClient
@@ -89,6 +90,26 @@ def test_preview_of_a_windowed_streaming_insert_returns_rows_and_schema_and_writ
                       for room in range(3) for w in (0, 10, 20))
     assert rows == expected  # every window, final or not: the watermark and EMIT are ignored
     assert delta_rows(world.sink) == []  # the sink was never written
+
+
+def test_preview_and_validate_of_a_stream_joined_with_a_delta_table(
+    interactive_worker: Worker, world: World, developer_client: APIClient,
+) -> None:
+    deltalake.write_deltalake(str(world.warehouse / "web" / "rooms"),
+                              pa.table({"room": ["r0", "r1"], "label": ["Atrium", "Basement"]}))
+    sql = (f"INSERT INTO lake.web.clicks_10s\nSELECT r.label, window.start, count(*)\n"
+           f"FROM STREAM(events.default.{world.key}) WATERMARK ts DELAY OF INTERVAL 5 SECONDS c\n"
+           "JOIN lake.web.rooms r ON c.room = r.room\nGROUP BY r.label, window(c.ts, '10 seconds')\nEMIT AFTER WATERMARK")
+
+    valid = _validate(developer_client, sql)
+    assert valid["valid"] is True, valid
+    answer = developer_client.post(f"{API}/sql/preview/", {"sql": sql, "limit": 100}, format="json")
+    assert answer.status_code == 200, answer.content
+    rows = sorted((r[0], r[1][:19], r[2]) for r in answer.json()["rows"])
+    labels = {0: "Atrium", 1: "Basement"}  # room r2 has no row in the table: the inner join drops its clicks
+    assert rows == sorted((labels[room], _window(w)[:19], sum(1 for n in range(w, w + 10) if n % 3 == room))
+                          for room in labels for w in (0, 10, 20))
+    assert delta_rows(world.sink) == []
 
 
 def test_preview_of_a_plain_select_reads_the_newest_records_of_a_jetstream_source(

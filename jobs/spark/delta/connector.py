@@ -84,6 +84,12 @@ class EmbeddedDelta:
         handler = getattr(self, f"_run_{plan.kind}")
         return handler(plan)
 
+    def query_references(self, query: str, *, current_catalog: str | None,
+                         current_database: str | None) -> list[Reference]:
+        """The Delta tables a query (SELECT …) reads, with their spans in `query`; empty when it reads none."""
+        plan = self._reader(current_catalog, current_database).read(query)
+        return plan.references if plan is not None else []
+
     def _plan(self, sql: str, current_catalog: str | None, current_database: str | None, *,
               remember: bool) -> Plan | None:
         """Read the statement; `handles()` then `execute()` of the same statement parse it once."""

@@ -196,6 +196,14 @@ def read_files(uri: str, label: str, schema: StructType, version: int,
         table = DeltaTable(uri, version=version)
     except (DeltaError, OSError) as exc:
         raise DeltaConnectorError(f"cannot load version {version} of Delta table {label}: {exc}") from exc
+    yield from read_active(table, label, schema, paths)
+
+
+def read_active(table: DeltaTable, label: str, schema: StructType,
+                paths: Sequence[str] | None = None) -> Iterator[pa.RecordBatch]:
+    """Rows of the loaded snapshot's active files `paths` (all of them when None), less deleted rows, as batches of
+    `schema` (logical names; a column the snapshot lacks is NULL)."""
+    version = table.version()
     check_readable(table, table_ref(label))
     actions = pa.table(table.get_add_actions(flatten=True))
     # the commit's paths are URI-encoded as the log holds them; compare decoded forms
@@ -208,7 +216,7 @@ def read_files(uri: str, label: str, schema: StructType, version: int,
     target = to_arrow_schema(schema, timezone="UTC")
     root = table.table_uri.removeprefix("file://").rstrip("/")
     keep = _selection_vectors(table, label)
-    for path in paths:
+    for path in actions.column("path").to_pylist() if paths is None else paths:
         index = row_of.get(unquote(path))
         if index is None:
             raise DeltaConnectorError(f"Delta table {label}: file {path} is not active at version {version}.")

@@ -30,7 +30,8 @@ from jobs.spark.streaming.emit import APPEND, UPDATE
 from jobs.spark.streaming.query import plan_streaming, qualify, query_shape, refuse_reserved_names
 from jobs.spark.streaming.sinks import sink_for
 from jobs.spark.streaming.sources import register_stream_view, sample_rows, stream_view
-from jobs.spark.streaming.statement import StreamingStatement, is_streaming, parse_streaming
+from jobs.spark.streaming.statement import StreamingStatement, is_streaming, parse_streaming, watermark_spans
+from jobs.spark.streaming.static_tables import delta_static_tables
 from lakeport_kernel.redaction import redact, redact_secrets
 
 if TYPE_CHECKING:
@@ -261,39 +262,16 @@ def _stream_query(resolver: CatalogResolver, stmt: Statement, parsed: StreamingS
     if resolver.guard is not None:
         scope = dataclasses.replace(resolver.guard_scope(), platform_views=frozenset(views))
         resolver.guard.check(prepared, rewritten, scope)
+    prepared, _ = delta_static_tables(resolver, prepared)  # after the guard, which checks the tables' own names
     frame = resolver.spark.sql(prepared)
     return frame, views
 
 
 def _without_watermark(query: str) -> str:
     """The query without its `WATERMARK col DELAY OF INTERVAL …` clauses (a batch has no watermark)."""
-    from sqlglot.tokens import TokenType
-
-    from jobs.spark.streaming.emit import tokenize
-
-    tokens = tokenize(query)
-    cut: list[tuple[int, int]] = []
-    for k, tok in enumerate(tokens):
-        if tok.token_type in (TokenType.STRING, TokenType.IDENTIFIER) or tok.text.upper() != "WATERMARK":
-            continue
-        end = k + 1
-        words = ("DELAY", "OF", "INTERVAL")
-        while end < len(tokens) and tokens[end].text.upper() not in words:
-            end += 1  # the event-time column (maybe qualified)
-        while end < len(tokens) and tokens[end].text.upper() in words:
-            end += 1
-        # INTERVAL '10' SECONDS | INTERVAL 10 SECONDS | INTERVAL '10 seconds'
-        end += 1
-        if end < len(tokens) and tokens[end].token_type not in (TokenType.COMMA, TokenType.R_PAREN) and \
-                tokens[end].text.upper() in _UNITS:
-            end += 1
-        cut.append((tok.start, tokens[end - 1].end + 1))
-    for start, stop in reversed(cut):
+    for start, stop in reversed(watermark_spans(query)):
         query = query[:start] + " " + query[stop:]
     return query
-
-
-_UNITS = {u + s for u in ("SECOND", "MINUTE", "HOUR", "DAY", "MILLISECOND", "MICROSECOND") for s in ("", "S")}
 
 
 # ---- live ----------------------------------------------------------------------------------------------------

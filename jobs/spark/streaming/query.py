@@ -26,6 +26,7 @@ from jobs.spark.streaming.emit import APPEND, Emit
 from jobs.spark.streaming.errors import StreamingStatementError
 from jobs.spark.streaming.sinks import QueryShape, StreamingSink, sink_for
 from jobs.spark.streaming.statement import StreamingStatement, parse_streaming
+from jobs.spark.streaming.static_tables import StaticTable, delta_static_tables
 
 logger = logging.getLogger("lakeport.streaming")
 
@@ -46,6 +47,7 @@ class StreamingPlan:
     views: list[str]
     target: tuple[str, str, str] = ("", "", "")  # (catalog, database, table) of the sink
     sources: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)  # of each view, in order
+    static: list[StaticTable] = dataclasses.field(default_factory=list)  # embedded Delta tables joined to the stream
 
     def describe(self) -> dict[str, Any]:
         """What the runner reports when the query starts."""
@@ -82,8 +84,9 @@ def plan_streaming(resolver: CatalogResolver, stmt: Statement, *, stream_view: S
     names = [qualify(ref.parts, resolver, what="stream") for ref in parsed.sources]
     views = [stream_view(resolver, *name) for name in names]
     _guard(resolver, stmt, parsed.with_views(views), frozenset(views))
+    query, static = delta_static_tables(resolver, parsed.query_with_views(views))
     try:
-        frame = spark.sql(parsed.query_with_views(views))
+        frame = spark.sql(query)
     except Exception as exc:  # noqa: BLE001 - Spark's analysis error becomes the statement's message
         raise StreamingStatementError(resolver.describe_failure(exc, stmt), statement=stmt.index) from None
     if not frame.isStreaming:
@@ -101,7 +104,8 @@ def plan_streaming(resolver: CatalogResolver, stmt: Statement, *, stream_view: S
     columns = list(getattr(sink, "columns", shape.columns))
     if len(columns) == len(frame.columns):
         frame = frame.toDF(*columns)  # INSERT INTO matches columns by position
-    return StreamingPlan(parsed, frame, sink, mode, parsed.emit, shape, views, (catalog, database, table), names)
+    return StreamingPlan(parsed, frame, sink, mode, parsed.emit, shape, views, (catalog, database, table), names,
+                         static)
 
 
 def _lineage_dataset(resolver: CatalogResolver, catalog: str, database: str, table: str) -> Dataset | None:
@@ -113,6 +117,8 @@ def streaming_lineage(resolver: CatalogResolver, plan: StreamingPlan) -> Stateme
     """What the query reads (stream sources, and tables it joins) and writes, with column lineage into the sink."""
     views = {view: found for view, name in zip(plan.views, plan.sources, strict=False)
              if (found := _lineage_dataset(resolver, *name)) is not None}
+    views.update({side.view: found for side in plan.static
+                  if (found := _lineage_dataset(resolver, side.catalog, side.database, side.table)) is not None})
     context = LineageContext(lineage_catalogs(session_catalogs(resolver.spark).bindings.values()), views)
     target = _lineage_dataset(resolver, *plan.target)
     if target is None:

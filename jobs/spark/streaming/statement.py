@@ -21,6 +21,11 @@ from jobs.spark.streaming.errors import StreamingStatementError
 SHAPE = "INSERT INTO <catalog>.<db>.<table> SELECT … FROM STREAM(<catalog>.<db>.<stream>) … [EMIT …]"
 _PLAIN_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_$]*$")
 _QUERY_STARTS = (TokenType.SELECT, TokenType.WITH, TokenType.FROM)
+# Words that may follow an interval's number or string in `DELAY OF INTERVAL …` (Spark's interval units).
+_INTERVAL_WORDS = frozenset({
+    "YEAR", "YEARS", "MONTH", "MONTHS", "WEEK", "WEEKS", "DAY", "DAYS", "HOUR", "HOURS", "MINUTE", "MINUTES",
+    "SECOND", "SECONDS", "MILLISECOND", "MILLISECONDS", "MICROSECOND", "MICROSECONDS", "TO",
+})
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,38 @@ def parse_streaming(sql: str) -> StreamingStatement:
     return StreamingStatement(body, target, columns, tokens[i].start, tuple(refs), emit, watermark)
 
 
+def watermark_spans(sql: str) -> list[tuple[int, int]]:
+    """Spans `(start, end)` (end exclusive) of the `WATERMARK <column> DELAY OF INTERVAL …` clauses of `sql`."""
+    tokens = tokenize(sql)
+    spans: list[tuple[int, int]] = []
+    k = 0
+    while k < len(tokens):
+        end = _watermark_end(tokens, k)
+        if end is None:
+            k += 1
+            continue
+        spans.append((tokens[k].start, tokens[end].end + 1))
+        k = end + 1
+    return spans
+
+
+def _watermark_end(tokens: list[Token], k: int) -> int | None:
+    """The index of the last token of the WATERMARK clause starting at `tokens[k]`, or None when none starts there."""
+    if _word(tokens[k]) != "WATERMARK":
+        return None
+    j = k + 1
+    while j + 1 < len(tokens) and tokens[j + 1].token_type == TokenType.DOT:
+        j += 2  # a qualified column: c.ts
+    if [_word(t) for t in tokens[j + 1:j + 4]] != ["DELAY", "OF", "INTERVAL"]:
+        return None
+    j += 3
+    # INTERVAL '10' SECONDS | INTERVAL 10 SECONDS | INTERVAL '10 seconds' | INTERVAL '1' MINUTE 30 SECONDS
+    while j + 1 < len(tokens) and (tokens[j + 1].token_type in (TokenType.NUMBER, TokenType.STRING)
+                                   or _word(tokens[j + 1]) in _INTERVAL_WORDS):
+        j += 1
+    return j
+
+
 def _stream_refs(tokens: list[Token]) -> list[StreamRef]:
     refs: list[StreamRef] = []
     for k, tok in enumerate(tokens):
@@ -152,4 +189,4 @@ def _word(tok: Token) -> str:
     return tok.text.upper() if tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER) else ""
 
 
-__all__ = ["SHAPE", "StreamRef", "StreamingStatement", "is_streaming", "parse_streaming"]
+__all__ = ["SHAPE", "StreamRef", "StreamingStatement", "is_streaming", "parse_streaming", "watermark_spans"]
