@@ -16,18 +16,15 @@ from typing import TYPE_CHECKING
 
 from jobs.spark.bindings import session_catalogs
 from jobs.spark.bindings.base import register_data_source
-from jobs.spark.delta.catalog import DeltaCatalog, TableRef
-from jobs.spark.delta.errors import DeltaConnectorError
-from jobs.spark.delta.features import check_readable
-from jobs.spark.delta.schema import spark_schema
-from jobs.spark.delta.snapshot import open_table
-from jobs.spark.delta.statements import rewrite
-from jobs.spark.delta.static_source import FORMAT, DeltaStaticDataSource
 from jobs.spark.streaming.errors import StreamingStatementError
 from jobs.spark.streaming.statement import watermark_spans
 
 if TYPE_CHECKING:
+    from jobs.spark.delta.catalog import TableRef
     from jobs.spark.resolver import CatalogResolver
+
+# The Delta modules (deltalake, pyarrow) are imported in the functions below, when a session has an embedded Delta
+# catalog: every engine imports this module, and an idle engine stays without them (its memory target).
 
 logger = logging.getLogger("lakeport.streaming")
 
@@ -53,6 +50,9 @@ def delta_static_tables(resolver: CatalogResolver, query: str) -> tuple[str, lis
     delta = session_catalogs(resolver.spark).delta
     if delta is None:
         return query, []
+    from jobs.spark.delta.errors import DeltaConnectorError
+    from jobs.spark.delta.statements import rewrite
+
     try:
         references = delta.query_references(without_watermarks(query), current_catalog=resolver.current_catalog,
                                             current_database=resolver.current_database)
@@ -74,6 +74,13 @@ def delta_static_tables(resolver: CatalogResolver, query: str) -> tuple[str, lis
 
 def _static_view(resolver: CatalogResolver, ref: TableRef) -> str:
     """Register the view over `ref` that reads its latest version in every micro-batch; returns its name."""
+    from jobs.spark.delta.catalog import DeltaCatalog
+    from jobs.spark.delta.errors import DeltaConnectorError
+    from jobs.spark.delta.features import check_readable
+    from jobs.spark.delta.schema import spark_schema
+    from jobs.spark.delta.snapshot import open_table
+    from jobs.spark.delta.static_source import FORMAT, DeltaStaticDataSource
+
     binding = resolver.binding(ref.catalog)  # bound while the guard checked the statement
     if binding is None:
         raise StreamingStatementError(f"'{ref.catalog}' is not one of team '{resolver.team}''s catalogs.")
