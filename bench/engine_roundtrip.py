@@ -153,7 +153,8 @@ def timed_preview(api: Api, sql: str, expect: list[list[Any]]) -> Callable[[], f
 
 
 def timed_run(api: Api, job_id: int, poll: float, *, wait: bool = False) -> Callable[[], float]:
-    """Submit → SUCCEEDED seen: polling `GET runs/<id>/` every `poll` s, or (`wait`) one `POST …/runs/?wait=30`."""
+    """Submit → SUCCEEDED seen, polling `GET runs/<id>/` every `poll` s; or (`wait`) submit → first row: one
+    `POST …/runs/?wait=30`, then `GET runs/<id>/result/`."""
     def run() -> float:
         start = time.perf_counter()
         status, body = api.call("POST", f"/jobs/{job_id}/runs/" + ("?wait=30" if wait else ""))
@@ -163,10 +164,13 @@ def timed_run(api: Api, job_id: int, poll: float, *, wait: bool = False) -> Call
         while body.get("status") not in ("SUCCEEDED", "FAILED", "CANCELLED"):
             time.sleep(poll)
             status, body = api.call("GET", f"/runs/{run_id}/")
-        elapsed = time.perf_counter() - start
         if body["status"] != "SUCCEEDED":
             raise RuntimeError(f"run {run_id} {body['status']}: {body.get('error')}")
-        return elapsed
+        if wait:  # "submit → first row": the rows in hand, as Connect's side has them
+            status, result = api.call("GET", f"/runs/{run_id}/result/")
+            if status != 200 or not result.get("rows"):
+                raise RuntimeError(f"result of run {run_id} answered {status}: {result}")
+        return time.perf_counter() - start
     return run
 
 
@@ -485,8 +489,8 @@ def compare(args: argparse.Namespace, api: Api, env: dict[str, Any], workdir: Pa
         print_row("select1 run submit → SUCCEEDED in API p50 (vs Connect SELECT 1)", runs)
         print_pct_row("select1 run submit → SUCCEEDED in API p90", runs, 90)
     if waited is not None:
-        print_row("select1 run POST ?wait=30 → SUCCEEDED p50 (vs Connect SELECT 1)", waited)
-        print_pct_row("select1 run POST ?wait=30 → SUCCEEDED p90", waited, 90)
+        print_row("select1 run POST ?wait=30 + GET result → first row p50 (vs Connect SELECT 1)", waited)
+        print_pct_row("select1 run POST ?wait=30 + GET result → first row p90", waited, 90)
     print()
     describe("select1 preview", results["select1"])
     describe("jdbc preview", results["jdbc"])
@@ -494,7 +498,7 @@ def compare(args: argparse.Namespace, api: Api, env: dict[str, Any], workdir: Pa
     if runs is not None:
         describe("run → SUCCEEDED", runs)
     if waited is not None:
-        describe("run ?wait= → SUCCEEDED", waited)
+        describe("run ?wait= + result → first row", waited)
     print(f"\nidle team engine RSS at {args.master}: right after its start + 1 query "
           f"{fmt_mem(mem_fresh)}; after the rounds + {args.idle_seconds:.0f}s idle {fmt_mem(mem_idle)}; "
           f"Spark Connect server JVM {mem_connect:.0f} MiB; native packages mapped in the engine's Python: "
