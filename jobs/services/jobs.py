@@ -11,10 +11,18 @@ from django.utils import timezone
 from catalogs.models import Catalog
 from config.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
-from jobs.services.parameters import check_script_parameters, clean_declarations
+from jobs.services.parameters import (
+    ParameterError,
+    check_script_parameters,
+    clean_declarations,
+    render_script,
+    resolve_values,
+)
 from jobs.spark.sqltext import SqlTextError
+from jobs.spark.streaming.emit import EMIT_RULE, split_emit
 from jobs.spark.streaming.errors import StreamingStatementError
 from jobs.spark.streaming.script import SHAPE_RULE, split_script
+from jobs.spark.streaming.statement import parse_streaming
 from teams.models import Team
 
 MAX_CONF_ENTRIES = 100
@@ -30,14 +38,33 @@ def check_script(sql: str) -> None:
         raise InvalidInput.of({"sql": [f"The SQL script is {size} bytes; the limit is {limit} bytes."]})
 
 
-def check_kind(*, kind: str, sql: str) -> None:
-    """A streaming job's script must be batch statements then one streaming INSERT (… FROM STREAM(…) [EMIT …])."""
+def check_kind(*, kind: str, sql: str, parameters: dict[str, Any] | None = None) -> None:
+    """A streaming job's script must be batch statements then one streaming INSERT (… FROM STREAM(…) [EMIT …]).
+
+    Its streaming statement is also checked as its driver will read it (rendered with the parameters' defaults, as
+    a stream runs): an EMIT clause the runtime does not know, or a statement that is not `INSERT INTO … SELECT …
+    FROM STREAM(…)`, is refused here rather than at the first start. What depends on the team's catalogs stays
+    with the start (streams/services/statement.py): a catalog may be created after the job.
+    """
     if kind != JobKind.STREAMING:
         return
     try:
         split_script(sql)
     except (StreamingStatementError, SqlTextError) as exc:
         raise InvalidInput.of({"sql": [f"Not a streaming script: {exc} (rule: {SHAPE_RULE})"]}) from None
+    try:
+        values = resolve_values(declared=parameters or {}, overrides=None, logical_date=timezone.now())
+        rendered = render_script(sql, values)
+    except ParameterError:
+        return  # the start says which parameter cannot render (rule: parameters)
+    _, statement = split_script(rendered.sql)
+    line = rendered.written_position(statement.line, statement.column)[0]
+    for rule, check in ((EMIT_RULE, split_emit), (SHAPE_RULE, parse_streaming)):
+        try:
+            check(statement.sql)
+        except StreamingStatementError as exc:
+            raise InvalidInput.of({"sql": [f"Statement {statement.index + 1} (line {line}): {exc} (rule: {rule})"]}) \
+                from None
 
 
 def clean_spark_conf(conf: Any) -> dict[str, str]:
@@ -88,9 +115,9 @@ def job_create(
     A bad parameter declaration or a `${name}` the job does not declare raises ParameterError naming it.
     """
     check_script(sql)
-    check_kind(kind=kind, sql=sql)
     declared = clean_declarations(parameters)
     check_script_parameters(sql, declared)
+    check_kind(kind=kind, sql=sql, parameters=declared)
     conf = clean_spark_conf(spark_conf)
     check_default_catalog(team=team, name=default_catalog)
     if SqlJob.objects.filter(team=team, name=name).exists():
@@ -132,7 +159,7 @@ def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
     if "parameters" in data:
         job.parameters = clean_declarations(data["parameters"])
     check_script_parameters(job.sql, job.parameters)
-    check_kind(kind=job.kind, sql=job.sql)
+    check_kind(kind=job.kind, sql=job.sql, parameters=job.parameters)
     job.updated_at = timezone.now()
     job.save()
     return job

@@ -4,8 +4,9 @@ What can be decided without Spark is refused at start time with a 400 (`stream_s
 hears at once what an asynchronous FAILED would only tell later: parameters that do not render, a script that is
 not batch statements then one streaming INSERT, an EMIT clause the runtime does not know, a `STREAM(…)` or an
 INSERT target in a catalog the team does not have, a `STREAM(…)` of a catalog type that cannot stream. Saving a
-job checks the script as written (jobs/services/jobs.py `check_kind`); a start checks it rendered and against the
-team's catalogs as they are now (a catalog deleted or retyped since the job was saved). Spark's analysis, the SQL
+job checks the script's shape and its streaming statement's EMIT clause and form (jobs/services/jobs.py
+`check_kind`); a start checks it again, rendered, and against the team's catalogs as they are now (a catalog
+created, deleted or retyped since the job was saved). Spark's analysis, the SQL
 guard and the sink's checks stay with the driver (a planning refusal there is still FAILED at once).
 
 The pure checks are the runtime's own (jobs/spark/streaming: `split_script`, `split_emit`, `parse_streaming`;
@@ -25,7 +26,7 @@ from jobs.models import SqlJob
 from jobs.services.parameters import ParameterError, RenderedScript, render_script, resolve_values
 from jobs.spark.bindings import UnknownCatalogType, binding_for, can_stream
 from jobs.spark.sqltext import SqlTextError, Statement, first_keyword, use_catalog
-from jobs.spark.streaming.emit import split_emit
+from jobs.spark.streaming.emit import EMIT_RULE, split_emit
 from jobs.spark.streaming.errors import StreamingStatementError
 from jobs.spark.streaming.script import SHAPE_RULE, split_script
 from jobs.spark.streaming.sources import STREAMING_TYPES
@@ -34,7 +35,7 @@ from jobs.spark.streaming.statement import parse_streaming
 # The rule a refusal names (as the SQL guard's "(rule: …)"), so a user and a test can tell the checks apart.
 RULE_PARAMETERS = "parameters"
 RULE_SHAPE = SHAPE_RULE
-RULE_EMIT = "emit"
+RULE_EMIT = EMIT_RULE
 RULE_CATALOG = "unknown-catalog"
 RULE_STREAM_TYPE = "stream-catalog-type"
 RULE_NAME = "qualified-name"

@@ -10,7 +10,9 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from jobs.models import JobKind, SqlJob
 from streams.models import StreamAudit, StreamState
+from teams.models import Team
 from tests.jobs.conftest import flush_broker
 from tests.streams.conftest import API
 
@@ -30,7 +32,7 @@ def _empty_broker() -> Any:
 def _job(client: APIClient, sql: str, **fields: Any) -> int:
     body = {"name": fields.pop("name", "clicks"), "sql": sql, "kind": "streaming", **fields}
     response = client.post(f"{API}/jobs/", body, format="json")
-    assert response.status_code == 201, response.content  # saving accepts it: only a start can judge it
+    assert response.status_code == 201, response.content  # saving accepts it: only a start can judge the catalogs
     return int(response.json()["id"])
 
 
@@ -55,27 +57,55 @@ def _audit(job_id: int) -> list[str]:
     return list(StreamAudit.objects.filter(job_id=job_id).order_by("id").values_list("action", flat=True))
 
 
-@pytest.mark.parametrize(("sql", "rule", "says"), [
+BAD_EMIT = [
     (GOOD + " EMIT AFTER DELAY INTERVAL 'soon' SECONDS", "emit", "the delay must be a number"),
     (GOOD + " EMIT AFTER LUNCH", "emit", "is not an EMIT clause this runtime knows at 'LUNCH'"),
+    ("-- clicks by id\n" + PRELUDE + "INSERT INTO lake.db.t SELECT c.id FROM STREAM(events.default.clicks) c\n"
+     "JOIN STREAM(events.default.clicks) d ON c.id = d.id\n  WHERE c.id > 0 EMIT STREAM AFTER", "emit",
+     "is not an EMIT clause"),
+]
+
+
+def _names_statement_line_and_rule(detail: str, sql: str, rule: str, says: str) -> None:
+    line = sql.split("INSERT INTO")[0].count("\n") + 1
+    assert detail.startswith(f"Statement 3 (line {line}): ") and detail.endswith(f"(rule: {rule})"), detail
+    assert says in detail
+
+
+@pytest.mark.parametrize(("sql", "rule", "says"), BAD_EMIT)
+def test_an_emit_clause_the_runtime_cannot_read_is_refused_when_the_job_is_saved(
+        developer_client: APIClient, sql: str, rule: str, says: str) -> None:
+    response = developer_client.post(f"{API}/jobs/", {"name": "clicks", "sql": sql, "kind": "streaming"}, format="json")
+    assert response.status_code == 400, response.content
+    [detail] = response.json()["error"]["details"]["sql"]
+    _names_statement_line_and_rule(detail, sql, rule, says)
+    assert developer_client.get(f"{API}/jobs/").json()["count"] == 0
+    # an edit that would make a saved job's EMIT unreadable is refused the same way, and leaves the job as it was
+    job_id = _job(developer_client, GOOD)
+    patched = developer_client.patch(f"{API}/jobs/{job_id}/", {"sql": sql}, format="json")
+    assert patched.status_code == 400 and patched.json()["error"]["details"]["sql"] == [detail]
+    assert developer_client.get(f"{API}/jobs/{job_id}/").json()["sql"] == GOOD
+
+
+@pytest.mark.parametrize(("sql", "rule", "says"), [
+    BAD_EMIT[0],  # saved before saves checked EMIT clauses (written to the table directly here)
     (PRELUDE + "INSERT INTO lake.db.t SELECT id FROM STREAM(nope.default.clicks)", "unknown-catalog",
      "STREAM(nope.default.clicks): the team has no catalog named 'nope' (its catalogs: events, lake)"),
     (PRELUDE + "INSERT INTO nowhere.db.t SELECT id FROM STREAM(events.default.clicks)", "unknown-catalog",
      "INSERT INTO nowhere.db.t: the team has no catalog named 'nowhere'"),
     (PRELUDE + "INSERT INTO lake.db.t SELECT id FROM STREAM(default.clicks)", "qualified-name",
      "'default.clicks' does not say which catalog it is in"),
-    ("-- clicks by id\n" + PRELUDE + "INSERT INTO lake.db.t SELECT c.id FROM STREAM(events.default.clicks) c\n"
-     "JOIN STREAM(events.default.clicks) d ON c.id = d.id\n  WHERE c.id > 0 EMIT STREAM AFTER", "emit",
-     "is not an EMIT clause"),
 ])
 def test_a_statement_that_cannot_start_is_a_400_naming_statement_line_and_rule(
-        developer_client: APIClient, sql: str, rule: str, says: str) -> None:
-    job_id = _job(developer_client, sql)
+        developer_client: APIClient, team: Team, sql: str, rule: str, says: str) -> None:
+    if rule == "emit":
+        job_id = SqlJob.objects.create(team=team, name="clicks", sql=sql, kind=JobKind.STREAMING).id
+    else:
+        job_id = _job(developer_client, sql)
     error = _refused(developer_client, job_id)
     [detail] = error["details"]["sql"]
-    line = sql.split("INSERT INTO")[0].count("\n") + 1
-    assert detail.startswith(f"Statement 3 (line {line}): ") and detail.endswith(f"(rule: {rule})"), detail
-    assert says in detail and detail in error["message"]
+    _names_statement_line_and_rule(detail, sql, rule, says)
+    assert detail in error["message"]
     state = _state(developer_client, job_id)
     assert (state["status"], state["desired"], state["last_error"]) == ("STOPPED", "stopped", None)
     assert _audit(job_id) == []  # nothing was started, so nothing is audited

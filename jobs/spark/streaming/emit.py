@@ -21,6 +21,7 @@ from sqlglot.tokens import Token, TokenType
 from jobs.spark.streaming.errors import StreamingStatementError
 
 APPEND, UPDATE = "append", "update"
+EMIT_RULE = "emit"  # the rule a refusal of an EMIT clause names, at save and at start alike
 _UNITS = {
     "millisecond": 0.001, "milliseconds": 0.001, "ms": 0.001,
     "second": 1.0, "seconds": 1.0, "sec": 1.0, "secs": 1.0, "s": 1.0,
