@@ -72,8 +72,10 @@ def _names_statement_line_and_rule(detail: str, sql: str, rule: str, says: str) 
     assert says in detail
 
 
-@pytest.mark.parametrize(("sql", "rule", "says"), BAD_EMIT)
-def test_an_emit_clause_the_runtime_cannot_read_is_refused_when_the_job_is_saved(
+@pytest.mark.parametrize(("sql", "rule", "says"), [*BAD_EMIT, (
+    PRELUDE + "SELECT id FROM STREAM(events.default.clicks)", "streaming-script",
+    "A streaming statement is an INSERT INTO a table")])
+def test_a_statement_the_runtime_cannot_read_is_refused_when_the_job_is_saved(
         developer_client: APIClient, sql: str, rule: str, says: str) -> None:
     response = developer_client.post(f"{API}/jobs/", {"name": "clicks", "sql": sql, "kind": "streaming"}, format="json")
     assert response.status_code == 400, response.content
