@@ -137,7 +137,9 @@ export function SqlEditorPage() {
 
   const v = validation.data;
   const checking = validation.isFetching || debouncedSql !== sqlText;
-  const saveErrors = [run.error, deploy.error].flatMap((e) => [...fieldErrors(e, "name"), ...fieldErrors(e, "sql"), ...fieldErrors(e, "default_catalog")]);
+  // the job name's own errors describe its input; the script's and the catalog's are listed under the editor
+  const nameErrors = [run.error, deploy.error].flatMap((e) => fieldErrors(e, "name"));
+  const saveErrors = [run.error, deploy.error].flatMap((e) => [...fieldErrors(e, "sql"), ...fieldErrors(e, "default_catalog")]);
 
   return (
     <>
@@ -171,7 +173,15 @@ export function SqlEditorPage() {
           </div>
           <div className="field">
             <label htmlFor="job-name">Job name</label>
-            <input id="job-name" value={jobName} onChange={(e) => setJobName(e.target.value)} maxLength={200} aria-describedby="job-name-errors" />
+            <input id="job-name" value={jobName} onChange={(e) => setJobName(e.target.value)} maxLength={200}
+                   aria-invalid={nameErrors.length > 0} aria-describedby={nameErrors.length > 0 ? "job-name-errors" : undefined} />
+            {nameErrors.length > 0 && (
+              <ul className="field-errors" id="job-name-errors">
+                {nameErrors.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+            )}
           </div>
           <div className="field">
             <label htmlFor="default-catalog">Default catalog (Run)</label>
@@ -226,7 +236,7 @@ export function SqlEditorPage() {
           <p className="muted">Viewers can read and validate SQL; a developer or admin runs it.</p>
         )}
         {saveErrors.length > 0 && (
-          <ul className="field-errors" id="job-name-errors">
+          <ul className="field-errors" id="save-errors" aria-label="Why the job was not saved">
             {saveErrors.map((m) => (
               <li key={m}>{m}</li>
             ))}
