@@ -25,9 +25,9 @@ class CliActor:
     name: str
 
 
-def add_as_argument(parser: CommandParser) -> None:
-    """The `--as USERNAME` option of a command that writes to a team."""
-    parser.add_argument("--as", dest="as_user", metavar="USERNAME",
+def add_as_argument(parser: CommandParser, *aliases: str) -> None:
+    """The `--as USERNAME` option of a command that writes to a team (`aliases`: older spellings it still takes)."""
+    parser.add_argument("--as", *aliases, dest="as_user", metavar="USERNAME",
                         help="Act as this user (a member of the team with the role the API asks for this action), "
                              "recorded in the audit log; default: no user, recorded as 'cli:<OS user>'.")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 from io import StringIO
 from pathlib import Path
@@ -14,6 +15,7 @@ from rest_framework.test import APIClient
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.secrets import open_configuration
+from teams.models import Role
 from tests.catalogs.conftest import (
     API,
     ENV_PASSWORD,
@@ -23,7 +25,7 @@ from tests.catalogs.conftest import (
     pg_body,
 )
 from tests.conftest import PgDatabase
-from tests.factories import UserFactory
+from tests.factories import MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -166,7 +168,7 @@ def test_cli_apply_resolves_env_references_so_files_hold_no_secrets(
     config = open_configuration("jdbc", stored.configuration)
     assert config.password.get_secret_value() == ENV_PASSWORD and config.base_url == "jdbc:postgresql://127.0.0.1:5432/"
     assert ENV_PASSWORD not in stored.configuration
-    assert CatalogChange.objects.filter(catalog_name="pg_main").get().actor_name == "manage.py apply"
+    assert CatalogChange.objects.filter(catalog_name="pg_main").get().actor_name == f"cli:{getpass.getuser()}"
 
     # Run again with the variable unset and the password left out of the file: the stored one stays.
     monkeypatch.delenv("LP_TEST_PG_PASSWORD")
@@ -189,13 +191,20 @@ def test_cli_apply_prune_dry_run_json_and_errors(team: Any, warehouse: Path, tmp
                       "dry_run": False}
     assert set(_state()) == {"hive_wh", "lake"}
     path.write_text(json.dumps([{**hive_body(), "description": "edited"}, delta_body(warehouse, options={})]))
-    UserFactory(username="provisioner")
+    # --as (or its older name --actor) acts as a team admin, as the API asks; anyone else changes nothing
+    MembershipFactory(team=team, user=UserFactory(username="dev"), role=Role.DEVELOPER)
+    MembershipFactory(user=UserFactory(username="outsider"), role=Role.ADMIN)  # an admin of another team
+    for who, says in (("dev", "'dev' is 'developer' in team 'acme'; apply needs the 'admin' role"),
+                      ("outsider", "'outsider' is not a member of team 'acme'"),
+                      ("ghost", "no active user named 'ghost'")):
+        with pytest.raises(CommandError, match=says):
+            _cli(path, "--as", who)
+        assert Catalog.objects.get(catalog_name="hive_wh").description != "edited"
+    MembershipFactory(team=team, user=UserFactory(username="provisioner"), role=Role.ADMIN)
     out = _cli(path, "--actor", "provisioner")
     assert "updated: hive_wh" in out and "unchanged: lake" in out
     assert Catalog.objects.get(catalog_name="hive_wh").description == "edited"
     assert CatalogChange.objects.filter(catalog_name="hive_wh", action="update").get().actor_name == "provisioner"
-    with pytest.raises(CommandError, match="No user"):
-        _cli(path, "--actor", "ghost")
 
     monkeypatch.delenv("LP_TEST_MISSING", raising=False)
     bad = pg_body(PgDatabaseStub, password="${LP_TEST_MISSING}")

@@ -1,4 +1,4 @@
-"""`manage.py apply -f catalogs.yaml --team T [--prune] [--dry-run]` — declarative catalogs for one team."""
+"""`manage.py apply -f catalogs.yaml --team T [--prune] [--dry-run] [--as ADMIN]` — declarative catalogs for one team."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalogs.services import apply_document_entries, catalogs_apply
@@ -16,7 +15,8 @@ from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.services.spec import field_paths
 from config.errors import DomainError
 from schedules.services.apply import pipeline_sections
-from teams.models import Team
+from teams.management.actor import add_as_argument, cli_actor
+from teams.models import Role, Team
 
 
 def _flatten(details: Any, prefix: str = "") -> list[str]:
@@ -45,18 +45,15 @@ class Command(BaseCommand):
         parser.add_argument("--team", required=True, help="The team whose catalogs to manage.")
         parser.add_argument("--prune", action="store_true", help="Delete the team's catalogs the file does not list.")
         parser.add_argument("--dry-run", action="store_true", help="Show what would change; change nothing.")
-        parser.add_argument("--actor", help="User name recorded in the audit trail (default: 'manage.py apply').")
+        add_as_argument(parser, "--actor")  # --actor: its name before `--as` was shared with the stream commands
         parser.add_argument("--json", action="store_true", help="Print the result as JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         team = Team.objects.filter(name=options["team"]).first()
         if team is None:
             raise CommandError(f"No team named '{options['team']}'.")
-        actor = None
-        if options["actor"]:
-            actor = get_user_model().objects.filter(username=options["actor"]).first()
-            if actor is None:
-                raise CommandError(f"No user named '{options['actor']}'.")
+        # the API's rule for apply: a team admin (catalogs, jobs and schedules alike)
+        actor = cli_actor(username=options["as_user"], team=team, required=Role.ADMIN, doing="apply")
         path = options["file"]
         try:
             text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -67,8 +64,8 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: {exc}") from exc
         try:
             result = catalogs_apply(
-                team=team, actor=actor, entries=apply_document_entries(document), prune=options["prune"],
-                dry_run=options["dry_run"], environ=os.environ, actor_name=None if actor else "manage.py apply",
+                team=team, actor=actor.user, entries=apply_document_entries(document), prune=options["prune"],
+                dry_run=options["dry_run"], environ=os.environ, actor_name=None if actor.user else actor.name,
                 pipelines=pipeline_sections(document),
             )
         except DomainError as exc:  # a bad entry (each field named), a conflict with the stored state
