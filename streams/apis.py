@@ -10,11 +10,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.pagination import StandardPagination
 from config.api.validation import query_datetime, validated
 from jobs.selectors import job_get
 from streams.models import Desired, StreamState, StreamStatus
 from streams.permissions import STREAM_READ_ROLE, STREAM_WRITE_ROLE
-from streams.selectors import metrics_range, stream_view
+from streams.selectors import metrics_range, stream_audit_list, stream_view
 from streams.services.lifecycle import stream_reset, stream_restart, stream_start, stream_state, stream_stop
 from teams.permissions import TeamScopedMixin
 
@@ -139,3 +140,26 @@ class StreamMetricsApi(StreamsMixin, APIView):
         stream_state(job)
         rows = metrics_range(job=job, since=query_datetime(request, "since"), until=query_datetime(request, "until"))
         return Response(StreamMetricsOutput({"results": rows}).data)
+
+
+class StreamAuditOutput(serializers.Serializer):
+    # Serializes a streams.models.StreamAudit.
+    action = serializers.CharField(help_text="start | stop | restart | reset")
+    actor = serializers.CharField(source="actor_name", help_text=(
+        "The user (through the API, or a shell's `--as`), or `cli:<OS user>` for a shell that named none."))
+    at = serializers.DateTimeField(source="ts")
+    details = serializers.JSONField(help_text="What the action changed, e.g. a reset's checkpoint generations.")
+
+
+class StreamAuditApi(StreamsMixin, APIView):
+    """Who started, stopped, restarted or reset the job's stream, and when: newest first, paginated."""
+
+    pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
+
+    @extend_schema(operation_id="streams_audit", tags=[TAG], responses=StreamAuditOutput(many=True))
+    def get(self, request: Request, team: str, job_id: int) -> Response:
+        job = job_get(team=self.team, job_id=job_id)
+        stream_state(job)  # a batch job has no stream: 409
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(stream_audit_list(team=self.team, job_name=job.name), request, view=self)
+        return paginator.get_paginated_response(StreamAuditOutput(page, many=True).data)

@@ -13,4 +13,5 @@ urlpatterns: list = [
     path("jobs/<int:job_id>/stream/restart/", apis.StreamRestartApi.as_view(), name="stream-restart"),
     path("jobs/<int:job_id>/stream/reset/", apis.StreamResetApi.as_view(), name="stream-reset"),
     path("jobs/<int:job_id>/stream/metrics/", apis.StreamMetricsApi.as_view(), name="stream-metrics"),
+    path("jobs/<int:job_id>/stream/audit/", apis.StreamAuditApi.as_view(), name="stream-audit"),
 ]

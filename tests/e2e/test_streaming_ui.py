@@ -138,6 +138,17 @@ def test_developer_runs_a_streaming_job_and_watches_it_and_a_viewer_only_reads(
     assert b.console.unexpected() == [], b.console.unexpected()
     job_url = page.url
 
+    # ---- the history says who did what, newest first ----
+    history = page.get_by_test_id("stream-history")
+    history.locator("summary").click()
+    rows = history.get_by_role("table", name="Stream history").locator("tbody tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_contain_text("reset")
+    expect(rows.nth(0)).to_contain_text("dora")
+    expect(rows.nth(0)).to_contain_text("checkpoint generation 1 → 2")
+    expect(rows.nth(1)).to_contain_text("stopped")
+    expect(rows.nth(2)).to_contain_text("started")
+
     # ---- a viewer reads everything and is offered nothing ----
     page.get_by_role("button", name="Sign out").click()
     b.sign_in("vic")
@@ -148,6 +159,8 @@ def test_developer_runs_a_streaming_job_and_watches_it_and_a_viewer_only_reads(
     expect(page.get_by_test_id("stream-status")).to_contain_text("STOPPED")
     expect(page.get_by_role("figure", name="Rows per second")).to_be_visible()
     expect(page.get_by_role("group", name="Stream actions")).to_have_count(0)
+    page.get_by_test_id("stream-history").locator("summary").click()  # viewers read the history too
+    expect(page.get_by_role("table", name="Stream history").locator("tbody tr")).to_have_count(3)
     for name in ("Start", "Stop", "Restart", "Reset…"):
         expect(page.get_by_role("button", name=name, exact=True)).to_have_count(0)
     b.shot("streaming-job-viewer")

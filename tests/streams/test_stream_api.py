@@ -93,6 +93,13 @@ def test_lifecycle_conflicts_reset_confirmation_and_audit(developer_client: APIC
     assert restarted.status_code == 202 and restarted.json()["status"] == "STARTING"
     assert [a.action for a in StreamAudit.objects.filter(job_id=job_id).order_by("ts", "id")] == [
         "reset", "start", "stop", "restart"]
+    # the same trail through the API, newest first, with who did it
+    history = developer_client.get(f"{base}/audit/").json()
+    assert history["count"] == 4
+    assert [(e["action"], e["actor"]) for e in history["results"]] == [(a, audit.actor_name) for a in (
+        "restart", "stop", "start", "reset")]
+    assert history["results"][3]["details"] == {"checkpoint_generation": {"from": 1, "to": 2}}
+    assert developer_client.get(f"{base}/audit/?page_size=1").json()["results"][0]["action"] == "restart"
 
 
 def test_permissions_and_unknown_jobs(client_for: Callable[..., APIClient], developer_client: APIClient,
@@ -109,6 +116,9 @@ def test_permissions_and_unknown_jobs(client_for: Callable[..., APIClient], deve
         assert stranger.post(f"{base}/{action}/", {"confirm": True}, format="json").status_code == 404
     assert stranger.get(f"{base}/").status_code == 404
     assert stranger.get(f"{base}/metrics/").status_code == 404
+    assert stranger.get(f"{base}/audit/").status_code == 404
+    assert viewer_client.get(f"{base}/audit/").json()["results"] == []  # viewers read the trail
+    assert "batch job" in _error(developer_client.get(f"{API}/jobs/{batch_id}/stream/audit/"), 409)["message"]
     assert stranger.get(f"/api/v1/teams/globex/jobs/{job_id}/stream/").status_code == 404
     assert _error(developer_client.get(f"{API}/jobs/999999/stream/"), 404)["code"] == "not_found"
     assert _error(developer_client.post(f"{API}/jobs/999999/stream/start/"), 404)

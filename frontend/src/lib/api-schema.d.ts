@@ -391,6 +391,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/{team}/jobs/{job_id}/stream/audit/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Who started, stopped, restarted or reset the job's stream, and when: newest first, paginated. */
+        get: operations["streams_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/{team}/jobs/{job_id}/stream/metrics/": {
         parameters: {
             query?: never;
@@ -1536,6 +1553,21 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["ScheduleOutput"][];
         };
+        PaginatedStreamAuditOutputList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["StreamAuditOutput"][];
+        };
         PaginatedTeamOutputList: {
             /** @example 123 */
             count: number;
@@ -1970,6 +2002,16 @@ export interface components {
             end: number;
             /** @description 1-based line where it starts. */
             line: number;
+        };
+        StreamAuditOutput: {
+            /** @description start | stop | restart | reset */
+            action: string;
+            /** @description The user (through the API, or a shell's `--as`), or `cli:<OS user>` for a shell that named none. */
+            actor: string;
+            /** Format: date-time */
+            at: string;
+            /** @description What the action changed, e.g. a reset's checkpoint generations. */
+            details: unknown;
         };
         StreamMetricOutput: {
             batch_id: number;
@@ -4761,6 +4803,80 @@ export interface operations {
             };
             /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    streams_audit: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                job_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedStreamAuditOutputList"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -62,6 +62,7 @@ from .paginated_job_output_list import PaginatedJobOutputList
 from .paginated_member_output_list import PaginatedMemberOutputList
 from .paginated_run_summary_output_list import PaginatedRunSummaryOutputList
 from .paginated_schedule_output_list import PaginatedScheduleOutputList
+from .paginated_stream_audit_output_list import PaginatedStreamAuditOutputList
 from .paginated_team_output_list import PaginatedTeamOutputList
 from .paginated_token_output_list import PaginatedTokenOutputList
 from .parameter_declaration_output import ParameterDeclarationOutput
@@ -110,6 +111,7 @@ from .session import Session
 from .sql_error_output import SqlErrorOutput
 from .sql_preview_output import SqlPreviewOutput
 from .statement_span_output import StatementSpanOutput
+from .stream_audit_output import StreamAuditOutput
 from .stream_metric_output import StreamMetricOutput
 from .stream_metrics_output import StreamMetricsOutput
 from .stream_reset_input_request import StreamResetInputRequest
@@ -190,6 +192,7 @@ __all__ = (
     "PaginatedMemberOutputList",
     "PaginatedRunSummaryOutputList",
     "PaginatedScheduleOutputList",
+    "PaginatedStreamAuditOutputList",
     "PaginatedTeamOutputList",
     "PaginatedTokenOutputList",
     "ParameterDeclarationOutput",
@@ -236,6 +239,7 @@ __all__ = (
     "SqlErrorOutput",
     "SqlPreviewOutput",
     "StatementSpanOutput",
+    "StreamAuditOutput",
     "StreamMetricOutput",
     "StreamMetricsOutput",
     "StreamResetInputRequest",

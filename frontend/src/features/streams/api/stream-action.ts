@@ -4,6 +4,7 @@ import { apiPost } from "@/lib/api-client";
 import type { StreamAction, StreamState } from "@/features/streams/types";
 import { streamPath, streamStateKey } from "@/features/streams/api/get-stream-state";
 import { streamMetricsKey } from "@/features/streams/api/get-stream-metrics";
+import { streamAuditKey } from "@/features/streams/api/get-stream-audit";
 
 /** POST stream/{start|stop|restart|reset}/; reset carries the explicit confirmation the API requires. */
 export function streamAction(team: string, jobId: string | number, action: StreamAction): Promise<StreamState> {
@@ -19,6 +20,7 @@ export function useStreamAction(team: string, jobId: string | number) {
       qc.setQueryData(streamStateKey(team, jobId), state);
       void qc.invalidateQueries({ queryKey: streamStateKey(team, jobId) });
       void qc.invalidateQueries({ queryKey: streamMetricsKey(team, jobId) });
+      void qc.invalidateQueries({ queryKey: streamAuditKey(team, jobId) });
     },
   });
 }

@@ -4,6 +4,7 @@ import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { ErrorBox, Loading } from "@/components/Status";
 import { useStreamState } from "@/features/streams/api/get-stream-state";
 import { useStreamAction } from "@/features/streams/api/stream-action";
+import { useStreamAudit } from "@/features/streams/api/get-stream-audit";
 import { StreamMetricsCharts } from "@/features/streams/components/StreamMetricsCharts";
 import { StreamStatusBadge } from "@/features/streams/components/StreamStatusBadge";
 import type { StreamAction, StreamState } from "@/features/streams/types";
@@ -60,6 +61,46 @@ function AtAGlance({ state }: { state: StreamState }) {
   );
 }
 
+const DID: Record<string, string> = { start: "started", stop: "stopped", restart: "restarted", reset: "reset" };
+
+/** Who started, stopped, restarted or reset the stream, newest first (the API's audit trail). */
+function StreamHistory({ team, jobId }: { team: string; jobId: number | string }) {
+  const audit = useStreamAudit(team, jobId);
+  return (
+    <details className="card" data-testid="stream-history">
+      <summary>
+        <h2 style={{ display: "inline", fontSize: "1rem" }}>History</h2>{" "}
+        {audit.data && <span className="muted">({audit.data.count} action{audit.data.count === 1 ? "" : "s"})</span>}
+      </summary>
+      {audit.isPending ? <Loading label="Loading history…" />
+        : audit.error ? <ErrorBox error={audit.error} title="Stream history" onRetry={() => audit.refetch()} />
+        : audit.data.results.length === 0 ? <p className="muted">Nobody has acted on this stream yet.</p>
+        : (
+          <table className="table" aria-label="Stream history">
+            <thead><tr><th>When</th><th>Action</th><th>By</th><th>Details</th></tr></thead>
+            <tbody>
+              {audit.data.results.map((e, i) => (
+                <tr key={`${e.at}-${i}`}>
+                  <td>{formatDateTime(e.at)}</td>
+                  <td>{DID[e.action] ?? e.action}</td>
+                  <td>{e.actor}</td>
+                  <td className="muted">{describe(e.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+    </details>
+  );
+}
+
+/** A reset's checkpoint generations, or the details as compact JSON (empty for most actions). */
+function describe(details: unknown): string {
+  const gen = (details as { checkpoint_generation?: { from: number; to: number } } | null)?.checkpoint_generation;
+  if (gen) return `checkpoint generation ${gen.from} → ${gen.to}`;
+  return details && typeof details === "object" && Object.keys(details).length ? JSON.stringify(details) : "";
+}
+
 /** A streaming job's operations: state badge, last error, restarts, Start/Stop/Restart/Reset (for developers and
  * admins; viewers get none), the numbers at a glance and the live metric charts. */
 export function StreamPanel({ jobId }: { jobId: number | string }) {
@@ -113,6 +154,7 @@ export function StreamPanel({ jobId }: { jobId: number | string }) {
         <AtAGlance state={s} />
       </section>
       <StreamMetricsCharts team={team} jobId={jobId} live={isActive(s.status)} />
+      <StreamHistory team={team} jobId={jobId} />
       <ConfirmDialog
         open={confirmReset}
         title="Reset the stream?"

@@ -12,3 +12,7 @@ export type StreamState = Schemas["StreamStateOutput"];
 export type StreamMetrics = Schemas["StreamMetricsOutput"];
 
 export type StreamAction = "start" | "stop" | "restart" | "reset";
+
+/** Who did what to the stream, and when (`GET stream/audit/`, newest first). */
+export type StreamAuditEntry = Schemas["StreamAuditOutput"];
+export type StreamAuditPage = Schemas["PaginatedStreamAuditOutputList"];
