@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -20,8 +21,10 @@ from django.conf import settings
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
 from catalogs.types.jdbc_config import JdbcConfig
+from jobs.spark.platform_jar import PLATFORM_JAR
 from jobs.spark.runner import build_py_files, format_table
 from tests.conftest import JDBC_JARS
+from tests.delta.test_features import _delta_rs
 from tests.factories import TeamFactory
 from tests.spark.conftest import (
     CUSTOMERS,
@@ -41,6 +44,7 @@ pytestmark = pytest.mark.spark
 
 SPARK_HOME = Path(pyspark.__file__).parent
 SPARK_SUBMIT = SPARK_HOME / "bin" / "spark-submit"
+DELTA_GOLDEN = REPO / "tests" / "delta" / "golden"
 RUNNER = REPO / "jobs" / "spark" / "runner.py"
 
 CROSS_SCRIPT = """\
@@ -61,8 +65,9 @@ def _env(**extra: str) -> dict[str, str]:
 
 
 def submit(args: list[str], *, cwd: Path, env: dict[str, str] | None = None, conf: dict[str, str] | None = None,
-           master: str = "local[1]", app: Path = RUNNER, py_files: Path | None = None) -> subprocess.CompletedProcess[str]:
-    cmd = [str(SPARK_SUBMIT), "--master", master, "--driver-memory", "768m", "--jars", ",".join(JDBC_JARS),
+           master: str = "local[1]", app: Path = RUNNER, py_files: Path | None = None,
+           jars: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    cmd = [str(SPARK_SUBMIT), "--master", master, "--driver-memory", "768m", "--jars", ",".join([*JDBC_JARS, *jars]),
            "--conf", "spark.ui.enabled=false"]
     for key, value in (conf or {}).items():
         cmd += ["--conf", f"{key}={value}"]
@@ -225,7 +230,13 @@ def standalone_cluster(tmp_path: Path) -> Iterator[tuple[str, str]]:
 def test_cross_catalog_script_on_a_standalone_cluster_with_py_files(tmp_path: Path,
                                                                    standalone_cluster: tuple[str, str],
                                                                    sales_db: Any, crm_db: str) -> None:
+    """JDBC on two servers, and an embedded Delta table with deletion vectors read by the platform's JVM reader
+    (platform/jvm, shipped with --jars) in the cluster's executor, not in the driver."""
     master, status_url = standalone_cluster
+    assert PLATFORM_JAR.is_file(), "build-jvm.sh builds the platform jar (make test does)"
+    warehouse = tmp_path / "lake"
+    shutil.copytree(DELTA_GOLDEN / "dv-partitioned-with-checkpoint", warehouse / "default" / "dv")
+    [(kept, total)] = _delta_rs(warehouse / "default" / "dv", "SELECT count(*), sum(col1) FROM t")
     # cluster shape: the package travels as --py-files; the entry point lives outside the repository
     archive = build_py_files(tmp_path)
     app = tmp_path / "lakeport_main.py"
@@ -234,13 +245,20 @@ def test_cross_catalog_script_on_a_standalone_cluster_with_py_files(tmp_path: Pa
     catalogs.write_text(json.dumps([
         {"catalog_name": "pg_sales", "catalog_type": "jdbc", "configuration": pg_config(sales_db)},
         {"catalog_name": "maria_crm", "catalog_type": "jdbc", "configuration": maria_config()},
+        {"catalog_name": "lake", "catalog_type": "delta", "configuration": {
+            "warehouse": str(warehouse), "default-database": "default"}},
     ]))
     script = tmp_path / "script.sql"
-    script.write_text(CROSS_SCRIPT)
+    script.write_text(CROSS_SCRIPT + "EXPLAIN SELECT col1 FROM lake.default.dv;\n"
+                                     "SELECT count(*) AS n, sum(col1) AS s FROM lake.default.dv;\n")
     proc = submit(["--store", f"file:{catalogs}", "--team", "acme", str(script)], cwd=tmp_path,
-                  master=master, app=app, py_files=archive,
+                  master=master, app=app, py_files=archive, jars=(str(PLATFORM_JAR),),
                   conf={"spark.executor.memory": "512m", "spark.cores.max": "1"})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "DeletionVectorParquet" in proc.stdout  # the JVM reader's scan, not the SQL-expression fallback
+    # the rows delta-rs keeps, counted by the executor (which loaded the reader from the shipped jar)
+    assert format_table([{"name": "n", "type": "bigint"}, {"name": "s", "type": "bigint"}],
+                        [[kept, total]]) in proc.stdout
     with urllib.request.urlopen(status_url, timeout=5) as resp:  # the master ran it, with an executor
         apps = json.load(resp)["completedapps"]
     assert [(a["name"], a["state"]) for a in apps] == [("lakeport-script", "FINISHED")]
