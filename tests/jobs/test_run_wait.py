@@ -6,6 +6,8 @@ import threading
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.db import connection, connections
 from django.test import override_settings
 
 from catalogs.models import Catalog
@@ -17,6 +19,26 @@ from tests.support.servers import wait_until
 from tests.support.worker import Worker
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def _get_in_thread(client: Any, url: str, box: dict[str, Any], key: str) -> threading.Thread:
+    """GET `url` on a thread of its own (its answer in `box[key]`); the thread's database connection is closed
+    after, as a web server's would be (the test client keeps it open)."""
+    def get() -> None:
+        try:
+            box[key] = client.get(url).json()
+        finally:
+            connections.close_all()  # this thread's only
+
+    thread = threading.Thread(target=get)
+    thread.start()
+    return thread
+
+
+def _waiting(count: int = 1) -> None:
+    """Block until `count` requests hold a wait slot (they are waiting, not about to)."""
+    wait_until(lambda: run_waits._slots()._value <= settings.LAKEPORT_RUN_WAITERS - count,
+               what=f"{count} request(s) to wait")
 
 
 @pytest.mark.spark
@@ -47,8 +69,8 @@ def test_a_wait_shorter_than_the_run_answers_with_the_run_still_going(
     # the statement row is written while it runs (the recorder's live write), not only at the end
     assert [s["status"] for s in waited["statements"]] == ["running"]
     box: dict[str, Any] = {}
-    waiter = threading.Thread(target=lambda: box.setdefault("body", developer_client.get(f"{RUNS}{run['id']}/?wait=30").json()))
-    waiter.start()
+    waiter = _get_in_thread(developer_client, f"{RUNS}{run['id']}/?wait=30", box, "body")
+    _waiting()
     gate.open()
     waiter.join()
     assert box["body"]["status"] == "SUCCEEDED"
@@ -59,15 +81,8 @@ def test_a_cancel_ends_the_wait_of_a_queued_run(developer_client: Any, make_job:
     job = make_job("SELECT 1")
     run = JobRun.objects.create(job=job, team_id=job.team_id, sql="SELECT 1")
     box: dict[str, Any] = {}
-    started = threading.Event()
-
-    def wait() -> None:
-        started.set()
-        box["body"] = developer_client.get(f"{RUNS}{run.id}/?wait=30").json()
-
-    waiter = threading.Thread(target=wait)
-    waiter.start()
-    started.wait()
+    waiter = _get_in_thread(developer_client, f"{RUNS}{run.id}/?wait=30", box, "body")
+    _waiting()
     assert developer_client.post(f"{RUNS}{run.id}/cancel/").status_code == 202
     waiter.join()
     assert box["body"]["status"] == "CANCELLED"
@@ -79,10 +94,9 @@ def test_waits_over_the_limit_are_answered_at_once(developer_client: Any, make_j
     job = make_job("SELECT 1")
     run = JobRun.objects.create(job=job, team_id=job.team_id, sql="SELECT 1")
     box: dict[str, Any] = {}
-    first = threading.Thread(target=lambda: box.setdefault("first", developer_client.get(f"{RUNS}{run.id}/?wait=30").json()))
-    first.start()
+    first = _get_in_thread(developer_client, f"{RUNS}{run.id}/?wait=30", box, "first")
     try:
-        wait_until(lambda: run_waits._slots()._value == 0, what="the first request to wait")
+        _waiting()
         second = developer_client.get(f"{RUNS}{run.id}/?wait=30")
         assert second.status_code == 200 and second.json()["status"] == "QUEUED"
         assert first.is_alive()  # the first still waits: the second did not queue behind it
@@ -108,3 +122,36 @@ def test_waiting_on_another_teams_run_is_a_404(developer_client: Any, other_team
     job = SqlJob.objects.create(team=other_team, name="theirs", sql="SELECT 1")
     run = JobRun.objects.create(job=job, team=other_team, sql="SELECT 1", status=RunStatus.QUEUED)
     assert developer_client.get(f"{RUNS}{run.id}/?wait=5").status_code == 404
+
+
+def test_waits_survive_the_listening_connection_being_killed(developer_client: Any, make_job: Any) -> None:
+    """PostgreSQL drops the LISTEN connection (a restart, a failover, an admin): waits fall back to reading the run,
+    end when it ends, and the listener comes back."""
+    job = make_job("SELECT 1")
+    first = JobRun.objects.create(job=job, team_id=job.team_id, sql="SELECT 1")
+    developer_client.get(f"{RUNS}{first.id}/?wait=0.01")  # the process's listener starts with its first wait
+    listener = run_waits._listener()
+    assert listener is not None
+    wait_until(listener.connected.is_set, what="the listener to connect")
+
+    def listening_backends() -> list[int]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE query = %s", [f"LISTEN {run_waits.CHANNEL}"])
+            return [row[0] for row in cursor.fetchall()]
+
+    box: dict[str, Any] = {}
+    waiter = _get_in_thread(developer_client, f"{RUNS}{first.id}/?wait=30", box, "body")
+    _waiting()
+    with connection.cursor() as cursor:
+        for pid in listening_backends():
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    assert developer_client.post(f"{RUNS}{first.id}/cancel/").status_code == 202
+    waiter.join()
+    assert box["body"]["status"] == "CANCELLED"
+    wait_until(lambda: listener.connected.is_set() and bool(listening_backends()), what="the listener to reconnect")
+    second = JobRun.objects.create(job=job, team_id=job.team_id, sql="SELECT 1")
+    later = _get_in_thread(developer_client, f"{RUNS}{second.id}/?wait=30", box, "later")
+    _waiting()
+    assert developer_client.post(f"{RUNS}{second.id}/cancel/").status_code == 202
+    later.join()
+    assert box["later"]["status"] == "CANCELLED"
