@@ -116,18 +116,22 @@ class _Listener(threading.Thread):
             event.set()
 
     def run(self) -> None:
+        failed = False
         while not self.stopping.is_set():
             try:
                 with psycopg.connect(**self._params, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.connected.set()
+                    failed = False
                     self._wake(None)  # waits that fell back to polling go back to sleeping on notifications
                     while not self.stopping.is_set():
                         for note in conn.notifies(timeout=RECHECK_SECONDS):
                             if note.payload.isdigit():
                                 self._wake([int(note.payload)])
             except psycopg.Error as exc:
-                logger.warning("run_waits.listen_failed", extra={"error_class": type(exc).__name__})
+                if not failed:  # once per outage, not every second of it
+                    logger.warning("run_waits.listen_failed", extra={"error_class": type(exc).__name__})
+                failed = True
             self.connected.clear()
             self._wake(None)  # waiting requests read their runs again, then poll until reconnected
             if self.stopping.wait(RECONNECT_SECONDS):
