@@ -61,6 +61,7 @@ EXTRA_ERRORS: dict[str, set[int]] = {
     "streams_start": {400},  # a statement that cannot start (streams/services/statement.py)
     "streams_restart": {400},
     "streams_metrics": {409},
+    "streams_audit": {409},
 }
 
 _REASONS = {
