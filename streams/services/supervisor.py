@@ -33,7 +33,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
-from django.db.models import F, Q
+from django.db.models import Case, CharField, F, PositiveIntegerField, Q, Value, When
 from django.utils import timezone
 
 from jobs.engines import static_conf_for
@@ -126,11 +126,18 @@ def lease_take(*, job_id: int, token: str, worker: str) -> bool:
     A FAILED or STOPPED stream is not taken: a supervise message that arrives after it ended (the tick's, or a
     duplicate) must not start it again; start and restart move it to STARTING first."""
     now = timezone.now()
+    # A stream that was RUNNING (or RESTARTING) has lost its supervisor: it restarts, counted, in the same UPDATE
+    # that names the new worker, so nobody reads it RUNNING on a worker that runs nothing yet.
+    orphaned = Q(status__in=(StreamStatus.RUNNING, StreamStatus.RESTARTING))
     return bool(StreamState.objects.filter(job_id=job_id, desired=Desired.RUNNING,
                                            status__in=ACTIVE_STATUSES).filter(
         Q(lease_owner="") | Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True),
     ).update(lease_owner=token, lease_expires_at=now + timedelta(seconds=lease_seconds()), heartbeat_at=now,
-             worker=worker, updated_at=now))
+             worker=worker, updated_at=now,
+             status=Case(When(orphaned, then=Value(StreamStatus.RESTARTING)), default=F("status"),
+                         output_field=CharField()),
+             restarts=Case(When(orphaned, then=F("restarts") + 1), default=F("restarts"),
+                           output_field=PositiveIntegerField())))
 
 
 def stream_supervise(*, job_id: int, worker: str) -> str:
@@ -203,9 +210,8 @@ class Supervisor:
     def run(self) -> str:
         state = StreamState.objects.get(job_id=self.job_id)
         self.view.desired, self.view.restart_seq = state.desired, state.restart_seq
-        if state.status in (StreamStatus.RUNNING, StreamStatus.RESTARTING):  # its last supervisor is gone
-            self._set(status=StreamStatus.RESTARTING, restarts=F("restarts") + 1)
-        elif state.status != StreamStatus.STARTING:
+        # lease_take left a stream whose last supervisor is gone RESTARTING (counted); any other is STARTING
+        if state.status not in (StreamStatus.RESTARTING, StreamStatus.STARTING):
             self._set(status=StreamStatus.STARTING)
         beat = threading.Thread(target=self._heartbeat, name=f"lakeport-stream-{self.job_id}-lease", daemon=True)
         beat.start()
