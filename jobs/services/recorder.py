@@ -67,9 +67,7 @@ class Unwritten:
 
     fields: dict[str, Any] = field(default_factory=dict)
     lines: list[LogLine] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.fields or self.lines)
+    statements: bool = False  # the statement rows and progress changed (read from the recorder when taken)
 
 
 class RunRecorder:
@@ -136,25 +134,30 @@ class RunRecorder:
 
     def _note_statements(self, lines: list[LogLine]) -> None:
         """(Lock held.) The statement rows and progress changed, with these log lines."""
-        self._note({"statements": self.statement_list(), "progress": dict(self.progress)}, lines)
+        self._note({}, lines, statements=True)
 
-    def _note(self, fields: Mapping[str, Any], lines: list[LogLine]) -> None:
+    def _note(self, fields: Mapping[str, Any], lines: list[LogLine], *, statements: bool = False) -> None:
         """(Lock held.)"""
         self._unwritten.fields.update(fields)
         self._unwritten.lines.extend(lines)
+        self._unwritten.statements |= statements
         if self._unwritten_since is None:
             self._unwritten_since = time.monotonic()
             self._wake.set()
 
     def _take_unwritten(self) -> Unwritten:
+        """What is not written yet, the statement rows and progress copied once here rather than at every event."""
         with self._lock:
             taken, self._unwritten, self._unwritten_since = self._unwritten, Unwritten(), None
+            if taken.statements:
+                taken.fields.update(statements=self.statement_list(), progress=dict(self.progress))
         return taken
 
     def _keep(self, taken: Unwritten) -> None:
         """Put back what a failed write took, before anything noted since."""
         with self._lock:
-            self._unwritten = Unwritten({**taken.fields, **self._unwritten.fields}, [*taken.lines, *self._unwritten.lines])
+            self._unwritten = Unwritten({**taken.fields, **self._unwritten.fields}, [*taken.lines, *self._unwritten.lines],
+                                        taken.statements or self._unwritten.statements)
             self._unwritten_since = time.monotonic()
 
     def write(self, unwritten: Unwritten) -> None:
