@@ -265,11 +265,6 @@ WAIT_PARAMETER = OpenApiParameter(
                  "once when too many requests already wait (`LAKEPORT_RUN_WAITERS` per web process)."))
 
 
-def run_after_wait(request: Request, run: JobRun) -> JobRun:
-    """`run` after waiting up to `?wait=` seconds for it to end (itself when no wait is asked or it has ended)."""
-    return run_await_end(run=run, seconds=query_seconds(request, "wait", MAX_WAIT_SECONDS))
-
-
 class JobRunsApi(JobsMixin, APIView):
     """Submit a run of a job (`Idempotency-Key` makes a repeated submit return the same run); list its runs."""
 
@@ -279,7 +274,7 @@ class JobRunsApi(JobsMixin, APIView):
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
                                WAIT_PARAMETER])
     def post(self, request: Request, team: str, job_id: int) -> Response:
-        query_seconds(request, "wait", MAX_WAIT_SECONDS)  # a bad wait is refused before anything is submitted
+        wait = query_seconds(request, "wait", MAX_WAIT_SECONDS)  # a bad wait is refused before anything is submitted
         job = job_get(team=self.team, job_id=job_id)
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and (len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable()):
@@ -294,7 +289,7 @@ class JobRunsApi(JobsMixin, APIView):
             if snapshot is not None and submission.created:
                 run_snapshot_create(run=submission.run, request=snapshot)
         code = status.HTTP_201_CREATED if submission.created else status.HTTP_200_OK
-        return Response(RunOutput(run_after_wait(request, submission.run)).data, status=code)
+        return Response(RunOutput(run_await_end(run=submission.run, seconds=wait)).data, status=code)
 
     @extend_schema(responses=RunSummaryOutput(many=True))
     def get(self, request: Request, team: str, job_id: int) -> Response:
@@ -325,7 +320,8 @@ class RunDetailApi(JobsMixin, APIView):
 
     @extend_schema(responses=RunOutput, parameters=[WAIT_PARAMETER])
     def get(self, request: Request, team: str, run_id: int) -> Response:
-        return Response(RunOutput(run_after_wait(request, run_get(team=self.team, run_id=run_id))).data)
+        wait = query_seconds(request, "wait", MAX_WAIT_SECONDS)
+        return Response(RunOutput(run_await_end(run=run_get(team=self.team, run_id=run_id), seconds=wait)).data)
 
 
 class RunLogApi(JobsMixin, APIView):

@@ -57,13 +57,12 @@ def run_await_end(*, run: JobRun, seconds: float) -> JobRun:
 def run_wait_ended(*, run_id: int, seconds: float, ended: Callable[[], bool]) -> bool:
     """Return once `ended()` is true, or after `seconds` (at most MAX_WAIT_SECONDS); returns `ended()`'s last answer.
 
-    `ended` reads the run again (the caller's query); it is asked first, so a run that has ended costs no wait.
+    `ended` reads the run again (the caller's query); it is asked once the wait is registered, so a run that has
+    ended by then costs no wait. Without a free wait slot it is asked once, at once.
     """
-    if ended():
-        return True
     seconds = min(seconds, MAX_WAIT_SECONDS)
     if seconds <= 0 or not _slots().acquire(blocking=False):
-        return False
+        return ended()
     try:
         listener = _listener()
         wake = listener.register(run_id) if listener is not None else threading.Event()
