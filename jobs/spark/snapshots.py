@@ -21,6 +21,7 @@ class SnapshotPins:
     as_of: dt.datetime | None = None
     versions: dict[str, int] = field(default_factory=dict)  # asked for (like_run): never moved by a read
     pinned: dict[str, int] = field(default_factory=dict)
+    written: set[str] = field(default_factory=set)  # tables this run committed to or dropped
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -44,6 +45,20 @@ class SnapshotPins:
         with self._lock:
             if committed or table not in self.pinned:
                 self.pinned[table] = version
+            if committed:
+                self.written.add(table)
+
+    def forget(self, table: str) -> None:
+        """The run dropped `table`: nothing asked for or pinned of it applies to a table created under its name."""
+        with self._lock:
+            self.pinned.pop(table, None)
+            self.versions.pop(table, None)
+            self.written.add(table)
+
+    def as_of_for(self, table: str) -> dt.datetime | None:
+        """`as_of` for a table's first read; None once this run wrote or dropped it (it reads its own writes)."""
+        with self._lock:
+            return None if table in self.written else self.as_of
 
 
 __all__ = ["SnapshotPins"]

@@ -40,6 +40,7 @@ STAGING_PREFIX = "_lakeport_staging_"
 # Overwrites retry only while concurrent commits left the replaced files untouched.
 MAX_OVERWRITE_ATTEMPTS = 5
 MAX_APPEND_ATTEMPTS = 20
+COMMIT_ID_KEY = "lakeport.commitId"
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class WrittenFiles:
 
     adds: list[AddAction]
     absolute_paths: list[str]
+    commit_id: str  # written into the commit's commitInfo: how the writer finds the version its commit landed at
 
     @property
     def num_records(self) -> int | None:
@@ -96,7 +98,7 @@ class DeltaWriter:
                 try:
                     table.create_write_transaction(written.adds, "append", table.schema(),
                                                    partition_by=partition_cols, commit_properties=properties)
-                    return table.version()
+                    return self._landed_version(ref, attempted_at, written.commit_id)
                 except DeltaError as exc:
                     latest = open_table(self.catalog, ref)
                     if latest.version() == attempted_at:
@@ -109,15 +111,19 @@ class DeltaWriter:
             )
 
     def overwrite(self, ref: TableRef, frame: DataFrame, *, operation: str,
-                  partition: Mapping[str, str | None] | None = None, dynamic: bool = False) -> int:
+                  partition: Mapping[str, str | None] | None = None, dynamic: bool = False,
+                  read_version: int | None = None) -> int:
         """`INSERT OVERWRITE`: replace the whole table, one static partition, or (dynamic) the partitions written.
 
-        Conflicts: the commit is only allowed at the version right after the one read; when others committed
-        in between, it is retried only if none of them touched the replaced files, else it fails with a
-        `DeltaConflictError` (an append racing the overwrite is never silently dropped).
+        Conflicts: the commit is only allowed at the version right after the one read (`read_version`, when the
+        query read the table itself: rows committed since it read them were never seen, so replacing them would
+        lose them); when others committed in between, it is retried only if none of them touched the replaced
+        files, else it fails with a `DeltaConflictError` (an append racing the overwrite is never silently dropped).
         """
         table = open_table(self.catalog, ref)
         check_writable(table, ref, removes_files=True)
+        if read_version is not None and read_version != table.version():
+            table.load_as_version(read_version)
         partition_cols = list(table.metadata().partition_columns)
         read_version = table.version()
         with self._pending(ref, frame, partition_cols) as written:
@@ -148,7 +154,7 @@ class DeltaWriter:
                                                        partition_by=partition_cols,
                                                        partition_filters=replaced[0] if replaced else None,
                                                        commit_properties=properties)
-                    return table.version()
+                    return self._landed_version(ref, attempted_at, written.commit_id)
                 except DeltaError as exc:
                     latest = open_table(self.catalog, ref)
                     if latest.version() == attempted_at:
@@ -206,6 +212,22 @@ class DeltaWriter:
                 self.storage.delete(uri)
             raise
 
+    def _landed_version(self, ref: TableRef, attempted_at: int, commit_id: str) -> int:
+        """The version a commit made at `attempted_at` landed at.
+
+        delta-rs returns nothing from a commit and the committing `DeltaTable` object still reports the version
+        before it (deltalake 1.6): pinning that would make the run read its own write stale. The commit carries
+        its id in commitInfo; look it up among the versions written since.
+        """
+        latest = open_table(self.catalog, ref)
+        for entry in latest.history(max(1, latest.version() - attempted_at)):
+            if entry.get(COMMIT_ID_KEY) == commit_id:
+                return int(entry["version"])
+        raise DeltaConnectorError(
+            f"the commit to Delta table {ref} succeeded but its version is not in the log after version "
+            f"{attempted_at}; another writer may have replaced the table."
+        )
+
     # ---- files ---------------------------------------------------------------------------------------
     @contextlib.contextmanager
     def _pending(self, ref: TableRef, frame: DataFrame, partition_cols: list[str]) -> Iterator[WrittenFiles]:
@@ -239,7 +261,7 @@ class DeltaWriter:
                 # delta-rs expects the raw relative path here and URI-encodes it in the log itself.
                 adds.append(AddAction(final, info.size, values, info.modification_time, True, stats))
             self.storage.delete(staging)
-            yield WrittenFiles(adds=adds, absolute_paths=moved)
+            yield WrittenFiles(adds=adds, absolute_paths=moved, commit_id=commit_id)
         except BaseException:
             self._discard(staging, moved)
             raise
@@ -304,7 +326,7 @@ class DeltaWriter:
     def _metadata(self, operation: str, written: WrittenFiles, read_version: int | None, *,
                   blind: bool) -> dict[str, Any]:
         metadata: dict[str, Any] = {"lakeport.operation": operation, "isBlindAppend": blind,
-                                    "lakeport.numFiles": len(written.adds)}
+                                    "lakeport.numFiles": len(written.adds), COMMIT_ID_KEY: written.commit_id}
         if written.num_records is not None:
             metadata["lakeport.numOutputRows"] = written.num_records
         if read_version is not None:

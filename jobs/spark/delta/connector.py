@@ -53,6 +53,9 @@ class EmbeddedDelta:
         # (target at the version committed, with the frame written); `take_lineage()` hands them over.
         self.views_read: dict[str, Dataset] = {}
         self.writes: list[tuple[Dataset, DataFrame]] = []
+        # Snapshot views that a temp view or cache of the session refers to by name (at a table's latest or pinned
+        # version, not time travel): a commit of this session to the table re-points them, so they never go stale.
+        self._kept_views: dict[str, TableRef] = {}
 
     # ---- catalogs ------------------------------------------------------------------------------------
     def register(self, name: str, config: Mapping[str, Any]) -> None:
@@ -121,10 +124,28 @@ class EmbeddedDelta:
         return delta_dataset(catalog.name, ref.database, ref.table, catalog.table_uri(ref), version)
 
     def _committed(self, ref: TableRef, version: int, frame: DataFrame | None) -> None:
-        """A commit of this run: later reads of the table in the run see it; lineage records it."""
+        """A commit of this session: later reads of the table see it (pins, kept views); lineage records it."""
         self.pins.pin(self._dataset(ref, None).key, version, committed=True)
+        self._refresh_kept_views(ref, version)
         if frame is not None:
             self.writes.append((self._dataset(ref, version), frame))
+
+    def _dropped(self, ref: TableRef) -> None:
+        """A table this session dropped: a table created under its name later starts from its own version 0."""
+        self.pins.forget(self._dataset(ref, None).key)
+
+    def _refresh_kept_views(self, ref: TableRef, version: int) -> None:
+        """Re-point the snapshot views kept for temp views/caches over `ref` at `version` (what Spark's own temp
+        views do: they re-read the table by name, so they see a commit made after they were defined)."""
+        stale = [view for view, kept in self._kept_views.items() if kept == ref]
+        if not stale:
+            return
+        table = open_table(self._catalog(ref.catalog), ref)
+        travel(table, ref, version=version)
+        frame = snapshot_frame(self.spark, table, ref)
+        for view in stale:
+            # Replacing the view uncaches what was cached over it; a later read recomputes, as after a Spark write.
+            frame.createOrReplaceTempView(view)
 
     # ---- reads ---------------------------------------------------------------------------------------
     def _run_query(self, plan: Plan) -> DataFrame:
@@ -137,6 +158,9 @@ class EmbeddedDelta:
         try:
             frame = self.spark.sql(rewrite(text, references, views, offset=offset))
             kept = keep_views
+            if kept:
+                self._kept_views.update({views[r.snapshot_key]: r.ref for r in references
+                                         if r.version is None and r.timestamp_sql is None})
             return frame
         finally:
             # The analysed plan inlines the views, so dropping them afterwards leaves the DataFrame intact;
@@ -158,7 +182,7 @@ class EmbeddedDelta:
                 key = self._dataset(reference.ref, None).key  # the table's lineage identity keys its pin
                 if version is None and timestamp is None:  # no time travel asked: the run's pinned version
                     version = self.pins.version_for(key)
-                    timestamp = self.pins.as_of if version is None else None
+                    timestamp = self.pins.as_of_for(key) if version is None else None
                 travel(table, reference.ref, version=version, timestamp=timestamp)
                 if reference.version is None and reference.timestamp_sql is None:
                     self.pins.pin(key, table.version())
@@ -221,7 +245,10 @@ class EmbeddedDelta:
             static = {next(c for c in partition_cols if c.lower() == k.lower()): v for k, v in plan.partition.items()}
             dynamic = (bool(plan.dynamic_partitions) or not static) and self._dynamic_overwrite() and bool(
                 partition_cols)
-            version = writer.overwrite(ref, frame, operation=operation, partition=static or None, dynamic=dynamic)
+            # An overwrite whose query read the table replaces only what it read: later commits conflict.
+            read = getattr(self._read_versions, "latest", {}).get(ref)
+            version = writer.overwrite(ref, frame, operation=operation, partition=static or None, dynamic=dynamic,
+                                       read_version=read)
         self._committed(ref, version, frame)
         logger.info("delta.committed", extra={"table": str(ref), "operation": operation, "version": version})
         return None
@@ -239,19 +266,19 @@ class EmbeddedDelta:
             source = self._source(plan)
             schema = T.StructType([T.StructField(f.name, f.dataType, True, f.metadata) for f in source.schema.fields])
             partition_by = self._partition_columns(ref, schema, plan.partition_by)
-            self._writer(ref.catalog).create(ref, schema, partition_by=partition_by, frame=source.select(
-                *[f"`{f.name}`" for f in schema.fields]), description=plan.comment, configuration=configuration,
-                operation="CREATE TABLE AS SELECT")
-            self._committed(ref, DeltaTable(catalog.table_uri(ref), storage_options=catalog.delta_options()).version(),
-                            source)
+            version = self._writer(ref.catalog).create(
+                ref, schema, partition_by=partition_by, frame=source.select(*[f"`{f.name}`" for f in schema.fields]),
+                description=plan.comment, configuration=configuration, operation="CREATE TABLE AS SELECT")
+            self._committed(ref, version, source)
             return None
         schema = self._ddl_schema(ref, plan.columns_ddl or "")
         if plan.partition_ddl:
             extra = self._ddl_schema(ref, plan.partition_ddl)
             schema = T.StructType(schema.fields + [f for f in extra.fields if f.name not in schema.names])
         partition_by = self._partition_columns(ref, schema, plan.partition_by)
-        self._writer(ref.catalog).create(ref, schema, partition_by=partition_by, description=plan.comment,
-                                         configuration=configuration)
+        version = self._writer(ref.catalog).create(ref, schema, partition_by=partition_by, description=plan.comment,
+                                                   configuration=configuration)
+        self._committed(ref, version, None)
         return None
 
     _run_ctas = _run_create_table
@@ -264,6 +291,7 @@ class EmbeddedDelta:
                 return None
             raise DeltaConnectorError(f"Delta table {ref} does not exist.")
         self._storage(catalog).delete(catalog.table_uri(ref))
+        self._dropped(ref)
         logger.info("delta.table_dropped", extra={"table": str(ref)})
         return None
 
