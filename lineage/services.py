@@ -62,7 +62,7 @@ def _dataset(entry: dict[str, Any], *, team_id: int, catalogs: dict[str, Catalog
 
 
 @dataclass
-class _Recorded:
+class RunLineage:
     """What `_record` stored: run-level edges, and the datasets in OpenLineage form (outputs with their columns)."""
 
     edges: int
@@ -70,7 +70,7 @@ class _Recorded:
     outputs: dict[str, dict[str, Any]]
 
 
-def _record(*, job: SqlJob, run: JobRun | None, status: str, records: list[tuple[int, dict[str, Any]]]) -> _Recorded:
+def _record(*, job: SqlJob, run: JobRun | None, status: str, records: list[tuple[int, dict[str, Any]]]) -> RunLineage:
     """Datasets, aliases, job-level and column edges of `records`; run-level edges when there is a `run`."""
     catalogs = {c.catalog_name: c for c in Catalog.objects.filter(team_id=job.team_id)}
     cache: dict[str, Dataset] = {}
@@ -112,7 +112,7 @@ def _record(*, job: SqlJob, run: JobRun | None, status: str, records: list[tuple
             JobEdge.objects.update_or_create(job_id=job.id, dataset_id=dataset_id, direction=direction,
                                              defaults={"team_id": job.team_id, "last_run": run,
                                                        "last_status": status, "updated_at": now})
-    return _Recorded(len(edges), inputs, outputs)
+    return RunLineage(len(edges), inputs, outputs)
 
 
 def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
@@ -122,14 +122,37 @@ def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
     run used becomes an alias of its team.
     """
     run.refresh_from_db(fields=["status", "error"])
-    status = run.status
-    recorded = _record(job=run.job, run=run, status=status, records=statement_lineage(statements))
-    state = "COMPLETE" if status == RunStatus.SUCCEEDED else "FAIL" if status == RunStatus.FAILED else "ABORT"
-    error = (run.error or {}).get("message") if status != RunStatus.SUCCEEDED else None
-    openlineage.emit(openlineage.run_event(run=run, state=state, inputs=recorded.inputs.values(),
-                                           outputs=recorded.outputs.values(), error=error))
-    logger.info("lineage.recorded", extra={"run_id": run.id, "edges": recorded.edges, "status": status})
+    recorded = _record(job=run.job, run=run, status=run.status, records=statement_lineage(statements))
+    lineage_emit_run(run=run, recorded=recorded)
     return recorded.edges
+
+
+def lineage_store_run(*, run: JobRun, status: str, statements: Iterable[Any]) -> RunLineage | None:
+    """Store a run's lineage inside the transaction that ends the run (a savepoint): a client that sees the run
+    ended finds its lineage. Lineage is an observation: a failure here is logged and never fails the run."""
+    try:
+        with transaction.atomic():
+            return _record(job=run.job, run=run, status=status, records=statement_lineage(statements))
+    except Exception:
+        logger.exception("lineage.record_failed", extra={"run_id": run.id})
+        return None
+
+
+def lineage_emit_run(*, run: JobRun, recorded: RunLineage | None) -> None:
+    """Emit a finished run's OpenLineage COMPLETE/FAIL/ABORT (after its end is committed: a transport may be slow)."""
+    if recorded is None:
+        return
+    try:
+        run.refresh_from_db(fields=["status", "error"])
+        status = run.status
+        state = "COMPLETE" if status == RunStatus.SUCCEEDED else "FAIL" if status == RunStatus.FAILED else "ABORT"
+        error = (run.error or {}).get("message") if status != RunStatus.SUCCEEDED else None
+        openlineage.emit(openlineage.run_event(run=run, state=state, inputs=recorded.inputs.values(),
+                                               outputs=recorded.outputs.values(), error=error))
+    except Exception:
+        logger.exception("lineage.emit_failed", extra={"run_id": run.id})
+        return
+    logger.info("lineage.recorded", extra={"run_id": run.id, "edges": recorded.edges, "status": status})
 
 
 @dataclass
@@ -216,9 +239,3 @@ def snapshot_for_engine(*, run: JobRun) -> dict[str, Any] | None:
     return {"as_of": snapshot.as_of.isoformat() if snapshot.as_of else None, "versions": snapshot.versions}
 
 
-def lineage_after_run(*, run: JobRun, statements: Iterable[Any]) -> None:
-    """`lineage_record_run` for the worker: lineage is an observation, so a failure here never fails the run."""
-    try:
-        lineage_record_run(run=run, statements=statements)
-    except Exception:
-        logger.exception("lineage.record_failed", extra={"run_id": run.id})

@@ -18,7 +18,13 @@ from jobs.services.runs import run_claim, run_finish, run_log, run_requeue
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.script import StatementStatus
 from lakeport_kernel.redaction import redact
-from lineage.services import lineage_after_run, lineage_run_started, snapshot_for_engine
+from lineage.services import (
+    RunLineage,
+    lineage_emit_run,
+    lineage_run_started,
+    lineage_store_run,
+    snapshot_for_engine,
+)
 
 logger = logging.getLogger("lakeport.jobs")
 
@@ -84,11 +90,17 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
     progress["statements_done"] = sum(1 for s in statements if s.get("status") == StatementStatus.SUCCEEDED)
     # the run's end supersedes the unwritten statement rows and progress; the rest goes in its transaction
     fields = {k: v for k, v in unwritten.fields.items() if k not in ("statements", "progress")}
+    stored: list[RunLineage | None] = []
+
+    def store_lineage(status: RunStatus) -> None:
+        # the engine's statement results carry each statement's lineage; stored with the run's end, not after it
+        stored.append(lineage_store_run(run=run, status=status, statements=outcome.statements))
+
     final = run_finish(run=run, succeeded=outcome.succeeded, error=outcome.error, statements=statements,
                        catalogs_used=outcome.catalogs_used, result=outcome.result, progress=progress,
-                       fields=fields, log_lines=unwritten.lines)
-    if final is not None:  # the engine's statement results carry each statement's lineage
-        lineage_after_run(run=run, statements=outcome.statements)
+                       fields=fields, log_lines=unwritten.lines, within=store_lineage)
+    if final is not None and stored:
+        lineage_emit_run(run=run, recorded=stored[0])
     return final
 
 

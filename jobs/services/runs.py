@@ -7,7 +7,7 @@ processes can never both move a run (claim twice, finish a re-queued run, cancel
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -186,12 +186,14 @@ def run_finish(
     progress: dict[str, int],
     fields: Mapping[str, Any] | None = None,
     log_lines: Sequence[LogLine] = (),
+    within: Callable[[RunStatus], object] | None = None,
 ) -> RunStatus | None:
     """Store the outcome of this attempt; a cancel request turns a stopped run into CANCELLED.
 
     `fields` and `log_lines` are what the run's recorder had not written yet: they go in the same transaction
-    (one commit), before the final log line. Returns the final status, or None when the run was no longer ours
-    (reaped meanwhile).
+    (one commit), before the final log line. `within(status)` runs in that transaction too (the run's lineage), so
+    whoever sees the run ended also sees what it stored. Returns the final status, or None when the run was no
+    longer ours (reaped meanwhile).
     """
     with transaction.atomic():
         cancel = JobRun.objects.filter(id=run.id, cancel_requested=True).exists()
@@ -212,6 +214,8 @@ def run_finish(
         if not done:
             logger.warning("run.finish_lost", extra={"run_id": run.id, "attempt": run.attempt})
             return None
+        if within is not None:
+            within(status)
         end = f"Run {status}." + (f" {error['message']}" if error and status == RunStatus.FAILED else "")
         _append_log_locked(run_id=run.id, lines=[*log_lines, ("INFO", end)])
         run_ended_notify(run.id)

@@ -8,6 +8,7 @@ against the client's spec classes; `snapshot: {"like_run": â€¦}` / `{"as_of": â€
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import psycopg
 import pyarrow as pa
 import pytest
-from deltalake import write_deltalake
+from deltalake import DeltaTable, write_deltalake
 from django.utils import timezone
 from openlineage.client.event_v2 import InputDataset, Job, OutputDataset, Run, RunEvent, RunState
 
@@ -208,3 +209,37 @@ def test_like_run_and_as_of_read_the_earlier_delta_versions(worker: Worker, team
     assert rows(_run(dev, "acme", count)) == [[3]]
     bad = dev.post(f"/api/v1/teams/acme/jobs/{count.id}/runs/", {"snapshot": {"like_run": 999999}}, format="json")
     assert bad.status_code == 400 and "snapshot.like_run" in bad.json()["error"]["details"]
+
+
+def test_a_run_reads_its_own_delta_writes_and_its_lineage_is_there_when_it_ends(worker: Worker, team: Team,
+                                                                                 client_for: Any,
+                                                                                 tmp_path: Path) -> None:
+    """The issue's script through a real worker: the last count sees both writes; the run's lineage lists the
+    versions delta-rs lists for its commits, readable in the same moment `?wait=` answers the run's end."""
+    lake = tmp_path / "lake"
+    (lake / "shop").mkdir(parents=True)
+    _delta(team, "demo_lake", lake)
+    dev = client_for(Role.DEVELOPER)
+    job = SqlJob.objects.create(team=team, name="ryw", sql=(
+        "CREATE TABLE demo_lake.shop.ryw (id BIGINT, v STRING);\n"
+        "INSERT INTO demo_lake.shop.ryw VALUES (1, 'a');\n"
+        "SELECT count(*) AS n FROM demo_lake.shop.ryw;\n"
+        "INSERT INTO demo_lake.shop.ryw VALUES (2, 'b');\n"
+        "SELECT count(*) AS n2 FROM demo_lake.shop.ryw"))
+    checked = 0
+    for _ in range(4):  # a race between the run's end and its lineage would show in one of a few tries
+        shutil.rmtree(lake / "shop" / "ryw", ignore_errors=True)
+        submitted = dev.post(f"/api/v1/teams/acme/jobs/{job.id}/runs/?wait=30", {}, format="json").json()
+        run_id = submitted["id"]
+        lineage = dev.get(f"/api/v1/teams/acme/lineage/runs/{run_id}/").json()
+        body = dev.get(f"/api/v1/teams/acme/runs/{run_id}/").json()
+        if body["status"] != "SUCCEEDED":  # ?wait= answered before the end (a loaded machine): wait it out
+            assert wait_status(run_id, RunStatus.SUCCEEDED, RunStatus.FAILED).status == RunStatus.SUCCEEDED
+            continue
+        assert dev.get(f"/api/v1/teams/acme/runs/{run_id}/result/").json()["rows"] == [[2]]  # the last count
+        committed = sorted(d["version"] for d in lineage["outputs"])
+        table = DeltaTable(str(lake / "shop" / "ryw"))
+        assert committed[-2:] == [table.version() - 1, table.version()]
+        assert table.to_pyarrow_table().num_rows == 2
+        checked += 1
+    assert checked >= 2, "?wait= answered before the run ended in most tries"
