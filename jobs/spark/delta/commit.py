@@ -212,6 +212,63 @@ class DeltaWriter:
                 self.storage.delete(uri)
             raise
 
+    def replace_files(self, ref: TableRef, read: DeltaTable, frame: DataFrame | None, *,
+                      removed: Sequence[Mapping[str, Any]], read_set: set[str], operation: str,
+                      metrics: Mapping[str, Any]) -> int:
+        """DELETE/UPDATE/TRUNCATE: remove `removed` (files of the snapshot `read`) and add `frame`'s rows, one commit.
+
+        Conflicts as Delta's WriteSerializable level defines them: commits since `read` that only added files
+        (appends) are serialized before this one, so it retries on top of them; a commit that removed a file this
+        statement read (`read_set`), or changed the schema, fails it with a `DeltaConflictError` naming the versions.
+        A table whose `delta.isolationLevel` is `Serializable` also conflicts on added files.
+        """
+        partition_cols = list(read.metadata().partition_columns)
+        serializable = (read.metadata().configuration.get("delta.isolationLevel") or "").lower() == "serializable"
+        pending = (self._pending(ref, frame, partition_cols) if frame is not None
+                   else contextlib.nullcontext(WrittenFiles([], [], uuid.uuid4().hex[:16])))
+        with pending as written:
+            metadata = {**self._metadata(operation, written, read.version(), blind=False), **metrics,
+                        "lakeport.numRemovedFiles": len(removed)}
+            removes = _remove_actions(removed)
+            table = read
+            for _attempt in range(MAX_OVERWRITE_ATTEMPTS):
+                attempted_at = table.version()
+                properties = CommitProperties(custom_metadata=metadata, max_commit_retries=0)
+                try:
+                    table.create_write_transaction([*removes, *written.adds], "append", table.schema(),
+                                                   partition_by=partition_cols, commit_properties=properties)
+                    return self._landed_version(ref, attempted_at, written.commit_id)
+                except DeltaError as exc:
+                    latest = open_table(self.catalog, ref)
+                    if latest.version() == attempted_at:
+                        raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
+                    self._check_rewrite_conflict(ref, read, latest, read_set, serializable=serializable,
+                                                 what=operation)
+                    table = latest
+            raise DeltaConflictError(
+                f"{operation} on Delta table {ref} gave up after {MAX_OVERWRITE_ATTEMPTS} attempts: other writers "
+                "kept committing. Nothing of this statement was committed; run it again."
+            )
+
+    def _check_rewrite_conflict(self, ref: TableRef, read: DeltaTable, latest: DeltaTable, read_set: set[str], *,
+                                serializable: bool, what: str) -> None:
+        """Raise `DeltaConflictError` if commits after `read` removed a file this statement read, or (Serializable)
+        added any, or changed the table's shape."""
+        self._check_no_conflict(ref, read, latest, None, None, what=what)
+        now = {f["path"] for f in add_actions(latest)}
+        versions = f"{read.version() + 1}..{latest.version()}"
+        gone = read_set - now
+        if gone:
+            raise DeltaConflictError(
+                f"concurrent commit(s) {versions} to Delta table {ref} removed {len(gone)} file(s) this {what} read; "
+                f"this {what} was not committed, so no committed row was lost. Run it again."
+            )
+        if serializable and now - {f["path"] for f in add_actions(read)}:
+            raise DeltaConflictError(
+                f"concurrent commit(s) {versions} added files to Delta table {ref}, whose isolation level is "
+                f"Serializable; this {what} was not committed. Run it again."
+            )
+
     def _landed_version(self, ref: TableRef, attempted_at: int, commit_id: str) -> int:
         """The version a commit made at `attempted_at` landed at.
 
@@ -292,11 +349,7 @@ class DeltaWriter:
     def _removes(self, table: DeltaTable, replaced: list[list[tuple[str, str, str]]] | None) -> list[RemoveAction]:
         """Remove actions for the replaced files of `table`'s snapshot."""
         chosen = self._replaced_files(table, replaced)
-        now = int(time.time() * 1000)
-        return [RemoveAction(unquote(f["path"]), True, now, f["size_bytes"],
-                             {k.removeprefix("partition."): _partition_value(v) for k, v in f.items()
-                              if k.startswith("partition.")})
-                for f in add_actions(table) if f["path"] in chosen]
+        return _remove_actions([f for f in add_actions(table) if f["path"] in chosen])
 
     def _check_no_conflict(self, ref: TableRef, read: DeltaTable, latest: DeltaTable,
                            replaced: list[list[tuple[str, str, str]]] | None, before: set[str] | None, *,
@@ -332,6 +385,15 @@ class DeltaWriter:
         if read_version is not None:
             metadata["readVersion"] = read_version
         return metadata
+
+
+def _remove_actions(files: Sequence[Mapping[str, Any]]) -> list[RemoveAction]:
+    """Remove actions (data change) for active files as `add_actions` lists them."""
+    now = int(time.time() * 1000)
+    return [RemoveAction(unquote(f["path"]), True, now, f["size_bytes"],
+                         {k.removeprefix("partition."): _partition_value(v) for k, v in f.items()
+                          if k.startswith("partition.")})
+            for f in files]
 
 
 def _partition_values(directory: str, partition_cols: list[str]) -> dict[str, str | None]:

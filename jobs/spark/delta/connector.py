@@ -22,6 +22,7 @@ from pyspark.sql import types as T
 from jobs.spark.delta import metadata
 from jobs.spark.delta.catalog import DeltaCatalog, TableRef
 from jobs.spark.delta.commit import DeltaWriter, align
+from jobs.spark.delta.dml import RowChange, apply_change
 from jobs.spark.delta.errors import DeltaConnectorError
 from jobs.spark.delta.schema import spark_schema
 from jobs.spark.delta.snapshot import open_table, snapshot_frame, travel
@@ -253,6 +254,42 @@ class EmbeddedDelta:
         logger.info("delta.committed", extra={"table": str(ref), "operation": operation, "version": version})
         return None
 
+    def _run_delete(self, plan: Plan) -> DataFrame:
+        return self._row_change(plan, "DELETE")
+
+    def _run_update(self, plan: Plan) -> DataFrame:
+        return self._row_change(plan, "UPDATE")
+
+    def _run_truncate(self, plan: Plan) -> DataFrame:
+        return self._row_change(plan, "TRUNCATE")
+
+    def _row_change(self, plan: Plan, operation: str) -> DataFrame:
+        """DELETE/UPDATE/TRUNCATE on the table's latest version (as Delta's DML reads it), one commit; answers
+        `num_affected_rows` as Delta does. Delta tables its subqueries read come from the run's snapshots."""
+        ref = _target(plan)
+        views = self._register_snapshots(plan.references)
+        try:
+            def onto_views(offset: int, piece: str) -> str:
+                inside = [r for r in plan.references if offset <= r.start and r.end <= offset + len(piece)]
+                return rewrite(piece, inside, views, offset=offset)
+
+            change = RowChange(
+                operation, ref, plan.alias or ref.table,
+                condition=onto_views(*plan.condition) if plan.condition else None,
+                assignments=tuple((column, onto_views(offset, value)) for column, offset, value in plan.assignments))
+            table = open_table(self._catalog(ref.catalog), ref)
+            result = apply_change(self.spark, self._writer(ref.catalog), table, change)
+            if result.committed:
+                written = result.rewritten if result.rewritten is not None else self.spark.createDataFrame(
+                    [], spark_schema(table.schema()))
+                self._committed(ref, result.version, written)
+                logger.info("delta.committed", extra={"table": str(ref), "operation": operation,
+                                                      "version": result.version})
+        finally:
+            for view in set(views.values()):
+                self.spark.catalog.dropTempView(view)
+        return self.spark.createDataFrame([(result.affected_rows,)], "num_affected_rows BIGINT")
+
     def _run_create_table(self, plan: Plan) -> None:
         ref = _target(plan)
         catalog = self._catalog(ref.catalog)
@@ -342,8 +379,9 @@ class EmbeddedDelta:
     def _run_unsupported(self, plan: Plan) -> None:
         raise DeltaConnectorError(
             f"{plan.reason} is not supported on Delta tables by the embedded Delta connector (it supports SELECT "
-            "with time travel, INSERT INTO/OVERWRITE, CREATE TABLE [AS SELECT], DROP TABLE, CREATE/DROP DATABASE, "
-            "SHOW and DESCRIBE [HISTORY]). Use LAKEPORT_DELTA_MODE=jvm with delta-spark jars for it."
+            "with time travel, INSERT INTO/OVERWRITE, UPDATE, DELETE, TRUNCATE TABLE, CREATE TABLE [AS SELECT], "
+            "DROP TABLE, CREATE/DROP DATABASE, SHOW and DESCRIBE [HISTORY]). Use LAKEPORT_DELTA_MODE=jvm with "
+            "delta-spark jars for it."
         )
 
     # ---- helpers -------------------------------------------------------------------------------------

@@ -70,16 +70,20 @@ def add_actions(table: DeltaTable) -> list[dict[str, Any]]:
     return pa.table(table.get_add_actions(flatten=True)).to_pylist()
 
 
-def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> DataFrame:
+def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef, *,
+                   only: set[str] | None = None) -> DataFrame:
     """A DataFrame of the loaded snapshot's rows: its active files less deleted rows, partition values from the log.
 
     Data columns are read by their physical names (column mapping) with the table's current types (type
-    widening: Spark's parquet reader widens), then renamed to their logical names.
+    widening: Spark's parquet reader widens), then renamed to their logical names. `only`: the rows of these
+    active files (paths as the log has them) and no others.
     """
     check_readable(table, ref)
     schema = spark_schema(table.schema())
     partition_cols = list(table.metadata().partition_columns)
-    actions = _read_actions(table)
+    actions = read_actions(table)
+    if only is not None:
+        actions = actions.filter(pc.is_in(actions.column("path"), pa.array(sorted(only), pa.string())))
     if actions.num_rows == 0:
         return spark.createDataFrame([], schema)
     root = table.table_uri.removeprefix("file://").rstrip("/")
@@ -95,14 +99,14 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
         # Spark types the values it reads from `col=value` directories with the schema given here.
         base = spark_path(root)
         scan = _without_deleted(spark, lambda: spark.read.schema(physical).option("basePath", base),
-                                [_file_path(root, f["path"]) for f in files], deleted)
+                                [file_path(root, f["path"]) for f in files], deleted)
         # Spark puts partition columns last; the table may not. Physical names become logical ones.
         return _logical_columns(scan, list(fields.values()))
     logical = [_logical(f, p) for f, p in data_fields]
     groups: dict[tuple[Any, ...], list[str]] = {}
     for f in files:
         key = tuple(f.get(f"partition.{c}") for c in partition_cols)
-        groups.setdefault(key, []).append(_file_path(root, f["path"]))
+        groups.setdefault(key, []).append(file_path(root, f["path"]))
     by_name = {f.name: f.dataType for f in schema.fields}
     frames = []
     for key, paths in groups.items():
@@ -114,7 +118,7 @@ def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef) -> Dat
     return functools.reduce(DataFrame.unionAll, frames)
 
 
-def _read_actions(table: DeltaTable) -> pa.Table:
+def read_actions(table: DeltaTable) -> pa.Table:
     """The active files with partition values as exact primitives: timestamps as UTC microseconds, dates as days.
 
     Arrow holds the log's values exactly; Python datetimes would bring the host zone and calendar in.
@@ -199,8 +203,8 @@ def _deletion_vectors(table: DeltaTable, ref: TableRef, root: str,
             f"cannot read the deletion vectors of Delta table {ref} at version {table.version()}: {exc}"
         ) from exc
     # Arrow all the way: a selection vector holds one flag per row of its file (millions for large files).
-    position = {_plain(uri): i for i, uri in enumerate(vectors.column("filepath").to_pylist())}
-    plain = [_plain(_file_path(root, f["path"])) for f in files]
+    position = {plain_uri(uri): i for i, uri in enumerate(vectors.column("filepath").to_pylist())}
+    plain = [plain_uri(file_path(root, f["path"])) for f in files]
     unknown = set(position) - set(plain)
     if unknown:
         raise DeltaConnectorError(f"Delta table {ref} at version {table.version()} has a deletion vector for "
@@ -209,7 +213,7 @@ def _deletion_vectors(table: DeltaTable, ref: TableRef, root: str,
     found = _Vectors({}, {}, {})
     for action, key in zip(files, plain, strict=True):
         if key in position and selection[position[key]].is_valid:
-            path = _file_path(root, action["path"])
+            path = file_path(root, action["path"])
             found.flags[path] = _packed(selection[position[key]].values)
             found.sizes[path] = int(action["size_bytes"])
             found.uris[path] = _spark_uri(path)
@@ -336,7 +340,7 @@ def _offsets(arrays: list[pa.Array]) -> list[int]:
     return [0, *itertools.accumulate(len(a) for a in arrays)]
 
 
-def _plain(uri: str) -> str:
+def plain_uri(uri: str) -> str:
     """A file URI or path without scheme and escapes, to match delta-rs' file URIs with the log's paths."""
     text = unquote(uri)
     return re.sub(r"^file:/*", "/", text)
@@ -358,7 +362,7 @@ def _spark_uri(path: str) -> str:
     return prefix + encoded
 
 
-def _file_path(root: str, relative: str) -> str:
+def file_path(root: str, relative: str) -> str:
     relative = unquote(relative)  # the log holds URI-encoded paths
     if "://" in relative or relative.startswith("/"):
         return spark_path(relative)  # absolute paths are legal in a Delta log (shallow clones)

@@ -52,7 +52,7 @@ class Plan:
     """What a statement asks of the connector."""
 
     kind: str  # query | insert | create_table | ctas | drop_table | create_db | drop_db | show_dbs | show_tables
-    #            | describe | history | unsupported
+    #            | describe | history | delete | update | truncate | unsupported
     sql: str
     references: list[Reference] = field(default_factory=list)  # Delta tables the statement reads
     target: TableRef | None = None
@@ -77,6 +77,11 @@ class Plan:
     limit: int | None = None
     reason: str | None = None
     keep_views: bool = False  # a temp view or cache defined over the snapshots refers to them by name later
+    # DELETE/UPDATE: the target's alias, the WHERE condition and SET assignments as written (with their offsets in
+    # `sql`, so Delta tables their subqueries read are rewritten onto snapshot views)
+    alias: str | None = None
+    condition: tuple[int, str] | None = None
+    assignments: list[tuple[str, int, str]] = field(default_factory=list)  # (column, offset, expression)
 
 
 class StatementReader:
@@ -207,6 +212,10 @@ class StatementReader:
                 return None
             style = str(tree.args.get("style") or "").upper()
             return Plan("describe", text, target=ref, extended=style in ("EXTENDED", "FORMATTED"))
+        if isinstance(tree, exp.Update | exp.Delete | exp.TruncateTable):
+            plan = self._row_change(text, tree, tokens)
+            if plan is not None:
+                return plan
         if isinstance(tree, exp.Update | exp.Delete | exp.Merge | exp.Alter | exp.TruncateTable):
             targets = [t for t in tree.find_all(exp.Table) if self._delta_ref(t, tree) is not None]
             if not targets:
@@ -386,6 +395,47 @@ class StatementReader:
             raise DeltaConnectorError(f"CREATE TABLE {ref} needs a column list or AS SELECT.")
         return plan
 
+    def _row_change(self, text: str, tree: exp.Update | exp.Delete | exp.TruncateTable,
+                    tokens: list[Token]) -> Plan | None:
+        """DELETE/UPDATE/TRUNCATE TABLE whose target is a Delta table; None when the target is not one of ours."""
+        if isinstance(tree, exp.TruncateTable):
+            tables = tree.expressions
+            if len(tables) != 1 or not isinstance(tables[0], exp.Table):
+                return None
+            ref = self._delta_ref(tables[0], tree)
+            if ref is None:
+                return None
+            if tables[0].args.get("partition") is not None:
+                return Plan("unsupported", text, reason="TRUNCATE TABLE … PARTITION (use DELETE FROM … WHERE)")
+            return Plan("truncate", text, target=ref)
+        target = tree.this
+        if not isinstance(target, exp.Table):
+            return None
+        ref = self._delta_ref(target, tree)
+        if ref is None:
+            return None
+        if isinstance(tree, exp.Delete) and (tree.args.get("using") or tree.args.get("tables")):
+            return Plan("unsupported", text, reason="DELETE … USING (use MERGE INTO)")
+        alias_node = target.args.get("alias")
+        alias = alias_node.name if alias_node is not None else ref.table
+        kind = "delete" if isinstance(tree, exp.Delete) else "update"
+        plan = Plan(kind, text, target=ref, alias=alias)
+        plan.references = self.references(text, tree, tokens, skip=target)
+        clauses = _top_level_clauses(tokens, text)
+        if "WHERE" in clauses:
+            plan.condition = clauses["WHERE"]
+        if kind == "update":
+            if "SET" not in clauses:
+                raise DeltaConnectorError(f"UPDATE {ref} needs SET column = value.")
+            offset, body = clauses["SET"]
+            for start, part in _split_top_level(body, offset, ","):
+                column, equals, value = part.partition("=")
+                if not equals or not value.strip():
+                    raise DeltaConnectorError(f"UPDATE {ref}: '{part.strip()}' is not an assignment column = value.")
+                name = column.strip().split(".")[-1].strip("`")
+                plan.assignments.append((name, start + len(column) + 1, value))
+        return plan
+
     def _no_location(self, tree: exp.Create, what: str) -> None:
         for prop in (tree.args.get("properties") or exp.Properties(expressions=[])).expressions:
             if isinstance(prop, exp.LocationProperty):
@@ -419,6 +469,45 @@ def rewrite(text: str, references: list[Reference], views: Mapping[tuple[Any, ..
         replacement = f"`{view}`" + (f" AS `{reference.alias}`" if reference.alias else "")
         out = out[:reference.start - offset] + replacement + out[reference.end - offset:]
     return out
+
+
+def _top_level_clauses(tokens: list[Token], text: str) -> dict[str, tuple[int, str]]:
+    """`SET` and `WHERE` clauses of an UPDATE/DELETE as written: keyword → (offset of its body, body text).
+
+    Only keywords outside parentheses count (a subquery has its own WHERE); a clause ends where the next begins.
+    """
+    starts: list[tuple[str, int, int]] = []  # (keyword, keyword start, body start)
+    depth = 0
+    for index, token in enumerate(tokens):
+        if token.text == "(":
+            depth += 1
+        elif token.text == ")":
+            depth -= 1
+        elif (depth == 0 and token.text.upper() in ("SET", "WHERE") and index + 1 < len(tokens)
+              and token.text.upper() not in {k for k, _, _ in starts}):
+            starts.append((token.text.upper(), token.start, tokens[index + 1].start))
+    clauses: dict[str, tuple[int, str]] = {}
+    for position, (keyword, _, body) in enumerate(starts):
+        end = starts[position + 1][1] if position + 1 < len(starts) else len(text)
+        clauses[keyword] = (body, text[body:end])
+    return clauses
+
+
+def _split_top_level(body: str, offset: int, separator: str) -> list[tuple[int, str]]:
+    """`body` split at `separator` characters outside parentheses, strings and quoted names: (offset, part)."""
+    parts: list[tuple[int, str]] = []
+    depth, start = 0, 0
+    tokens = [t for t in tokenize(body) if t.kind not in ("space", "comment")]
+    for token in tokens:
+        if token.kind == PUNCT and token.text == "(":
+            depth += 1
+        elif token.kind == PUNCT and token.text == ")":
+            depth -= 1
+        elif token.kind == PUNCT and token.text == separator and depth == 0:
+            parts.append((offset + start, body[start:token.start]))
+            start = token.end
+    parts.append((offset + start, body[start:]))
+    return parts
 
 
 def _parts(table: exp.Expression) -> list[str]:
