@@ -117,13 +117,19 @@ def test_temp_views_and_cache_over_delta_tables_keep_working(lake: Lake) -> None
     try:
         assert lake.rows("SELECT * FROM delta_evens") == [(0,), (2,)]
         assert lake.rows("SELECT n FROM delta_cached") == [(4,)]
-        # A temporary view keeps the snapshot it was defined on.
+        # As over a Spark table, a temporary view and a cache see a later commit of the session (read your writes).
         lake.sql("INSERT INTO lake.default.t VALUES (10)")
-        assert lake.rows("SELECT * FROM delta_evens") == [(0,), (2,)]
-        assert lake.rows("SELECT count(*) FROM delta_evens", catalog="lake") == [(2,)]
+        assert lake.rows("SELECT * FROM delta_evens") == [(0,), (10,), (2,)]
+        assert lake.rows("SELECT count(*) FROM delta_evens", catalog="lake") == [(3,)]
+        assert lake.rows("SELECT n FROM delta_cached") == [(5,)]
+        # time travel stays where it was asked to be
+        lake.sql("CREATE OR REPLACE TEMPORARY VIEW delta_v0 AS SELECT count(*) AS n FROM lake.default.t VERSION AS OF 0")
+        lake.sql("INSERT INTO lake.default.t VALUES (11)")
+        assert lake.rows("SELECT n FROM delta_v0") == [(4,)]
     finally:
         lake.spark.sql("UNCACHE TABLE IF EXISTS delta_cached")
         lake.spark.catalog.dropTempView("delta_evens")
+        lake.spark.catalog.dropTempView("delta_v0")
 
 
 def test_explain_shows_the_plan_of_a_delta_query(lake: Lake) -> None:

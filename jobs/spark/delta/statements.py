@@ -405,7 +405,7 @@ class StatementReader:
             ref = self._delta_ref(tables[0], tree)
             if ref is None:
                 return None
-            if tables[0].args.get("partition") is not None:
+            if tree.args.get("partition") is not None or tables[0].args.get("partition") is not None:
                 return Plan("unsupported", text, reason="TRUNCATE TABLE … PARTITION (use DELETE FROM … WHERE)")
             return Plan("truncate", text, target=ref)
         target = tree.this
