@@ -3,8 +3,8 @@
 `make run` stores the platform in SQLite; the suite's database is PostgreSQL. The lineage body tests
 (tests/lineage/test_bodies.py: datasets, upstream, downstream, impact, column lineage, job and run lineage) run
 again here in a pytest of their own on a fresh SQLite file. A static check reads every raw query the platform
-sends to its own database (`cursor.execute`, `.raw`, `RawSQL`, `.extra`) and fails on PostgreSQL-only syntax
-unless the function checks `connection.vendor` first.
+sends to its own database (`cursor.execute`, `.raw`, `RawSQL`, `.extra`), the ORM's `.distinct(fields)` and
+`django.contrib.postgres` imports, and fails on PostgreSQL-only SQL unless the function checks `connection.vendor`.
 """
 
 from __future__ import annotations
@@ -52,6 +52,10 @@ def vendor_only_sql(source: str, filename: str = "<source>") -> list[str]:
                 text = " ".join(_strings(node))
                 found.extend(f"{filename}:{node.lineno}: {construct}" for construct, pattern in VENDOR_ONLY.items()
                              if pattern.search(text))
+            elif name == "distinct" and node.args:  # the ORM's DISTINCT ON (fields)
+                found.append(f"{filename}:{node.lineno}: DISTINCT ON")
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("django.contrib.postgres"):
+            found.append(f"{filename}:{node.lineno}: django.contrib.postgres")
         for child in ast.iter_child_nodes(node):
             visit(child, vendor_checked)
 
@@ -81,9 +85,12 @@ def reach(cursor):
     cursor.execute(f"""WITH RECURSIVE walk(d) AS (SELECT %(start)s::bigint UNION SELECT 1 FROM {t})""", {})
     cursor.execute("SELECT id FROM t WHERE name ILIKE %s AND id = ANY(%s)", [])
     Dataset.objects.raw("SELECT DISTINCT ON (name) * FROM t")
+    Dataset.objects.order_by("name").distinct("name")
+from django.contrib.postgres.aggregates import ArrayAgg
 '''
     assert vendor_only_sql(before) == ["<source>:3: a :: cast", "<source>:4: ILIKE", "<source>:4: = ANY(…)",
-                                       "<source>:5: DISTINCT ON"]
+                                       "<source>:5: DISTINCT ON", "<source>:6: DISTINCT ON",
+                                       "<source>:7: django.contrib.postgres"]
     branched = '''
 def notify(cursor):
     if connection.vendor != "postgresql":
@@ -91,7 +98,7 @@ def notify(cursor):
     cursor.execute("SELECT pg_notify(%s, %s)", [])
 '''
     assert vendor_only_sql(branched) == []
-    assert vendor_only_sql('cursor.execute("SELECT id FROM t WHERE name LIKE %s")') == []
+    assert vendor_only_sql('cursor.execute("SELECT id FROM t WHERE name LIKE %s")\nq.distinct()') == []
 
 
 def test_no_vendor_only_sql_in_the_platforms_raw_queries() -> None:
