@@ -359,6 +359,9 @@ class ValidateInput(serializers.Serializer):
         "A job of the team whose `${name}` parameter declarations and defaults the script uses."))
     parameters = serializers.DictField(required=False, default=dict, help_text=(
         "Values for the script's `${name}` parameters (as a run's `parameters`); `${ds}`/`${ts}` are now."))
+    default_catalog = serializers.CharField(required=False, allow_blank=True, default="", max_length=63, help_text=(
+        "A catalog of the team where unqualified names resolve, as a run of a job with this `default_catalog` "
+        "(the script's own USE CATALOG still wins); an unknown one is a 400 naming this field."))
 
 
 class StatementSpanOutput(serializers.Serializer):
@@ -397,7 +400,8 @@ class SqlValidateApi(JobsMixin, APIView):
     @extend_schema(request=ValidateInput, responses={200: ValidationOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(ValidateInput, request.data)
-        report = sql_validate(team=self.team, sql=data["sql"], job_id=data["job"], parameters=data["parameters"])
+        report = sql_validate(team=self.team, sql=data["sql"], job_id=data["job"], parameters=data["parameters"],
+                              default_catalog=data["default_catalog"])
         return Response(ValidationOutput(report).data)
 
 
@@ -410,5 +414,5 @@ class SqlPreviewApi(JobsMixin, APIView):
     def post(self, request: Request, team: str) -> Response:
         data = validated(PreviewInput, request.data)
         preview = sql_preview(team=self.team, sql=data["sql"], limit=data["limit"], job_id=data["job"],
-                              parameters=data["parameters"])
+                              parameters=data["parameters"], default_catalog=data["default_catalog"])
         return Response(SqlPreviewOutput(preview).data)

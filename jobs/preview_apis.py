@@ -38,6 +38,9 @@ class LivePreviewOutput(serializers.Serializer):
 
 class LivePreviewInput(serializers.Serializer):
     sql = serializers.CharField(trim_whitespace=False, allow_blank=True)
+    default_catalog = serializers.CharField(required=False, allow_blank=True, default="", max_length=63, help_text=(
+        "A catalog of the team where unqualified names resolve, as a run of a job with this `default_catalog` "
+        "(the script's own USE CATALOG still wins); an unknown one is a 400 naming this field."))
 
 
 class SqlLivePreviewApi(JobsMixin, APIView):
@@ -49,7 +52,7 @@ class SqlLivePreviewApi(JobsMixin, APIView):
                    responses={202: LivePreviewOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(LivePreviewInput, request.data)
-        state = live_preview_start(team=self.team, sql=data["sql"])
+        state = live_preview_start(team=self.team, sql=data["sql"], default_catalog=data["default_catalog"])
         return Response(LivePreviewOutput(state).data, status=status.HTTP_202_ACCEPTED)
 
 

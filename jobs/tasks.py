@@ -30,15 +30,18 @@ def run_execute(self: Task, run_id: int) -> None:
 
 @shared_task(name="jobs.sql_interactive", acks_late=False, ignore_result=False, bind=True)
 def sql_interactive(self: Task, team_id: int, mode: str, sql: str, limit: int = 0,
-                    check_writes: str | None = None) -> dict[str, Any]:
+                    check_writes: str | None = None, default_catalog: str = "") -> dict[str, Any]:
     """Validate or preview `sql` in the team's engine for the web process (which never hosts Spark)."""
-    return interactive_execute(team_id=team_id, mode=mode, sql=sql, limit=limit, check_writes=check_writes)
+    return interactive_execute(team_id=team_id, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
+                               default_catalog=default_catalog)
 
 
 @shared_task(name="jobs.sql_live_preview", acks_late=False, ignore_result=False)
-def sql_live_preview(preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int) -> dict[str, Any]:
+def sql_live_preview(preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int,
+                     default_catalog: str = "") -> dict[str, Any]:
     """A live preview of a streaming statement in the team's engine; rows go to the result backend as they come."""
-    return live_preview_execute(preview_id=preview_id, team_id=team_id, sql=sql, seconds=seconds, max_rows=max_rows)
+    return live_preview_execute(preview_id=preview_id, team_id=team_id, sql=sql, seconds=seconds, max_rows=max_rows,
+                                default_catalog=default_catalog)
 
 
 @shared_task(name="jobs.runs_reap", acks_late=True, ignore_result=True)

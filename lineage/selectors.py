@@ -1,7 +1,9 @@
 """Reads of the lineage app, always for one team: its jobs, and the datasets its catalogs name.
 
-The graph is walked in PostgreSQL with recursive CTEs over the job-level edges (`JobEdge`) of the team's jobs, so
-another team's jobs never appear, even where two teams' catalogs share a dataset.
+The graph is walked in the database with recursive CTEs over the job-level edges (`JobEdge`) of the team's jobs, so
+another team's jobs never appear, even where two teams' catalogs share a dataset. The SQL is portable (PostgreSQL
+and `make run`'s SQLite; tests/lineage/test_portable_sql.py checks raw SQL for vendor-only syntax): no casts, the
+start row comes from the dataset table so its id has the column's own type on every backend.
 """
 
 from __future__ import annotations
@@ -222,12 +224,12 @@ def lineage_graph(*, team: Team, dataset: Dataset, direction: str, depth: int) -
 def reach(*, team: Team, dataset_id: int, direction: str, depth: int) -> dict[int, int]:
     """Dataset id → fewest job hops from the start, walked in one recursive CTE over the team's job edges."""
     near, far = _WALK[direction]
-    table = JobEdge._meta.db_table
+    table, datasets = JobEdge._meta.db_table, Dataset._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
             WITH RECURSIVE walk(dataset_id, depth) AS (
-                SELECT %(start)s::bigint, 0
+                SELECT d.id, 0 FROM {datasets} d WHERE d.id = %(start)s
                 UNION
                 SELECT f.dataset_id, w.depth + 1
                 FROM walk w
@@ -290,17 +292,17 @@ def run_lineage(*, team: Team, run: JobRun) -> RunLineage:
 def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int) -> ColumnLineage:
     """Where `column` of `dataset` comes from, `depth` hops up, through the team's jobs only."""
     depth = max(1, min(depth, MAX_DEPTH))
+    table, col = ColumnEdge._meta.db_table, connection.ops.quote_name("column")  # a reserved word everywhere
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
             WITH RECURSIVE walk(dataset_id, col, input_dataset_id, input_col, kind, job_id, depth) AS (
-                SELECT dataset_id, "column", input_dataset_id, input_column, kind, job_id, 1
-                FROM {ColumnEdge._meta.db_table} WHERE team_id = %(team)s AND dataset_id = %(start)s
-                  AND "column" = %(column)s
+                SELECT dataset_id, {col}, input_dataset_id, input_column, kind, job_id, 1
+                FROM {table} WHERE team_id = %(team)s AND dataset_id = %(start)s AND {col} = %(column)s
                 UNION
-                SELECT c.dataset_id, c."column", c.input_dataset_id, c.input_column, c.kind, c.job_id, w.depth + 1
-                FROM walk w JOIN {ColumnEdge._meta.db_table} c
-                  ON c.team_id = %(team)s AND c.dataset_id = w.input_dataset_id AND c."column" = w.input_col
+                SELECT c.dataset_id, c.{col}, c.input_dataset_id, c.input_column, c.kind, c.job_id, w.depth + 1
+                FROM walk w JOIN {table} c
+                  ON c.team_id = %(team)s AND c.dataset_id = w.input_dataset_id AND c.{col} = w.input_col
                 WHERE w.depth < %(depth)s
             )
             SELECT DISTINCT dataset_id, col, input_dataset_id, input_col, kind, job_id, depth FROM walk

@@ -22,6 +22,7 @@ from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
 from jobs.models import SqlJob
+from jobs.services.jobs import check_default_catalog
 from jobs.services.parameters import (
     PLACEHOLDER,
     ParameterError,
@@ -94,10 +95,14 @@ def script_size_error(sql: str) -> str | None:
     return f"The SQL script is {size} bytes; the limit is {limit} bytes." if size > limit else None
 
 
-def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None) -> dict[str, Any]:
+def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
+                default_catalog: str = "") -> dict[str, Any]:
     """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers)."""
-    result = current_app.send_task("jobs.sql_interactive", queue="lakeport", kwargs={
-        "team_id": team.id, "mode": mode, "sql": sql, "limit": limit, "check_writes": check_writes})
+    kwargs: dict[str, Any] = {"team_id": team.id, "mode": mode, "sql": sql, "limit": limit,
+                              "check_writes": check_writes}
+    if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
+        kwargs["default_catalog"] = default_catalog
+    result = current_app.send_task("jobs.sql_interactive", queue="lakeport", kwargs=kwargs)
     backend = current_app.backend
     deadline = time.monotonic() + settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
     try:
@@ -120,8 +125,10 @@ def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes
 
 
 def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
-                        check_writes: str | None = None) -> dict[str, Any]:
-    """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data)."""
+                        check_writes: str | None = None, default_catalog: str = "") -> dict[str, Any]:
+    """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data).
+
+    `default_catalog` is current before the script, as for a run of a job with that default catalog."""
     team = Team.objects.get(id=team_id)
     fail = {"statement": None, "line": None, "column": None}
     try:
@@ -137,7 +144,8 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
             pool.start(engine)
         except EngineError as exc:
             return {"succeeded": False, "error": {**fail, "message": redact(str(exc))}}
-        pending = engine.request({"mode": mode, "script": sql, "preview_limit": limit, "check_writes": check_writes})
+        pending = engine.request({"mode": mode, "script": sql, "preview_limit": limit, "check_writes": check_writes,
+                                  "default_catalog": default_catalog or None})
         if not pending.done.wait(settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS):
             engine.cancel(pending.id)
             engine.forget(pending.id)
@@ -148,14 +156,18 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
     return answer
 
 
-def sql_validate(*, team: Team, sql: str, job_id: int | None = None,
-                 parameters: Mapping[str, Any] | None = None) -> ValidationReport:
+def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters: Mapping[str, Any] | None = None,
+                 default_catalog: str = "") -> ValidationReport:
     """Split, parse and analyse `sql` against the team's catalogs without executing any statement.
+
+    Unqualified names resolve in `default_catalog` (a catalog of the team; 400 otherwise) as in a run of a job with
+    that default catalog.
 
     Errors carry the 0-based statement index and the script-absolute line/column (of the script as written, when
     `${name}` parameters were rendered: see `editor_render`); `schema` is the output of the last query when the
     script analyses cleanly; `statements` is where each statement of the script as written is (`script_statements`).
     """
+    check_default_catalog(team=team, name=default_catalog)
     problem = script_size_error(sql)
     if problem:
         return ValidationReport(errors=[_error(problem, statement=None, line=1, column=1)])
@@ -165,7 +177,8 @@ def sql_validate(*, team: Team, sql: str, job_id: int | None = None,
         rendered = editor_render(team=team, sql=sql, job_id=job_id, overrides=parameters)
     except ParameterError as exc:
         return ValidationReport(errors=[parameter_error(sql, exc)], statements=statements)
-    answer = _ask_engine(team=team, mode="validate", sql=rendered.sql if rendered else sql)
+    answer = _ask_engine(team=team, mode="validate", sql=rendered.sql if rendered else sql,
+                         default_catalog=default_catalog)
     if answer.get("error") and not answer.get("errors"):
         return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))],
                                 statements=statements)
@@ -213,12 +226,15 @@ def _written(error: dict[str, Any], rendered: RenderedScript | None) -> dict[str
 
 
 def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
-                parameters: Mapping[str, Any] | None = None) -> QueryPreview:
+                parameters: Mapping[str, Any] | None = None, default_catalog: str = "") -> QueryPreview:
     """Run one read-only query (optionally after `USE`/`SET`) and return up to `limit` rows.
+
+    Unqualified names resolve in `default_catalog`, as in `sql_validate`.
 
     `${name}` parameters are rendered as in `sql_validate`. A statement that writes, an empty script or a failing
     query raises a 400 whose message names the position (in the script as written).
     """
+    check_default_catalog(team=team, name=default_catalog)
     statements = editor_statements(sql)  # the size and tokenizer checks, on the script as written
     try:
         rendered = editor_render(team=team, sql=sql, job_id=job_id, overrides=parameters)
@@ -244,7 +260,8 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
     if keyword not in READ_KEYWORDS and not streaming:
         raise editor_refusal(writes)
     answer = _ask_engine(team=team, mode="preview", sql=sql, limit=limit,
-                         check_writes=last.sql if keyword in PLAN_CHECKED and not streaming else None)
+                         check_writes=last.sql if keyword in PLAN_CHECKED and not streaming else None,
+                         default_catalog=default_catalog)
     if answer.get("writes"):
         raise editor_refusal(writes)
     if not answer.get("succeeded"):

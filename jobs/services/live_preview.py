@@ -26,6 +26,7 @@ from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
 from jobs.services.interactive import SETUP_KEYWORDS, editor_refusal, editor_statements, first_keyword
+from jobs.services.jobs import check_default_catalog
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
@@ -83,8 +84,10 @@ def _stop_key(preview_id: str) -> str:
     return f"lakeport-live-stop-{preview_id}"
 
 
-def live_preview_start(*, team: Team, sql: str) -> LivePreviewState:
-    """Start a live preview of the script's streaming statement (after optional USE/SET); its first state."""
+def live_preview_start(*, team: Team, sql: str, default_catalog: str = "") -> LivePreviewState:
+    """Start a live preview of the script's streaming statement (after optional USE/SET); its first state.
+    Unqualified names resolve in `default_catalog` (a catalog of the team), as in a run."""
+    check_default_catalog(team=team, name=default_catalog)
     statements = editor_statements(sql)
     if not statements or not is_streaming(statements[-1].sql):
         raise editor_refusal("Live preview runs a streaming query: end the script with a statement that reads "
@@ -96,9 +99,12 @@ def live_preview_start(*, team: Team, sql: str) -> LivePreviewState:
     preview_id = uuid.uuid4().hex
     backend = current_app.backend
     backend.set(_owner_key(preview_id), f"{team.id}:{time.time():.3f}")  # owner, and when it was asked for
-    current_app.send_task("jobs.sql_live_preview", queue="lakeport", task_id=preview_id, kwargs={
+    kwargs: dict[str, Any] = {
         "preview_id": preview_id, "team_id": team.id, "sql": sql,
-        "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)})
+        "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)}
+    if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
+        kwargs["default_catalog"] = default_catalog
+    current_app.send_task("jobs.sql_live_preview", queue="lakeport", task_id=preview_id, kwargs=kwargs)
     return _state(preview_id, {"status": LivePreviewStatus.STARTING})
 
 
@@ -144,7 +150,8 @@ def _state(preview_id: str, data: dict[str, Any]) -> LivePreviewState:
                             max_rows=int(settings.LAKEPORT_LIVE_PREVIEW_ROWS))
 
 
-def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int) -> dict[str, Any]:
+def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int,
+                         default_catalog: str = "") -> dict[str, Any]:
     """Worker side: run the live query in the team's engine, publishing its rows as they come (plain data)."""
     backend = current_app.backend
     team = Team.objects.get(id=team_id)
@@ -181,8 +188,8 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
             pool.start(engine)
         except EngineError as exc:
             return failed(str(exc))
-        pending = engine.request({"mode": "live", "script": sql, "live_seconds": seconds, "live_rows": max_rows},
-                                 on_event=on_event)
+        pending = engine.request({"mode": "live", "script": sql, "live_seconds": seconds, "live_rows": max_rows,
+                                  "default_catalog": default_catalog or None}, on_event=on_event)
         deadline = time.monotonic() + seconds + GRACE_SECONDS
         cancelled = False
         while not pending.done.wait(STOP_POLL_SECONDS):

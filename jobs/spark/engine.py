@@ -236,6 +236,8 @@ class EngineHost:
             runner = self._runner(request_id, message, listener)
             with self._lock:
                 self._runners[request_id] = runner
+            if mode in ("validate", "preview", "live") and message.get("default_catalog"):
+                runner.use_catalog(str(message["default_catalog"]))  # the editor resolves names as the run does
             if mode == "validate":
                 script = str(message.get("script", ""))
                 errors, schema = (validate_streaming(runner, script, writes=lambda sql: plan_writes(self.spark, sql))

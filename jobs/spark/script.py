@@ -332,6 +332,10 @@ class ScriptRunner:
             results.append(self._end(result))
         return ScriptResult(results, [], False, error)
 
+    def use_catalog(self, name: str) -> None:
+        """Make catalog `name` current before the script, as `USE CATALOG name` does (a job's default catalog)."""
+        self.resolver.execute(split_statements(f"USE CATALOG `{name}`")[0])
+
     def validate(self, script: str) -> tuple[list[dict[str, Any]], list[dict[str, str]] | None]:
         """Check a script without running it: splitting, syntax, unknown catalogs, and analysis of its queries.
 
@@ -366,6 +370,8 @@ class ScriptRunner:
         child = self.spark.newSession()
         resolver = CatalogResolver(child, self.store, team=self.team, connect_timeout=self.resolver.connect_timeout,
                                    delta_mode=self.resolver.delta_mode, guard=SqlGuard(child, self.policy))
+        if self.resolver.current_catalog:  # a default catalog (`use_catalog`): the analysis starts in it too
+            resolver.execute(split_statements(f"USE CATALOG `{self.resolver.current_catalog}`")[0])
         errors: list[dict[str, Any]] = []
         schema: list[dict[str, str]] | None = None
         created: set[str] = set()

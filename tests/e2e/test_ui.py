@@ -251,6 +251,16 @@ def test_admin_creates_catalogs_browses_and_runs_sql(
     expect(page.locator(".cm-lintRange-error")).to_have_count(1)
     expect(page.locator(".cm-lintRange-error")).to_have_text("SELECT")
 
+    # ---- the default catalog picker: validate and preview resolve a name it does not qualify, as Run does ----
+    new_script(b, "SELECT region, amount FROM public.sales ORDER BY amount DESC")
+    expect(page.get_by_test_id("validation-status")).to_contain_text("problem", timeout=SPARK_WAIT)
+    page.get_by_label("Default catalog").select_option("sales_pg")
+    expect(page.get_by_test_id("validation-status")).to_have_text("✓ Valid", timeout=SPARK_WAIT)
+    page.get_by_role("button", name="Preview").click()
+    preview = page.get_by_role("region", name="Preview rows")
+    expect(preview.get_by_test_id("result-grid").locator("tbody tr").first).to_contain_text("east", timeout=SPARK_WAIT)
+    page.get_by_label("Default catalog").select_option("")
+
     # ---- a long query: live status while it runs, then cancel it ----
     new_script(b, "SELECT count(*) AS n FROM range(0, 500000000000, 1, 2) WHERE id % 7 = 3")
     page.get_by_label("Job name").fill("endless count")

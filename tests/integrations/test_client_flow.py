@@ -42,7 +42,14 @@ def test_provisioning_flow_through_the_typed_client(integration: Integration, wo
     )
     from lakeport_client.api.jobs import jobs_create
     from lakeport_client.api.runs import runs_cancel, runs_get, runs_submit
-    from lakeport_client.models import CatalogInputRequest, CatalogTypeEnum, JobInputRequest
+    from lakeport_client.api.sql import sql_preview, sql_validate
+    from lakeport_client.models import (
+        CatalogInputRequest,
+        CatalogTypeEnum,
+        JobInputRequest,
+        PreviewInputRequest,
+        ValidateInputRequest,
+    )
     from lakeport_client_ext import Conflict, InvalidInput, Lakeport, NotFound, PreconditionFailed, unwrap
 
     team = integration.team
@@ -136,6 +143,19 @@ catalogs:
     assert seen[-1] == "SUCCEEDED" and finished.catalogs == ["orders_db"]
     result = lp.run_result(team, finished.id)
     assert result.rows == [[1, "ann"], [2, "bob"], [3, "cy"]] and result.truncated is False
+
+    # ---- the editor's calls take a default catalog: a name it does not qualify reads as a run of such a job -------
+    unqualified = "SELECT id, customer FROM public.orders ORDER BY id"
+    checked = unwrap(sql_validate.sync_detailed(team, client=c, body=ValidateInputRequest(
+        sql=unqualified, default_catalog="orders_db")))
+    assert checked.valid and [col["name"] for col in checked.schema] == ["id", "customer"], checked.errors
+    previewed = unwrap(sql_preview.sync_detailed(team, client=c, body=PreviewInputRequest(
+        sql=unqualified, default_catalog="orders_db")))
+    assert previewed.rows == result.rows
+    with pytest.raises(InvalidInput) as no_catalog:
+        unwrap(sql_validate.sync_detailed(team, client=c, body=ValidateInputRequest(sql=unqualified,
+                                                                                  default_catalog="ghost")))
+    assert "default_catalog" in no_catalog.value.details
 
     # ---- cancel a running run; a second cancel is a Conflict -------------------------------------------------------
     slow = unwrap(jobs_create.sync_detailed(team, client=c, body=JobInputRequest(name="slow", sql=LONG_QUERY)))

@@ -56,6 +56,7 @@ def test_jdbc_script_runs_end_to_end(celery_worker: Worker, developer_client: An
     assert all(s["elapsed_ms"] is not None and s["started_at"] for s in body["statements"])
     assert body["progress"]["statements_done"] == body["progress"]["statements_total"] == 2
     assert body["progress"]["stages_total"] >= 1 and body["progress"]["tasks_done"] == body["progress"]["tasks_total"]
+    assert body["progress"]["stages_done"] == body["progress"]["stages_total"]  # skipped stages are not pending
     assert body["engine_used"] == "warm" and body["spark_app_id"] and body["attempt"] == 1
     assert body["worker"].startswith("jobs-test@")
     assert body["started_at"] <= body["finished_at"]

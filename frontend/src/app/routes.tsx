@@ -1,24 +1,31 @@
 import { Navigate, Route, Routes, useLocation } from "react-router";
-import type { ReactNode } from "react";
+import { lazy, Suspense } from "react";
+import type { ComponentType, ReactNode } from "react";
 
 import { AppShell } from "@/app/layout/AppShell";
 import { ErrorBox, Loading } from "@/components/Status";
 import { LoginPage } from "@/features/auth/components/LoginPage";
-import { NoTeamPage } from "@/features/auth/components/NoTeamPage";
-import { CatalogDetailPage } from "@/features/catalogs/components/CatalogDetailPage";
-import { CatalogEditPage } from "@/features/catalogs/components/CatalogEditPage";
-import { CatalogsPage } from "@/features/catalogs/components/CatalogsPage";
-import { JobCreatePage } from "@/features/jobs/components/JobCreatePage";
-import { JobPage } from "@/features/jobs/components/JobPage";
-import { JobsPage } from "@/features/jobs/components/JobsPage";
-import { LineagePage } from "@/features/lineage/components/LineagePage";
-import { MembersPage } from "@/features/members/components/MembersPage";
-import { MetadataBrowserPage } from "@/features/metadata/components/MetadataBrowserPage";
-import { RunPage } from "@/features/runs/components/RunPage";
-import { RunsPage } from "@/features/runs/components/RunsPage";
-import { SqlEditorPage } from "@/features/sql-editor/components/SqlEditorPage";
-import { StreamPanel } from "@/features/streams/components/StreamPanel";
 import { useMe } from "@/lib/auth";
+
+/** A page loaded with its route: each becomes a chunk of its own, fetched the first time the route is opened. */
+function page<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazy(async () => ({ default: await load() }));
+}
+
+const NoTeamPage = page(() => import("@/features/auth/components/NoTeamPage").then((m) => m.NoTeamPage));
+const CatalogDetailPage = page(() => import("@/features/catalogs/components/CatalogDetailPage").then((m) => m.CatalogDetailPage));
+const CatalogEditPage = page(() => import("@/features/catalogs/components/CatalogEditPage").then((m) => m.CatalogEditPage));
+const CatalogsPage = page(() => import("@/features/catalogs/components/CatalogsPage").then((m) => m.CatalogsPage));
+const JobCreatePage = page(() => import("@/features/jobs/components/JobCreatePage").then((m) => m.JobCreatePage));
+const JobPage = page(() => import("@/features/jobs/components/JobPage").then((m) => m.JobPage));
+const JobsPage = page(() => import("@/features/jobs/components/JobsPage").then((m) => m.JobsPage));
+const LineagePage = page(() => import("@/features/lineage/components/LineagePage").then((m) => m.LineagePage));
+const MembersPage = page(() => import("@/features/members/components/MembersPage").then((m) => m.MembersPage));
+const MetadataBrowserPage = page(() => import("@/features/metadata/components/MetadataBrowserPage").then((m) => m.MetadataBrowserPage));
+const RunPage = page(() => import("@/features/runs/components/RunPage").then((m) => m.RunPage));
+const RunsPage = page(() => import("@/features/runs/components/RunsPage").then((m) => m.RunsPage));
+const SqlEditorPage = page(() => import("@/features/sql-editor/components/SqlEditorPage").then((m) => m.SqlEditorPage));
+const StreamPanel = page(() => import("@/features/streams/components/StreamPanel").then((m) => m.StreamPanel));
 
 function RequireAuth({ children }: { children: ReactNode }) {
   const { data: me, isPending, error, refetch } = useMe();
@@ -38,27 +45,30 @@ function Home() {
 
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route path="/login" element={<LoginPage />} />
-      <Route path="/no-team" element={<RequireAuth><NoTeamPage /></RequireAuth>} />
-      <Route path="/" element={<RequireAuth><Home /></RequireAuth>} />
-      <Route path="/t/:team" element={<RequireAuth><AppShell /></RequireAuth>}>
-        <Route index element={<Navigate to="catalogs" replace />} />
-        <Route path="catalogs" element={<CatalogsPage />} />
-        <Route path="catalogs/new" element={<CatalogEditPage />} />
-        <Route path="catalogs/:name" element={<CatalogDetailPage />} />
-        <Route path="catalogs/:name/edit" element={<CatalogEditPage />} />
-        <Route path="browse" element={<MetadataBrowserPage />} />
-        <Route path="sql" element={<SqlEditorPage />} />
-        <Route path="jobs" element={<JobsPage />} />
-        <Route path="jobs/new" element={<JobCreatePage />} />
-        <Route path="jobs/:jobId" element={<JobPage renderStreaming={(job) => <StreamPanel jobId={job.id} />} />} />
-        <Route path="runs" element={<RunsPage />} />
-        <Route path="lineage" element={<LineagePage />} />
-        <Route path="runs/:runId" element={<RunPage />} />
-        <Route path="members" element={<MembersPage />} />
-      </Route>
-      <Route path="*" element={<RequireAuth><Home /></RequireAuth>} />
-    </Routes>
+    // the shell keeps its own boundary around a page (AppShell); this one covers pages outside it
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/no-team" element={<RequireAuth><NoTeamPage /></RequireAuth>} />
+        <Route path="/" element={<RequireAuth><Home /></RequireAuth>} />
+        <Route path="/t/:team" element={<RequireAuth><AppShell /></RequireAuth>}>
+          <Route index element={<Navigate to="catalogs" replace />} />
+          <Route path="catalogs" element={<CatalogsPage />} />
+          <Route path="catalogs/new" element={<CatalogEditPage />} />
+          <Route path="catalogs/:name" element={<CatalogDetailPage />} />
+          <Route path="catalogs/:name/edit" element={<CatalogEditPage />} />
+          <Route path="browse" element={<MetadataBrowserPage />} />
+          <Route path="sql" element={<SqlEditorPage />} />
+          <Route path="jobs" element={<JobsPage />} />
+          <Route path="jobs/new" element={<JobCreatePage />} />
+          <Route path="jobs/:jobId" element={<JobPage renderStreaming={(job) => <StreamPanel jobId={job.id} />} />} />
+          <Route path="runs" element={<RunsPage />} />
+          <Route path="lineage" element={<LineagePage />} />
+          <Route path="runs/:runId" element={<RunPage />} />
+          <Route path="members" element={<MembersPage />} />
+        </Route>
+        <Route path="*" element={<RequireAuth><Home /></RequireAuth>} />
+      </Routes>
+    </Suspense>
   );
 }

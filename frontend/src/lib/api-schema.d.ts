@@ -1418,6 +1418,11 @@ export interface components {
         };
         LivePreviewInputRequest: {
             sql: string;
+            /**
+             * @description A catalog of the team where unqualified names resolve, as a run of a job with this `default_catalog` (the script's own USE CATALOG still wins); an unknown one is a 400 naming this field.
+             * @default
+             */
+            default_catalog?: string;
         };
         /**
          * @description * `STARTING` - STARTING
@@ -1694,6 +1699,11 @@ export interface components {
             parameters?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description A catalog of the team where unqualified names resolve, as a run of a job with this `default_catalog` (the script's own USE CATALOG still wins); an unknown one is a 400 naming this field.
+             * @default
+             */
+            default_catalog?: string;
             /** @default 100 */
             limit?: number;
         };
@@ -2149,6 +2159,11 @@ export interface components {
             parameters?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description A catalog of the team where unqualified names resolve, as a run of a job with this `default_catalog` (the script's own USE CATALOG still wins); an unknown one is a 400 naming this field.
+             * @default
+             */
+            default_catalog?: string;
         };
         ValidationOutput: {
             valid: boolean;

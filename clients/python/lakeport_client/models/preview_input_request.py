@@ -23,12 +23,16 @@ class PreviewInputRequest:
         job (int | None | Unset): A job of the team whose `${name}` parameter declarations and defaults the script uses.
         parameters (PreviewInputRequestParameters | Unset): Values for the script's `${name}` parameters (as a run's
             `parameters`); `${ds}`/`${ts}` are now.
+        default_catalog (str | Unset): A catalog of the team where unqualified names resolve, as a run of a job with
+            this `default_catalog` (the script's own USE CATALOG still wins); an unknown one is a 400 naming this field.
+            Default: ''.
         limit (int | Unset):  Default: 100.
     """
 
     sql: str
     job: int | None | Unset = UNSET
     parameters: PreviewInputRequestParameters | Unset = UNSET
+    default_catalog: str | Unset = ""
     limit: int | Unset = 100
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -45,6 +49,8 @@ class PreviewInputRequest:
         if not isinstance(self.parameters, Unset):
             parameters = self.parameters.to_dict()
 
+        default_catalog = self.default_catalog
+
         limit = self.limit
 
         field_dict: dict[str, Any] = {}
@@ -58,6 +64,8 @@ class PreviewInputRequest:
             field_dict["job"] = job
         if parameters is not UNSET:
             field_dict["parameters"] = parameters
+        if default_catalog is not UNSET:
+            field_dict["default_catalog"] = default_catalog
         if limit is not UNSET:
             field_dict["limit"] = limit
 
@@ -88,12 +96,15 @@ class PreviewInputRequest:
         else:
             parameters = PreviewInputRequestParameters.from_dict(_parameters)
 
+        default_catalog = d.pop("default_catalog", UNSET)
+
         limit = d.pop("limit", UNSET)
 
         preview_input_request = cls(
             sql=sql,
             job=job,
             parameters=parameters,
+            default_catalog=default_catalog,
             limit=limit,
         )
 

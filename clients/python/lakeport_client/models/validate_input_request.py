@@ -23,11 +23,15 @@ class ValidateInputRequest:
         job (int | None | Unset): A job of the team whose `${name}` parameter declarations and defaults the script uses.
         parameters (ValidateInputRequestParameters | Unset): Values for the script's `${name}` parameters (as a run's
             `parameters`); `${ds}`/`${ts}` are now.
+        default_catalog (str | Unset): A catalog of the team where unqualified names resolve, as a run of a job with
+            this `default_catalog` (the script's own USE CATALOG still wins); an unknown one is a 400 naming this field.
+            Default: ''.
     """
 
     sql: str
     job: int | None | Unset = UNSET
     parameters: ValidateInputRequestParameters | Unset = UNSET
+    default_catalog: str | Unset = ""
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,6 +47,8 @@ class ValidateInputRequest:
         if not isinstance(self.parameters, Unset):
             parameters = self.parameters.to_dict()
 
+        default_catalog = self.default_catalog
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -54,6 +60,8 @@ class ValidateInputRequest:
             field_dict["job"] = job
         if parameters is not UNSET:
             field_dict["parameters"] = parameters
+        if default_catalog is not UNSET:
+            field_dict["default_catalog"] = default_catalog
 
         return field_dict
 
@@ -82,10 +90,13 @@ class ValidateInputRequest:
         else:
             parameters = ValidateInputRequestParameters.from_dict(_parameters)
 
+        default_catalog = d.pop("default_catalog", UNSET)
+
         validate_input_request = cls(
             sql=sql,
             job=job,
             parameters=parameters,
+            default_catalog=default_catalog,
         )
 
         validate_input_request.additional_properties = d

@@ -1,6 +1,7 @@
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { Suspense } from "react";
 
-import { EmptyState } from "@/components/Status";
+import { EmptyState, Loading } from "@/components/Status";
 import { useTeam } from "@/hooks/use-team";
 import { useLogout, useMe } from "@/lib/auth";
 
@@ -71,7 +72,10 @@ export function AppShell() {
             <p>You are not a member of “{team}”. Pick one of your teams above.</p>
           </EmptyState>
         ) : (
-          <Outlet />
+          // a page's code arrives with its first visit (routes.tsx): the navigation stays while it loads
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
         )}
       </main>
     </div>

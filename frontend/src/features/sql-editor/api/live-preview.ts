@@ -6,8 +6,9 @@ import type { LivePreview } from "@/features/sql-editor/types";
 const base = (team: string) => `teams/${encodeURIComponent(team)}/sql/preview/live/`;
 const POLL_MS = 1000;
 
-export function startLivePreview(team: string, sql: string): Promise<LivePreview> {
-  return apiPost<LivePreview>(base(team), { sql });
+/** `defaultCatalog`: where unqualified names resolve, as in a run of the job ("" for none). */
+export function startLivePreview(team: string, sql: string, defaultCatalog = ""): Promise<LivePreview> {
+  return apiPost<LivePreview>(base(team), { sql, default_catalog: defaultCatalog });
 }
 
 export function getLivePreview(team: string, id: string): Promise<LivePreview> {
@@ -19,7 +20,10 @@ export async function stopLivePreview(team: string, id: string): Promise<LivePre
 }
 
 export function useStartLivePreview(team: string) {
-  return useMutation({ mutationFn: ({ sql }: { sql: string }) => startLivePreview(team, sql) });
+  return useMutation({
+    mutationFn: ({ sql, defaultCatalog = "" }: { sql: string; defaultCatalog?: string }) =>
+      startLivePreview(team, sql, defaultCatalog),
+  });
 }
 
 export function useStopLivePreview(team: string) {

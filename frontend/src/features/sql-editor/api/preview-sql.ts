@@ -5,13 +5,17 @@ import type { PreviewResult } from "@/features/sql-editor/types";
 
 export const PREVIEW_LIMIT = 1000;
 
-/** `job`: the saved job the editor has open; its `${name}` parameters render with their defaults. */
-export function previewSql(team: string, sql: string, job: number | null = null): Promise<PreviewResult> {
-  return apiPost<PreviewResult>(`teams/${encodeURIComponent(team)}/sql/preview/`, { sql, limit: PREVIEW_LIMIT, job });
+/** `job`: the saved job the editor has open; its `${name}` parameters render with their defaults.
+ * `defaultCatalog`: where unqualified names resolve, as in a run of the job ("" for none). */
+export function previewSql(team: string, sql: string, job: number | null = null, defaultCatalog = ""): Promise<PreviewResult> {
+  return apiPost<PreviewResult>(`teams/${encodeURIComponent(team)}/sql/preview/`, {
+    sql, limit: PREVIEW_LIMIT, job, default_catalog: defaultCatalog,
+  });
 }
 
 export function usePreviewSql(team: string) {
   return useMutation({
-    mutationFn: ({ sql, job = null }: { sql: string; job?: number | null }) => previewSql(team, sql, job),
+    mutationFn: ({ sql, job = null, defaultCatalog = "" }: { sql: string; job?: number | null; defaultCatalog?: string }) =>
+      previewSql(team, sql, job, defaultCatalog),
   });
 }

@@ -3,16 +3,17 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiPost } from "@/lib/api-client";
 import type { ValidationResult } from "@/features/sql-editor/types";
 
-/** `job`: the saved job the editor has open, whose `${name}` parameters (declarations, defaults) the script uses. */
-export function validateSql(team: string, sql: string, job: number | null = null): Promise<ValidationResult> {
-  return apiPost<ValidationResult>(`teams/${encodeURIComponent(team)}/sql/validate/`, { sql, job });
+/** `job`: the saved job the editor has open, whose `${name}` parameters (declarations, defaults) the script uses;
+ * `defaultCatalog`: where unqualified names resolve, as in a run of the job ("" for none). */
+export function validateSql(team: string, sql: string, job: number | null = null, defaultCatalog = ""): Promise<ValidationResult> {
+  return apiPost<ValidationResult>(`teams/${encodeURIComponent(team)}/sql/validate/`, { sql, job, default_catalog: defaultCatalog });
 }
 
 /** Validation of the (already debounced) script; nothing is sent for an empty editor or a viewer. */
-export function useValidateSql(team: string, sql: string, enabled: boolean, job: number | null = null) {
+export function useValidateSql(team: string, sql: string, enabled: boolean, job: number | null = null, defaultCatalog = "") {
   return useQuery({
-    queryKey: ["sql-validate", team, sql, job],
-    queryFn: () => validateSql(team, sql, job),
+    queryKey: ["sql-validate", team, sql, job, defaultCatalog],
+    queryFn: () => validateSql(team, sql, job, defaultCatalog),
     enabled: enabled && sql.trim().length > 0,
     placeholderData: keepPreviousData,
     staleTime: 60_000,

@@ -42,7 +42,8 @@ export function SqlEditorPage() {
   const [jobId, setJobId] = useState<number | null>(jobParam ? Number(jobParam) : null);
   const [jobName, setJobName] = useState(defaultJobName);
   const debouncedSql = useDebounced(sqlText, 400);
-  const validation = useValidateSql(team, debouncedSql, canRunSql, jobId);
+  // validate, preview and run all resolve unqualified names in the picked default catalog
+  const validation = useValidateSql(team, debouncedSql, canRunSql, jobId, defaultCatalog);
   const preview = usePreviewSql(team);
   const run = useSaveAndRun(team);
   const deploy = useDeployStream(team);
@@ -88,12 +89,12 @@ export function SqlEditorPage() {
     const t0 = performance.now();
     setPreviewStarted(t0);
     setPreviewMs(null);
-    preview.mutate({ sql: sqlText, job: jobId }, { onSettled: () => setPreviewMs(performance.now() - t0) });
+    preview.mutate({ sql: sqlText, job: jobId, defaultCatalog }, { onSettled: () => setPreviewMs(performance.now() - t0) });
   };
   const doLive = () => {
     if (!canRunSql || !sqlText.trim() || startLive.isPending) return;
     setLiveId(null);
-    startLive.mutate({ sql: sqlText }, { onSuccess: (p) => setLiveId(p.id) });
+    startLive.mutate({ sql: sqlText, defaultCatalog }, { onSuccess: (p) => setLiveId(p.id) });
   };
   const doRun = () => {
     if (!canRunSql || !sqlText.trim() || run.isPending) return;
@@ -184,7 +185,7 @@ export function SqlEditorPage() {
             )}
           </div>
           <div className="field">
-            <label htmlFor="default-catalog">Default catalog (Run)</label>
+            <label htmlFor="default-catalog">Default catalog</label>
             <select id="default-catalog" value={defaultCatalog} onChange={(e) => setDefaultCatalog(e.target.value)}>
               <option value="">(none: use catalog.database.table)</option>
               {catalogs.data?.map((c) => (
