@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from lakeport_kernel.redaction import redact, spark_redaction_regex, without_jvm_frames
+from lakeport_kernel.redaction import redact, register_secret, spark_redaction_regex, without_jvm_frames
 
 SECRET = "Opt-Secret-4411"
 SPELLINGS = [
@@ -25,11 +25,16 @@ SPELLINGS = [
 ]
 
 
+def as_python(java_regex: str) -> str:
+    """The Java regex with its `\\Q…\\E` quoted secrets (registered by other tests) in Python's spelling."""
+    return re.sub(r"\\Q(.*?)\\E", lambda m: re.escape(m.group(1)), java_regex)
+
+
 @pytest.mark.parametrize("text", SPELLINGS)
 def test_typed_secrets_are_masked_in_every_spelling(text: str) -> None:
     assert SECRET not in redact(text), redact(text)
     # Spark applies the same shapes (as a Java regex) to plan strings; Python's re reads this subset alike
-    assert SECRET not in re.sub(spark_redaction_regex(), "*********(redacted)", text), text
+    assert SECRET not in re.sub(as_python(spark_redaction_regex()), "*********(redacted)", text), text
 
 
 @pytest.mark.parametrize("text", ["Syntax error at or near token 'FROM'", "SELECT password FROM users",
@@ -61,3 +66,9 @@ def test_jvm_frames_are_cut_and_the_message_kept() -> None:
 def test_sql_that_only_looks_like_a_trace_is_kept() -> None:
     sql = "SELECT 1 -- Caused by: me\n  at least(1)\n... 3 more"
     assert without_jvm_frames(sql) == sql
+
+
+def test_registered_secrets_join_the_spark_regex() -> None:
+    value = "Reg-Secret-77$\\E.x"  # regex characters and Java's quote terminator inside a secret
+    register_secret(value)
+    assert re.sub(as_python(spark_redaction_regex()), "#", f"a {value} b") == "a # b"
