@@ -1,16 +1,23 @@
-"""`/healthz`: database, broker and worker heartbeat; 200 only when all three are up."""
+"""`/healthz`: database, broker and worker heartbeat; 200 only when all three are up.
+
+Anyone (a load balancer, an orchestrator) gets the status; only a platform admin (session or bearer token) gets
+the checks' detail, which names the workers' hosts and the broker transport.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.request import Request
 
 from config.celery import app as celery_app
 from jobs.heartbeat import live_workers
+from teams.authentication import BearerTokenAuthentication
 
 
 def _check_database() -> dict[str, Any]:
@@ -41,13 +48,28 @@ def _check_workers(database_ok: bool) -> dict[str, Any]:
     return {"ok": True, "workers": [{"hostname": w.hostname, "last_seen": w.last_seen.isoformat()} for w in workers]}
 
 
+def _is_platform_admin(request: HttpRequest) -> bool:
+    """A signed-in (session) or bearer-token platform admin; a bad token is simply not one."""
+    try:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            return bool(user.is_superuser)
+        found = BearerTokenAuthentication().authenticate(Request(request))
+    except (AuthenticationFailed, DatabaseError):
+        return False
+    return bool(found and found[0].is_superuser)
+
+
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Report each dependency; any failure makes the answer 503."""
+    """Report each dependency (detail for platform admins only); any failure makes the answer 503."""
     database = _check_database()
     checks = {"database": database, "broker": _check_broker(), "worker": _check_workers(database["ok"])}
     ok = all(c["ok"] for c in checks.values())
-    return JsonResponse({"status": "ok" if ok else "unavailable", "checks": checks}, status=200 if ok else 503)
+    body: dict[str, Any] = {"status": "ok" if ok else "unavailable"}
+    if database["ok"] and _is_platform_admin(request):  # who asks is in the database
+        body["checks"] = checks
+    return JsonResponse(body, status=200 if ok else 503)
 
 
 @require_GET

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.api.errors import api_not_found
 from config.health import healthz, livez
 
 urlpatterns = [
@@ -18,6 +19,8 @@ urlpatterns = [
     path("api/v1/teams/<str:team>/", include("schedules.urls")),
     path("api/v1/teams/<str:team>/", include("lineage.urls")),
     path("api/v1/teams/<str:team>/", include("streams.urls")),
+    # Any other /api/ path: the JSON 404 envelope, whatever DEBUG says (handler404 is not used when DEBUG is on).
+    re_path(r"^api(?:/|$)", api_not_found, name="api-not-found"),
 ]
 
 handler404 = "config.api.errors.json_not_found"

@@ -27,7 +27,10 @@ from openlineage.client.facet_v2 import (
     symlinks_dataset,
 )
 
+from catalogs.models import Catalog
+from catalogs.secrets import stored_plain
 from jobs.models import JobRun, SqlJob
+from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.lineage")
 
@@ -94,12 +97,14 @@ def build_event(*, job: SqlJob, run_id: str, sql: str, state: str, processing: s
     """One RunEvent. `inputs`/`outputs`: `{"namespace", "name", "catalog", "columns"?}` (alias name in `name`);
     `processing` is the jobType facet's BATCH or STREAMING."""
     run_facets: dict[str, Any] = {}
+    # a lineage backend is another audience: the SQL and error carry no secret a user typed (as results do not)
+    _register_team_secrets(job.team_id)
     if error:
-        run_facets["errorMessage"] = error_message_run.ErrorMessageRunFacet(message=error[:2000],
+        run_facets["errorMessage"] = error_message_run.ErrorMessageRunFacet(message=redact(error)[:2000],
                                                                             programmingLanguage="SQL")
     job_facets = {"jobType": job_type_job.JobTypeJobFacet(processingType=processing, integration="LAKEPORT",
                                                           jobType="SQL_JOB"),
-                  "sql": sql_job.SQLJobFacet(query=sql[:20000])}
+                  "sql": sql_job.SQLJobFacet(query=redact(sql)[:20000])}
     return RunEvent(
         eventType=getattr(RunState, state),
         eventTime=datetime.now(UTC).isoformat(),
@@ -111,6 +116,18 @@ def build_event(*, job: SqlJob, run_id: str, sql: str, state: str, processing: s
                                facets=_dataset_facets(d, d.get("columns"))) for d in outputs],
         producer=PRODUCER,
     )
+
+
+def _register_team_secrets(team_id: int) -> None:
+    """Open the team's catalog secrets (registering them for redaction) if this process has not yet: a START event
+    may leave before the run's engine asked for any catalog."""
+    if not transport_config():
+        return  # nothing is sent: nothing to mask
+    for stored in Catalog.objects.filter(team_id=team_id).values_list("configuration", flat=True):
+        try:
+            stored_plain(stored)
+        except Exception as exc:  # noqa: BLE001 - an unreadable row masks nothing; the event still goes
+            logger.warning("lineage.secrets_unreadable", extra={"error_class": type(exc).__name__})
 
 
 def emit(event: RunEvent) -> None:

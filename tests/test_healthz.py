@@ -13,8 +13,9 @@ from tests.support.worker import start_worker
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_healthz_is_503_without_a_worker_and_200_with_one(tmp_path: Path, redis_url: str) -> None:
-    client = Client()
+def test_healthz_is_503_without_a_worker_and_200_with_one(tmp_path: Path, redis_url: str,
+                                                          platform_admin_client: Client) -> None:
+    client = platform_admin_client  # the checks' detail is for platform admins (tests/security/test_healthz_detail.py)
     body = client.get("/healthz").json()
     assert body["checks"]["database"]["ok"] and body["checks"]["broker"]["ok"]
     assert client.get("/healthz").status_code == 503
@@ -35,8 +36,9 @@ def test_healthz_is_503_without_a_worker_and_200_with_one(tmp_path: Path, redis_
         worker.wait(timeout=30)
 
 
-def test_healthz_is_503_when_broker_is_down(settings, redis_url: str) -> None:  # type: ignore[no-untyped-def]
+def test_healthz_is_503_when_broker_is_down(settings, redis_url: str,  # type: ignore[no-untyped-def]
+                                            platform_admin_client) -> None:
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    resp = Client().get("/healthz")
+    resp = platform_admin_client.get("/healthz")
     assert resp.status_code == 503
     assert resp.json()["checks"]["broker"]["ok"] is False

@@ -10,6 +10,8 @@ from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.urls import Resolver404, ResolverMatch, resolve
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -159,6 +161,24 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def json_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     """Django-level 404 (no URL matched) in the standard body."""
     return JsonResponse(error_body("not_found", "Not found."), status=404)
+
+
+@csrf_exempt  # it changes nothing: a POST to an unknown path is a 404, not a CSRF failure page
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    """Every /api/ path no route matched: the JSON 404, naming the route when only the trailing slash is missing."""
+    message = "Not found."
+    if not request.path_info.endswith("/"):
+        match = _resolve(request.path_info + "/")
+        if match is not None and match.url_name != "api-not-found":
+            message = f"Not found. API paths end with '/': {request.path}/"
+    return JsonResponse(error_body("not_found", message), status=404)
+
+
+def _resolve(path: str) -> ResolverMatch | None:
+    try:
+        return resolve(path)
+    except Resolver404:
+        return None
 
 
 def json_server_error(request: HttpRequest) -> JsonResponse:

@@ -280,6 +280,8 @@ LAKEPORT_SPARK_STATIC_CONF = env.dict("LAKEPORT_SPARK_STATIC_CONF", default={})
 # Largest script a job may hold, and rows kept from the last query of a run.
 LAKEPORT_MAX_SCRIPT_BYTES = env.int("LAKEPORT_MAX_SCRIPT_BYTES", default=1024 * 1024)
 LAKEPORT_RESULT_PREVIEW_ROWS = env.int("LAKEPORT_RESULT_PREVIEW_ROWS", default=1000)
+# Largest result (JSON bytes) a run keeps or a preview answers; beyond it rows are cut and the result flagged.
+LAKEPORT_RESULT_MAX_BYTES = env.int("LAKEPORT_RESULT_MAX_BYTES", default=4 * 1024 * 1024)
 # Requests of one web process that may wait for a run's end at once (`?wait=`); one more is answered at once.
 LAKEPORT_RUN_WAITERS = env.int("LAKEPORT_RUN_WAITERS", default=2)
 

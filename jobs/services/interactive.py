@@ -32,6 +32,7 @@ from jobs.services.parameters import (
     render_script,
     resolve_values,
 )
+from jobs.services.results import result_bounded, storable
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.script import split_statements
 from jobs.spark.sqltext import COMMENT, SPACE, Statement, statement_spans, tokenize, utf16_offsets
@@ -270,8 +271,12 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
         where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
                  if error.get("statement") is not None and not message.startswith("Statement ") else "")
         raise editor_refusal(where + message)
-    return QueryPreview(columns=answer.get("columns") or [], rows=answer.get("rows") or [],
-                        truncated=bool(answer.get("truncated")), streaming=bool(answer.get("streaming")))
+    # as a run keeps its result: within LAKEPORT_RESULT_MAX_BYTES, NUL shown escaped (jobs/services/results.py)
+    bounded = result_bounded({"columns": answer.get("columns") or [], "rows": answer.get("rows") or [],
+                              "truncated": bool(answer.get("truncated"))}).result
+    assert bounded is not None
+    return QueryPreview(columns=bounded["columns"], rows=storable(bounded["rows"]), truncated=bounded["truncated"],
+                        streaming=bool(answer.get("streaming")))
 
 
 def editor_statements(sql: str) -> list[Statement]:

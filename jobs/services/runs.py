@@ -24,6 +24,7 @@ from config.errors import Conflict
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
 from jobs.services.parameters import RawValue, render_script, resolve_values
+from jobs.services.results import result_bounded, storable
 from jobs.services.run_waits import run_ended_notify
 from jobs.services.timing import run_stale_seconds
 from lakeport_kernel.redaction import redact
@@ -162,7 +163,8 @@ def run_requeue(*, run: JobRun, reason: str) -> bool:
 
 def run_update(*, run: JobRun, **fields: Any) -> bool:
     """Write fields of a run this process owns (RUNNING, same attempt); False if it was taken away (reaped)."""
-    return bool(JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(**fields))
+    return bool(JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt)
+                .update(**storable(fields)))
 
 
 def run_heartbeat(*, run: JobRun, progress: dict[str, int] | None = None) -> tuple[bool, bool]:
@@ -195,6 +197,11 @@ def run_finish(
     whoever sees the run ended also sees what it stored. Returns the final status, or None when the run was no
     longer ours (reaped meanwhile).
     """
+    # what any database stores, within the result size limit (jobs/services/results.py)
+    bounded = result_bounded(storable(result))
+    result, statements, fields = bounded.result, storable(statements), storable(dict(fields or {}))
+    if bounded.cut:
+        log_lines = [*log_lines, ("WARN", bounded.cut)]
     with transaction.atomic():
         cancel = JobRun.objects.filter(id=run.id, cancel_requested=True).exists()
         if succeeded:
@@ -206,6 +213,7 @@ def run_finish(
             status = RunStatus.FAILED
         if error and error.get("message"):
             error = {**error, "message": redact(str(error["message"]))[:MAX_LOG_LINE]}
+        error = storable(error)
         now = timezone.now()
         done = JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(
             **(fields or {}), status=status, finished_at=now, error=error, statements=statements,
@@ -255,7 +263,7 @@ def _append_log_at(*, run_id: int, start: int, lines: Sequence[LogLine]) -> int:
     for level, text in lines:
         for part in str(text).splitlines() or [""]:
             rows.append(JobRunLogLine(run_id=run_id, seq=start + len(rows), level=level[:8],
-                                      message=redact(part)[:MAX_LOG_LINE]))
+                                      message=storable(redact(part))[:MAX_LOG_LINE]))
     JobRunLogLine.objects.bulk_create(rows)
     JobRun.objects.filter(id=run_id).update(log_lines=start + len(rows))
     return start + len(rows)

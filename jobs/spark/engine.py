@@ -35,12 +35,13 @@ import contextlib
 from jobs.spark.channel import Channel, ChannelClosed  # noqa: E402
 from jobs.spark.store import CatalogEntry, CatalogStoreError  # noqa: E402
 from jobs.spark.streaming.interactive import live_preview, preview_streaming, validate_streaming  # noqa: E402
-from lakeport_kernel.redaction import redact  # noqa: E402
+from lakeport_kernel.redaction import on_secret_registered, redact, spark_redaction_regex  # noqa: E402
 
 if TYPE_CHECKING:
     from jobs.spark.script import ScriptRunner, StatementResult
 
 ASK_TIMEOUT_SECONDS = 60.0
+REDACTION_CONF = "spark.sql.redaction.string.regex"  # Spark masks what it matches in plan strings
 # How long an idle thread of Spark's cached RPC pools lives (Spark: 60 s); ~90 KiB resident each while it does.
 IDLE_POOL_THREAD_SECONDS = 5
 # Spark's RPC endpoints whose cached thread pool (field) keeps idle threads for a minute.
@@ -160,6 +161,15 @@ class EngineHost:
         self._live_stops: dict[str, threading.Event] = {}  # live previews by request id: a cancel stops them
         self._stream_stops: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
+        on_secret_registered(self._refresh_redaction)
+
+    def _refresh_redaction(self) -> None:
+        """A catalog secret was just opened: the sessions of running requests mask it before they run more SQL."""
+        with self._lock:
+            sessions = [runner.spark for runner in self._runners.values()]
+        for session in sessions:
+            with contextlib.suppress(Exception):  # a session being torn down needs no mask any more
+                session.conf.set(REDACTION_CONF, spark_redaction_regex())
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
     def serve(self) -> None:
@@ -195,6 +205,8 @@ class EngineHost:
         static = {str(k): str(v) for k, v in (message.get("static_conf") or {}).items()}
         for key, value in static.items():
             builder = builder.config(key, value)
+        # typed secrets never reach plan strings (SQL tab, event log): credential shapes now, catalog secrets as bound
+        builder = builder.config(REDACTION_CONF, spark_redaction_regex())
         if static.get("spark.sql.catalogImplementation") == "hive":
             builder = builder.enableHiveSupport()
         try:
@@ -216,6 +228,7 @@ class EngineHost:
         session = self.spark.newSession()
         for key, value in (message.get("spark_conf") or {}).items():
             session.conf.set(str(key), str(value))
+        session.conf.set(REDACTION_CONF, spark_redaction_regex())
         kwargs: dict[str, Any] = {
             "team": self.team, "preview_limit": int(message.get("preview_limit", 1000)), "listener": listener,
             "job_group": f"lakeport-{request_id}", "connect_timeout": float(self.settings.get("connect_timeout", 10)),
