@@ -424,7 +424,6 @@ def test_code_in_one_teams_engine_cannot_read_another_teams_engine_memory_enviro
     pid_a, pid_b = engine_pid(run_a), engine_pid(run_b)
     jvm_a = next(p for p in descendants(pid_a) if _is_java(p))
     user_a, user_b = pwd.getpwuid(uid_of(pid_a)), pwd.getpwuid(uid_of(pid_b))
-    assert user_a.pw_uid != user_b.pw_uid
     scratch_a, data_a = SCRATCH_ROOT / "acme", DATA_DIR / "teams" / "acme"
     instance_dirs = sorted(p for sub in ("tmp", "spark-local") for p in (scratch_a / sub).iterdir())
     assert instance_dirs and data_a.is_dir()
@@ -440,6 +439,7 @@ def test_code_in_one_teams_engine_cannot_read_another_teams_engine_memory_enviro
     assert set(as_globex) == set(tries)
     reached = {t: r for t, r in as_globex.items() if r not in ("EACCES", "EPERM")}
     assert reached == {}, reached
+    assert user_a.pw_uid != user_b.pw_uid
 
     # acme's own user reaches its directories (so the walls above are the uid's), but not even it reads the
     # engine's memory or environment: the engine process is non-dumpable.
