@@ -186,3 +186,17 @@ def test_an_instance_lock_is_taken_before_its_directories_exist(tmp_path: Path) 
     finally:
         os.close(probe)
         os.close(inst.lock_fd)
+
+
+def test_a_link_planted_in_a_stream_checkpoint_directory_is_never_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "other-team" / "job-1"
+    (outside / "gen-1").mkdir(parents=True)  # another team's older checkpoint generation
+    with override_settings(LAKEPORT_STREAM_CHECKPOINT_DIR=str(tmp_path / "checkpoints")):
+        prepare_checkpoint(team="acme", job_id=5, generation=1, user=None)
+        job = tmp_path / "checkpoints" / "acme" / "job-5"
+        (job / "gen-1").rmdir()
+        job.rmdir()
+        job.symlink_to(outside)  # the engine swapped its job directory for a link
+        gen = prepare_checkpoint(team="acme", job_id=5, generation=2, user=None)
+    assert (outside / "gen-1").is_dir() and not (outside / "gen-2").exists()
+    assert not job.is_symlink() and gen.is_dir() and gen.parent == job
