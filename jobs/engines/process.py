@@ -255,7 +255,8 @@ def prepare_team_data(team: str, user: str | None) -> None:
             own_tree(root, pw)
             root.chmod(0o700)
     if user is not None:
-        close_platform_files(data_dir, Path(settings.BASE_DIR) / ".env")
+        close_platform_files(data_dir, Path(settings.BASE_DIR) / ".env", keep=(
+            scratch_root(), Path(settings.LAKEPORT_STREAM_CHECKPOINT_DIR), Path(settings.STATIC_ROOT)))
 
 
 class PendingRequest:

@@ -23,7 +23,7 @@ import stat
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from django.conf import settings
@@ -129,14 +129,22 @@ def own_tree(path: Path, pw: pwd.struct_passwd) -> None:
 DATA_DIR_SHARED = ("teams", "checkpoints", "static")
 
 
-def close_platform_files(data_dir: Path, env_file: Path) -> None:
+def close_platform_files(data_dir: Path, env_file: Path, *, keep: Collection[Path] = ()) -> None:
     """Close the platform's own files to engine users: the data dir may be passed through, never listed; its
-    entries (keys, the SQLite database, the broker's files) and the repository's `.env` are the owner's only."""
+    entries (keys, the SQLite database, the broker's files) and the repository's `.env` are the owner's only.
+
+    Entries named in DATA_DIR_SHARED, and those holding a path of `keep` (an operator's scratch or checkpoint
+    directory placed under the data dir), are left as they are.
+    """
+    shared = set(DATA_DIR_SHARED)
+    for path in keep:
+        with contextlib.suppress(ValueError):
+            shared.add(Path(path).resolve().relative_to(data_dir.resolve()).parts[0])
     with contextlib.suppress(FileNotFoundError):
         mode = data_dir.stat().st_mode
         data_dir.chmod((mode | stat.S_IXOTH) & ~(stat.S_IRGRP | stat.S_IWGRP | stat.S_IROTH | stat.S_IWOTH))
         for entry in data_dir.iterdir():
-            if entry.name not in DATA_DIR_SHARED and not entry.is_symlink():
+            if entry.name not in shared and not entry.is_symlink():
                 entry.chmod(entry.stat().st_mode & ~0o077)
     with contextlib.suppress(FileNotFoundError):
         if not env_file.is_symlink():

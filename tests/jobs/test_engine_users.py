@@ -176,6 +176,16 @@ def test_the_platforms_own_files_are_closed_and_team_roots_stay_reachable(tmp_pa
     assert (data / "teams").stat().st_mode & 0o001  # engines still reach their roots
 
 
+def test_an_operators_scratch_directory_under_the_data_dir_stays_reachable(tmp_path: Path) -> None:
+    data = tmp_path / "var"
+    (data / "engines").mkdir(parents=True)
+    (data / "engines").chmod(0o711)
+    (data / "secret-keys").write_text("x")
+    close_platform_files(data, tmp_path / ".env", keep=[data / "engines"])
+    assert (data / "engines").stat().st_mode & 0o777 == 0o711
+    assert (data / "secret-keys").stat().st_mode & 0o077 == 0
+
+
 def test_an_instance_lock_is_taken_before_its_directories_exist(tmp_path: Path) -> None:
     with override_settings(LAKEPORT_ENGINE_SCRATCH_DIR=str(tmp_path)):
         inst = claim_scratch("acme", None)
