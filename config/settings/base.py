@@ -241,9 +241,12 @@ LAKEPORT_ENGINES_PER_WORKER = env.int("LAKEPORT_ENGINES_PER_WORKER", default=4)
 LAKEPORT_ENGINE_IDLE_SECONDS = env.int("LAKEPORT_ENGINE_IDLE_SECONDS", default=600)
 # How long a run that found every engine busy waits before it asks again.
 LAKEPORT_ENGINE_WAIT_SECONDS = env.float("LAKEPORT_ENGINE_WAIT_SECONDS", default=2.0)
-# The OS user engines run as when the worker runs as root (created by platform/scripts/ensure-system.sh);
-# empty runs them as the worker's own user.
-LAKEPORT_ENGINE_USER = env("LAKEPORT_ENGINE_USER", default="lakeport-engine")
+# The OS user engines run as when the worker runs as root, created on demand (jobs/engines/users.py): with
+# `{team_id}` one user per team, so no team's engine can read another's memory or files; a plain name is one user
+# for every team; empty runs them as the worker's own user.
+LAKEPORT_ENGINE_USER = env("LAKEPORT_ENGINE_USER", default="lakeport-t{team_id}")
+# > 0: team n's engine user gets uid base + n (the same on every machine, for shared storage); 0: useradd --system.
+LAKEPORT_ENGINE_UID_BASE = env.int("LAKEPORT_ENGINE_UID_BASE", default=0)
 # The interpreter engines run with; empty picks the worker's own, or the system Python of the same version with
 # the virtualenv's packages when the engine user cannot reach the worker's (pyenv under /root).
 LAKEPORT_ENGINE_PYTHON = env("LAKEPORT_ENGINE_PYTHON", default="")

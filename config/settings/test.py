@@ -19,7 +19,7 @@ LAKEPORT_SECRET_KEYS = env.list(
 )
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL)
 # The suite runs as root with 0700 pytest temp dirs engines could not enter: engines run as the test's user,
-# except in tests/security/test_engine_isolation.py, whose workers set LAKEPORT_ENGINE_USER=lakeport-engine.
+# except in tests/security/test_engine_isolation.py, whose workers give each team's engine its own user.
 LAKEPORT_ENGINE_USER = env("LAKEPORT_ENGINE_USER", default="")
 # SQL GUARD: fixtures make warehouses in pytest's temp dirs; the cross-team overlap check still applies there.
 LAKEPORT_TEAM_DATA_ROOTS = [*LAKEPORT_TEAM_DATA_ROOTS, __import__("tempfile").gettempdir()]  # noqa: F405

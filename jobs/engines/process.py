@@ -3,8 +3,9 @@
 The launch is built by pure functions (`engine_env`, `engine_static_conf`, `engine_command`) so the rules are
 unit-tested: the environment comes from an allow-list (no Fernet keys, Django secret, database or broker URL,
 cloud credentials), the working directory is the team's scratch directory, and where the worker runs as root the
-process runs as the unprivileged engine user. The channel (jobs/spark/channel.py) is a socket pair whose engine
-end is the only descriptor the process inherits.
+process runs as the team's own unprivileged user (jobs/engines/users.py). The process inherits two descriptors: the
+channel (jobs/spark/channel.py), a socket pair, and the lock of its scratch instance (jobs/engines/scratch.py),
+which it holds until it dies so that the next engine of the team knows what a dead one left behind.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import itertools
 import logging
 import os
 import pwd
-import shutil
 import signal
 import site
 import stat
@@ -32,8 +32,10 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
+from jobs.engines.scratch import EngineScratch, claim_scratch, scratch_dir, scratch_root, sweep_scratch
 from jobs.engines.spark_home import lean_spark_home
 from jobs.engines.store import DjangoCatalogStore
+from jobs.engines.users import EngineUserError, close_platform_files, engine_user, own_tree
 from jobs.models import Engine
 from jobs.spark.channel import Channel, ChannelClosed, channel_pair
 from lakeport_kernel.redaction import redact
@@ -91,19 +93,6 @@ class EngineLaunch:
     init: dict[str, Any] = field(default_factory=dict)
 
 
-def scratch_dir(team: str) -> Path:
-    """The team's private working directory (temp files, Spark local dirs); outside the platform's `var/`."""
-    return Path(settings.LAKEPORT_ENGINE_SCRATCH_DIR) / team
-
-
-def engine_user() -> str | None:
-    """The OS user engines run as: the configured one when this process is root, else None (same user)."""
-    name = str(settings.LAKEPORT_ENGINE_USER or "")
-    if not name or os.geteuid() != 0:
-        return None
-    return name
-
-
 def reachable_by_others(path: str) -> bool:
     """True if a user who is neither owner nor group can execute `path` (every parent directory traversable)."""
     real = Path(os.path.realpath(path))
@@ -135,13 +124,16 @@ def engine_python(user: str | None) -> tuple[str, list[str]]:
 
 
 def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str,
-               python_path: list[str] | None = None) -> dict[str, str]:
-    """The engine's environment: the allow-listed variables of `environ` plus its own paths (pure)."""
+               python_path: list[str] | None = None, instance: str = "") -> dict[str, str]:
+    """The engine's environment: the allow-listed variables of `environ` plus its own paths (pure).
+
+    `instance` names the engine's own directories below the team's `tmp/` (jobs/engines/scratch.py).
+    """
     env = {k: environ[k] for k in ENV_ALLOWLIST if k in environ}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.update({
         "HOME": str(scratch),
-        "TMPDIR": str(scratch / "tmp"),
+        "TMPDIR": str(scratch / "tmp" / instance) if instance else str(scratch / "tmp"),
         "PYTHONPATH": os.pathsep.join([str(REPO), *(python_path or [])]),
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYSPARK_PYTHON": python,
@@ -151,11 +143,14 @@ def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str,
     return env
 
 
-def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[str, str]:
+def engine_static_conf(*, key: EngineKey, scratch: Path, python: str, instance: str = "") -> dict[str, str]:
     """Static conf of an engine: platform defaults, the operator's, the run's static needs, then the guard's."""
     from jobs.spark.guard import ENGINE_STATIC_CONF
     from jobs.spark.platform_jar import platform_jars
 
+    local, tmp = (scratch / "spark-local", scratch / "tmp")
+    if instance:  # the engine's own directories: what it leaves is removed once it is dead
+        local, tmp = local / instance, tmp / instance
     conf = {
         "spark.app.name": f"lakeport-{key.label}",
         # FAIR so a team's short run is not stuck behind its long one in the same engine.
@@ -163,7 +158,7 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[st
         "spark.ui.showConsoleProgress": "false",
         "spark.ui.killEnabled": "false",
         "spark.pyspark.python": python,
-        "spark.local.dir": str(scratch / "spark-local"),
+        "spark.local.dir": str(local),
         "spark.driver.extraJavaOptions": IDLE_FRIENDLY_JVM_OPTIONS,
     }
     if not settings.SPARK_MASTER.startswith("local"):
@@ -174,21 +169,21 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str) -> dict[st
     conf.update({str(k): str(v) for k, v in settings.LAKEPORT_SPARK_STATIC_CONF.items()})
     conf.update(dict(key.static_conf))
     # The JVM's temp dir is the team's, whatever JVM options an operator adds.
-    conf["spark.driver.extraJavaOptions"] = f"{conf['spark.driver.extraJavaOptions']} -Djava.io.tmpdir={scratch / 'tmp'}"
+    conf["spark.driver.extraJavaOptions"] = f"{conf['spark.driver.extraJavaOptions']} -Djava.io.tmpdir={tmp}"
     conf.update(ENGINE_STATIC_CONF)  # last: an operator's or a catalog's conf cannot switch the guard off
     conf["spark.ui.killEnabled"] = "false"
     return conf
 
 
-def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None) -> EngineLaunch:
-    """How to start the engine for `key` (pure apart from reading settings)."""
-    user = engine_user()
+def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None, user: str | None = None,
+                  instance: str = "") -> EngineLaunch:
+    """How to start the engine for `key` as `user` in scratch instance `instance` (pure apart from settings)."""
     python, python_path = engine_python(user)
     scratch = scratch_dir(key.team)
     environ = os.environ if environ is None else environ
     env = engine_env(environ=environ, scratch=scratch, python=python,
-                     python_path=python_path)
-    static = engine_static_conf(key=key, scratch=scratch, python=python)
+                     python_path=python_path, instance=instance)
+    static = engine_static_conf(key=key, scratch=scratch, python=python, instance=instance)
     spark_home = engine_spark_home(static, environ)
     if spark_home is not None:
         env["SPARK_HOME"] = str(spark_home)
@@ -218,7 +213,7 @@ def engine_spark_home(static: Mapping[str, str], environ: Mapping[str, str]) -> 
     spec = importlib.util.find_spec("pyspark")  # found, not imported: the worker never loads Spark itself
     if spec is None or spec.origin is None or not (Path(spec.origin).parent / "jars").is_dir():
         return None
-    return lean_spark_home(Path(spec.origin).parent, Path(settings.LAKEPORT_ENGINE_SCRATCH_DIR) / ".spark-homes",
+    return lean_spark_home(Path(spec.origin).parent, scratch_root() / ".spark-homes",
                            hive=static.get("spark.sql.catalogImplementation") == "hive")
 
 
@@ -229,7 +224,7 @@ def py_files_zip() -> str:
     """jobs/spark zipped once per worker for executors on a cluster, where engines can read it."""
     from jobs.spark.runner import build_py_files
 
-    dest = Path(settings.LAKEPORT_ENGINE_SCRATCH_DIR) / "lakeport_spark.zip"
+    dest = scratch_root() / "lakeport_spark.zip"
     with _py_files_lock:
         if not dest.exists():
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -238,37 +233,30 @@ def py_files_zip() -> str:
         return str(dest)
 
 
-def prepare_scratch(path: Path, user: str | None) -> None:
-    """Create the team's scratch directory, owned by the engine user and closed to everyone else."""
-    for sub in ("", "tmp", "spark-local"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
-    if user is not None:
-        pw = pwd.getpwnam(user)
-        path.parent.chmod(0o711)  # engines may pass through the scratch root, not list it
-        for sub in ("", "tmp", "spark-local"):
-            os.chown(path / sub, pw.pw_uid, pw.pw_gid)
-    for sub in ("", "tmp", "spark-local"):
-        (path / sub).chmod(0o700)
-
-
 def prepare_team_data(team: str, user: str | None) -> None:
-    """Create the team's default data roots under the platform's data dir, owned by the engine user.
+    """Create the team's default data roots under the platform's data dir, owned by the team's engine user, 0700.
 
-    The data dir itself stays closed (keys, database); the engine user may only pass through it to its roots.
+    The data dir itself stays closed (keys, database): engine users may only pass through it to their roots. A root
+    that belonged to another user (the shared engine user of earlier versions) is given to the team's, whole.
     """
     data_dir = Path(settings.DATA_DIR).resolve()
     for template in getattr(settings, "LAKEPORT_TEAM_DATA_ROOTS", []):
         root = Path(str(template).replace("{team}", team)).resolve()
         if data_dir not in root.parents:
-            continue  # an operator's root elsewhere: provisioned by the operator
+            continue  # an operator's root elsewhere: provisioned by the operator (docs/engines.md)
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
         if user is not None:
             pw = pwd.getpwnam(user)
             for parent in root.parents:
                 if parent == data_dir.parent:
                     break
-                parent.chmod(parent.stat().st_mode | stat.S_IXOTH)  # traverse, never list
-            os.chown(root, pw.pw_uid, pw.pw_gid)
+                mode = (parent.stat().st_mode | stat.S_IXOTH) & ~(stat.S_IROTH | stat.S_IWOTH)
+                parent.chmod(mode)  # traverse, never list
+            own_tree(root, pw)
+            root.chmod(0o700)
+    if user is not None:
+        close_platform_files(data_dir, Path(settings.BASE_DIR) / ".env", keep=(
+            scratch_root(), Path(settings.LAKEPORT_STREAM_CHECKPOINT_DIR), Path(settings.STATIC_ROOT)))
 
 
 class PendingRequest:
@@ -308,6 +296,7 @@ class EngineProcess:
         self._ready = threading.Event()
         self._ready_message: dict[str, Any] = {}
         self._store = DjangoCatalogStore(key.team)
+        self.scratch: EngineScratch | None = None
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
     @property
@@ -325,20 +314,31 @@ class EngineProcess:
 
     def start(self) -> None:
         """Launch the process and wait until its SparkSession is up; EngineError when it cannot start."""
-        launch = engine_launch(self.key)
-        prepare_scratch(Path(launch.cwd), launch.user)
-        prepare_team_data(self.key.team, launch.user)
-        ours, theirs = channel_pair()
+        try:
+            user = engine_user(self.key.team)
+            scratch = claim_scratch(self.key.team, pwd.getpwnam(user) if user else None)
+        except (EngineUserError, OSError) as exc:
+            self.start_error = redact(str(exc))
+            raise EngineError(f"The engine of team {self.key.team} could not start: {self.start_error}") from exc
+        self.scratch = scratch
+        try:
+            launch = engine_launch(self.key, user=user, instance=scratch.instance)
+            prepare_team_data(self.key.team, launch.user)
+            ours, theirs = channel_pair()
+        except BaseException:
+            os.close(scratch.lock_fd)
+            raise
         command = [part.replace("{fd}", str(theirs.fileno())) for part in launch.command]
         try:
             self.proc = subprocess.Popen(
                 command, cwd=launch.cwd,
-                env=launch.env, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE, start_new_session=True, user=launch.user, group=_group_of(launch.user),
-                extra_groups=[] if launch.user else None, umask=0o077,
+                env=launch.env, pass_fds=(theirs.fileno(), scratch.lock_fd), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, user=launch.user,
+                group=_group_of(launch.user), extra_groups=[] if launch.user else None, umask=0o077,
             )
         finally:
             theirs.close()
+            os.close(scratch.lock_fd)  # the engine's copy holds the lock from here on, until it dies
         self.channel = ours
         threading.Thread(target=self._read, name=f"lakeport-engine-{self.key.label}", daemon=True).start()
         threading.Thread(target=self._drain_stderr, name=f"lakeport-engine-err-{self.key.label}", daemon=True).start()
@@ -376,6 +376,8 @@ class EngineProcess:
             os.killpg(proc.pid, signal.SIGKILL)  # the JVM child, should it have outlived the engine
         if self.channel is not None:
             self.channel.close()
+        with contextlib.suppress(OSError):
+            sweep_scratch(self.key.team)  # this engine's directories, and any other dead engine's of the team
         if not quiet:
             logger.info("engine.stopped", extra={"engine": self.key.label, "pid": proc.pid})
 
@@ -487,7 +489,3 @@ class EngineProcess:
 def _group_of(user: str | None) -> int | None:
     return pwd.getpwnam(user).pw_gid if user else None
 
-
-def remove_scratch(team: str) -> None:
-    """Delete a team's scratch directory (after its last engine stopped)."""
-    shutil.rmtree(scratch_dir(team), ignore_errors=True)

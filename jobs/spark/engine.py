@@ -15,6 +15,7 @@ current catalog and temp views. The engine exits when the channel closes, so it 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import itertools
 import os
 import re
@@ -439,8 +440,30 @@ def _guard_policy(data: dict[str, Any] | None) -> Any:
     return GuardPolicy(conf_allowlist=tuple(str(k) for k in data.get("conf_allowlist") or ()))
 
 
+PR_SET_DUMPABLE = 4  # <linux/prctl.h>
+
+
+def make_undumpable() -> bool:
+    """Make this process non-dumpable (`prctl(PR_SET_DUMPABLE, 0)`); True if it now is.
+
+    Its /proc/<pid>/mem, environ, maps and fd then belong to root: no process without CAP_SYS_PTRACE, not even one
+    of the engine's own user (a Python worker it starts), may read its memory, where catalog secrets live, or
+    ptrace it. Called first thing, before the channel brings any secret. The JVM this process starts is a new
+    program (exec makes it dumpable again): it is shielded from other teams by the team's own uid.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        print(f"lakeport engine: prctl(PR_SET_DUMPABLE) failed: {os.strerror(ctypes.get_errno())}",
+              file=sys.stderr, flush=True)
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """Engine entry point: serve the channel on the inherited descriptor until it closes."""
+    make_undumpable()
     parser = argparse.ArgumentParser(prog="engine.py", description="A Lakeport team engine (started by a worker).")
     parser.add_argument("--channel-fd", type=int, required=True)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)

@@ -20,15 +20,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# Engines (the processes that run a team's SQL) run as this unprivileged user when the platform runs as root.
-if [ "$(id -u)" = 0 ] && ! id lakeport-engine >/dev/null 2>&1; then
-  echo "[setup] creating the engine user lakeport-engine"
-  useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin lakeport-engine
-fi
-# Engines run the project's code and virtualenv as lakeport-engine: it may list the project's top level (Python
-# must, to import from it; var/ and .env stay closed) and pass through (never list) the directories above.
+# Engines (the processes that run a team's SQL) run as their team's own unprivileged user when the platform runs
+# as root; the worker creates those users on demand (lakeport-t<team id>, jobs/engines/users.py). Every engine user
+# runs the project's code and virtualenv: it may list the project's top level (Python must, to import from it;
+# var/ and .env stay closed) and pass through (never list) the directories above.
 # Homes are left closed (a project there needs LAKEPORT_ENGINE_USER= instead).
-if [ "$(id -u)" = 0 ] && id lakeport-engine >/dev/null 2>&1; then
+if [ "$(id -u)" = 0 ]; then
   chmod o+rx "$(pwd -P)"
   dir=$(dirname "$(pwd -P)")
   while [ "$dir" != "/" ]; do

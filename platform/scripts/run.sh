@@ -9,7 +9,7 @@ bash platform/scripts/build-jvm.sh
 if [ -f frontend/package.json ]; then bash platform/scripts/build-frontend.sh; fi
 export DJANGO_SETTINGS_MODULE=${DJANGO_SETTINGS_MODULE:-config.settings.local}
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"
-# var/ holds the keys and the database: closed to the engine user (which may only pass through to var/teams/).
+# var/ holds the keys and the database: closed to engine users (which may only pass through to var/teams/).
 umask 077
 mkdir -p var/broker/processed var/results
 chmod 711 var
@@ -34,7 +34,7 @@ fi
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT
-# The worker starts one engine process per team (as lakeport-engine when run as root); runs share it.
+# The worker starts one engine process per team (as the team's own user lakeport-t<id> when run as root).
 .venv/bin/celery -A config worker --loglevel=INFO --pool=threads --concurrency=${CELERY_CONCURRENCY:-2} --hostname "worker@%h" &
 pids+=($!)
 # Beat schedules the run reaper (lost workers, lost broker messages).

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import pwd
-import shutil
 from pathlib import Path
 
 from django.conf import settings
+
+from jobs.engines.scratch import open_dir, owned_subdir, remove_entry
+from jobs.engines.users import own_tree
 
 
 def checkpoint_dir(*, team: str, job_id: int, generation: int) -> Path:
@@ -26,13 +28,15 @@ def prepare_checkpoint(*, team: str, job_id: int, generation: int, user: str | N
     root.mkdir(parents=True, exist_ok=True)
     root.chmod(0o711)  # engines pass through to their team's directory, never list the others
     pw = pwd.getpwnam(user) if user else None
-    for directory in (path.parents[1], path.parents[0], path):
-        directory.mkdir(exist_ok=True)
-        if pw is not None:
-            os.chown(directory, pw.pw_uid, pw.pw_gid)
-        directory.chmod(0o700)
-    for old in path.parent.glob("gen-*"):
-        if old.name != path.name and old.name.removeprefix("gen-").isdigit() and \
-                int(old.name.removeprefix("gen-")) < generation:
-            shutil.rmtree(old, ignore_errors=True)
+    if pw is not None:
+        own_tree(path.parents[1], pw)  # a team that had a shared engine user gets its checkpoints back
+    # Through descriptors, never following a link: the team's engine owns these and could swap one for a link.
+    with open_dir(root) as root_fd, owned_subdir(root_fd, team, pw) as team_fd, \
+            owned_subdir(team_fd, path.parent.name, pw) as job_fd:
+        with owned_subdir(job_fd, path.name, pw):
+            pass
+        for old in os.listdir(job_fd):
+            number = old.removeprefix("gen-")
+            if old.startswith("gen-") and number.isdigit() and int(number) < generation:
+                remove_entry(job_fd, old)
     return path

@@ -37,7 +37,8 @@ from django.db.models import Case, CharField, F, PositiveIntegerField, Q, Value,
 from django.utils import timezone
 
 from jobs.engines import static_conf_for
-from jobs.engines.process import EngineError, EngineKey, EngineProcess, engine_user
+from jobs.engines.process import EngineError, EngineKey, EngineProcess
+from jobs.engines.users import EngineUserError, engine_user
 from jobs.models import SqlJob
 from lakeport_kernel.redaction import redact
 from lineage.services import StreamLineage, lineage_stream_ended, lineage_stream_started
@@ -309,9 +310,9 @@ class Supervisor:
             return DriverEnd(Ending.REFUSED, redact(str(exc))[:2000])
         engine = EngineProcess(EngineKey(team=team, static_conf=static, dedicated=f"stream{job.id}"))
         try:
-            checkpoint = prepare_checkpoint(team=team, job_id=job.id, generation=generation, user=engine_user())
+            checkpoint = prepare_checkpoint(team=team, job_id=job.id, generation=generation, user=engine_user(team))
             engine.start()
-        except (EngineError, OSError) as exc:
+        except (EngineError, EngineUserError, OSError) as exc:
             engine.stop(quiet=True)
             return DriverEnd(Ending.CRASHED, redact(str(exc))[:2000])
         events: queue.Queue[dict[str, Any]] = queue.Queue()

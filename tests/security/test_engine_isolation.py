@@ -1,13 +1,16 @@
-"""Engine isolation, attacked through the public API as developers of two teams would (issue 12).
+"""Engine isolation, attacked through the public API as developers of two teams would (issues 12 and 28).
 
-A real Celery worker running as root starts the engines as the unprivileged `lakeport-engine` user; runs and
-editor calls of team acme and team globex go through the API. Checked from the outside: the engine's
-/proc/<pid>/environ holds no platform secret, it runs as the engine user in its team's scratch directory, the two
-teams never share a driver process, catalogs reach an engine only for its own team, a SIGKILLed engine fails only
-its own team's run and the next run gets a fresh engine, the web process never starts a JVM, and the Spark UI is
-on loopback with its kill links off. Attacks on a run held mid-stage (tests/support/gate.py): another team cannot
-see its temporary view, the Spark UI's kill URLs do not stop its stage, and a SIGKILL of its engine re-queues it
-(the job's `max_retries`) onto a fresh engine while the other team's run carries on.
+A real Celery worker running as root starts each team's engine as that team's own unprivileged OS user (created on
+demand from the template `lakeport-test-t{team_id}`, deleted after the module); runs and editor calls of team acme
+and team globex go through the API. Checked from the outside: the engine's /proc/<pid>/environ holds no platform
+secret, it runs as its team's user in its team's scratch directory, the two teams never share a driver process or a
+uid, catalogs reach an engine only for its own team, a SIGKILLed engine fails only its own team's run and the next
+run gets a fresh engine, the web process never starts a JVM, and the Spark UI is on loopback with its kill links
+off. With code execution in globex's engine (a native probe run as globex's engine user), acme's live engine's
+memory and environment, its scratch and data directories and the platform's own files are out of reach. Attacks on
+a run held mid-stage (tests/support/gate.py): another team cannot see its temporary view, the Spark UI's kill URLs
+do not stop its stage, and a SIGKILL of its engine re-queues it (the job's `max_retries`) onto a fresh engine while
+the other team's run carries on.
 """
 
 from __future__ import annotations
@@ -17,7 +20,10 @@ import json
 import os
 import pwd
 import re
+import shutil
 import signal
+import subprocess
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -38,13 +44,18 @@ from teams.models import Role, Team
 from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
 from tests.support.engines import alive, engine_pid, engine_pids, run_log_text
 from tests.support.gate import GATE_VIEW, Gate
+from tests.support.probe import Probe
 from tests.support.processes import descendants
 from tests.support.servers import wait_until
 from tests.support.worker import Worker
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
-ENGINE_USER = "lakeport-engine"
+ENGINE_USERS = "lakeport-test-t{team_id}"  # one OS user per team, as in production (lakeport-t{team_id})
+USER_PREFIX = ENGINE_USERS.split("{")[0]
+# The worker's own directories, outside pytest's 0700 temp dirs so that engine users can pass through to theirs.
+ISOLATION_ROOT = Path(tempfile.gettempdir()) / f"lakeport-isolation-{os.getpid()}"
+SCRATCH_ROOT, DATA_DIR = ISOLATION_ROOT / "engines", ISOLATION_ROOT / "var"
 # Values the worker holds and an engine must never see (the worker's env carries them all).
 PLATFORM_SECRETS = {"DJANGO_SECRET_KEY": "isolation-test-django-secret", "AWS_SECRET_ACCESS_KEY": "aws-Secr3t-platform"}
 LONG_QUERY = "SELECT count(*) FROM range(0, 40000000000)"
@@ -53,14 +64,25 @@ LONG_QUERY = "SELECT count(*) FROM range(0, 40000000000)"
 @pytest.fixture(scope="module")
 def engine_worker(django_db_setup: Any, django_db_blocker: Any,
                   tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
-    """A worker as root whose engines run as the engine user, with the Spark UI on (to attack it)."""
+    """A worker as root whose engines run as their team's own user, with the Spark UI on (to attack it)."""
     if os.geteuid() != 0:
-        pytest.fail("this suite runs as root (as `make run` does here): the engine user is what it proves")
-    pwd.getpwnam(ENGINE_USER)  # created by platform/scripts/ensure-system.sh
-    with running_worker(tmp_path_factory, "isolation-worker", hostname="isolation@%h", env={
-        "LAKEPORT_ENGINE_USER": ENGINE_USER, "LAKEPORT_SPARK_STATIC_CONF": "spark.driver.memory=1g,"
-        "spark.sql.shuffle.partitions=2", **PLATFORM_SECRETS}, concurrency=3) as worker:
-        yield worker
+        pytest.fail("this suite runs as root (as `make run` does here): the engine users are what it proves")
+    DATA_DIR.mkdir(parents=True)
+    ISOLATION_ROOT.chmod(0o711)
+    # A key file an operator left readable (the platform started without `make run`'s umask): the worker closes it.
+    (DATA_DIR / "secret-keys").write_text(PLATFORM_SECRETS["DJANGO_SECRET_KEY"])
+    (DATA_DIR / "secret-keys").chmod(0o644)
+    try:
+        with running_worker(tmp_path_factory, "isolation-worker", hostname="isolation@%h", env={
+            "LAKEPORT_ENGINE_USER": ENGINE_USERS, "LAKEPORT_ENGINE_SCRATCH_DIR": str(SCRATCH_ROOT),
+            "LAKEPORT_DATA_DIR": str(DATA_DIR), "LAKEPORT_SPARK_STATIC_CONF": "spark.driver.memory=1g,"
+            "spark.sql.shuffle.partitions=2", **PLATFORM_SECRETS}, concurrency=3) as worker:
+            yield worker
+    finally:
+        for entry in pwd.getpwall():
+            if entry.pw_name.startswith(USER_PREFIX):
+                subprocess.run(["userdel", "--force", entry.pw_name], capture_output=True, check=False)
+        shutil.rmtree(ISOLATION_ROOT, ignore_errors=True)
 
 
 def client_of(team: Team, client_for: Any) -> APIClient:
@@ -144,22 +166,26 @@ def test_engines_hold_no_platform_secret_run_unprivileged_and_one_per_team(
     pid_a, pid_b = engine_pid(run_a), engine_pid(run_b)
     assert pid_a != pid_b  # two teams never share a driver
     assert done_a.spark_app_id != done_b.spark_app_id
-    engine_uid = pwd.getpwnam(ENGINE_USER).pw_uid
     secrets = [*PLATFORM_SECRETS.values(), *settings.LAKEPORT_SECRET_KEYS, PG_PASSWORD]
-    for pid in (pid_a, pid_b):
+    uids = {}
+    for team_name, pid in (("acme", pid_a), ("globex", pid_b)):
+        uids[team_name] = uid_of(pid)
+        user = pwd.getpwuid(uids[team_name])  # the team's own user, made for it on demand
+        assert user.pw_name.startswith(USER_PREFIX) and user.pw_gecos == f"Lakeport engine of team {team_name}"
         processes = [pid, *descendants(pid)]  # the Python engine and its JVM
         assert any(_is_java(p) for p in processes)
         for p in processes:
             env = environ_of(p)
             if env is None and p != pid:
                 continue
-            assert env is not None and uid_of(p) == engine_uid
+            assert env is not None and uid_of(p) == uids[team_name]
             for name in ("LAKEPORT_SECRET_KEYS", "DJANGO_SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL",
                          "PGPASSWORD", "AWS_SECRET_ACCESS_KEY"):
                 assert name not in env
             blob = "\n".join(env.values())
             assert not [s for s in secrets if s in blob]
-        assert Path(os.readlink(f"/proc/{pid}/cwd")).name in ("acme", "globex")
+        assert Path(os.readlink(f"/proc/{pid}/cwd")) == SCRATCH_ROOT / team_name
+    assert uids["acme"] != uids["globex"] and 0 not in uids.values()  # two teams never share a uid
 
     # The same team's next run reuses its engine: no new driver, a new session.
     again = submit(acme, "acme", "SELECT 2")
@@ -377,3 +403,48 @@ def test_a_sigkilled_engine_with_retries_requeues_its_run_onto_a_fresh_engine_an
     assert other_done.status == RunStatus.SUCCEEDED and other_done.attempt == 1, other_done.error
     assert other.get(f"/api/v1/teams/globex/runs/{bystander}/result/").json()["rows"] == [["released"]]
     assert alive(spared)  # globex's engine carried on: same process, never restarted
+
+
+@pytest.fixture(scope="module")
+def probe(engine_worker: Worker) -> Probe:
+    """The native probe, where every engine user may run it."""
+    return Probe.build(ISOLATION_ROOT / "probe")
+
+
+def test_code_in_one_teams_engine_cannot_read_another_teams_engine_memory_environment_or_directories(
+    engine_worker: Worker, team: Team, globex: Team, client_for: Any, acme_pg: Catalog, probe: Probe
+) -> None:
+    # acme's engine has run a query over its JDBC catalog: the decrypted password lives in its memory. The probe
+    # runs as globex's engine user: what code that escaped globex's SQL guard could try from globex's engine.
+    acme, other = client_of(team, client_for), client_of(globex, client_for)
+    run_a = submit(acme, "acme", "SELECT sum(amount) AS total FROM pg.public.orders")
+    run_b = submit(other, "globex", "SELECT 1 AS one")
+    assert wait_status(run_a, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+    assert wait_status(run_b, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
+    pid_a, pid_b = engine_pid(run_a), engine_pid(run_b)
+    jvm_a = next(p for p in descendants(pid_a) if _is_java(p))
+    user_a, user_b = pwd.getpwuid(uid_of(pid_a)), pwd.getpwuid(uid_of(pid_b))
+    scratch_a, data_a = SCRATCH_ROOT / "acme", DATA_DIR / "teams" / "acme"
+    instance_dirs = sorted(p for sub in ("tmp", "spark-local") for p in (scratch_a / sub).iterdir())
+    assert instance_dirs and data_a.is_dir()
+    for path in (scratch_a, data_a, *instance_dirs):  # the team's own, closed to everyone else
+        assert (path.stat().st_uid, path.stat().st_mode & 0o777) == (user_a.pw_uid, 0o700), path
+
+    tries = [("mem", str(pid_a)), ("mem", str(jvm_a)), ("read", f"/proc/{pid_a}/environ"),
+             ("read", f"/proc/{jvm_a}/environ"), ("ptrace", str(pid_a)),
+             ("ptrace", str(jvm_a)), ("list", str(scratch_a)), *(("list", str(p)) for p in instance_dirs),
+             ("list", str(data_a)), ("list", str(DATA_DIR)), ("read", str(DATA_DIR / "secret-keys"))]
+    as_globex = probe.run(user_b, [("mem", "self"), *tries])
+    assert as_globex.pop(("mem", "self")) == "ok"  # the probe reads memory where the kernel lets it
+    assert set(as_globex) == set(tries)
+    reached = {t: r for t, r in as_globex.items() if r not in ("EACCES", "EPERM")}
+    assert reached == {}, reached
+    assert user_a.pw_uid != user_b.pw_uid
+
+    # acme's own user reaches its directories (so the walls above are the uid's), but not even it reads the
+    # engine's memory or environment: the engine process is non-dumpable.
+    as_acme = probe.run(user_a, [("list", str(scratch_a)), ("list", str(data_a)), ("mem", str(pid_a)),
+                                 ("read", f"/proc/{pid_a}/environ")])
+    assert as_acme == {("list", str(scratch_a)): "ok", ("list", str(data_a)): "ok",
+                       ("mem", str(pid_a)): "EACCES", ("read", f"/proc/{pid_a}/environ"): "EACCES"}
+    assert alive(pid_a) and alive(jvm_a)  # every try above left acme's engine running

@@ -18,7 +18,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from catalogs.models import Catalog
 from catalogs.services import catalogs_apply
 from config.errors import DomainError
-from jobs.engines.process import engine_user, prepare_team_data
+from jobs.engines.process import prepare_team_data
+from jobs.engines.users import engine_user
 from jobs.models import SqlJob
 from schedules.models import Schedule
 from teams.models import Team
@@ -92,7 +93,7 @@ class Command(BaseCommand):
         team = Team.objects.filter(name=options["team"]).first()
         if team is None:
             raise CommandError(f"No team named '{options['team']}' (manage.py bootstrap_demo creates 'demo').")
-        user = engine_user()
+        user = engine_user(team.name)
         prepare_team_data(team.name, user)
         warehouse = team_warehouse(team.name)
         written = []
