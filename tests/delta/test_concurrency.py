@@ -214,3 +214,41 @@ def test_connector_and_delta_rs_writers_race_safely(lake: Lake, gate: Any) -> No
     assert _rows(lake) == [(1,), (2,), (3,), (4,)]
     assert lake.rows("SELECT * FROM lake.default.t") == [(1,), (2,), (3,), (4,)]
     _no_orphans(lake)
+
+
+def test_delete_retries_over_a_concurrent_append_and_keeps_its_rows(lake: Lake, gate: Any) -> None:
+    """WriteSerializable: an append committed while a DELETE runs is serialized before it; the DELETE retries on
+    top of it and the appended row (which its condition would not have seen) stays."""
+    import pyarrow as pa
+    from deltalake import write_deltalake
+
+    lake.sql("CREATE TABLE lake.default.t (id INT)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1), (2)")
+    delete = Writer(lake, "DELETE FROM lake.default.t WHERE lp_gate('a', id) = 2")
+    delete.start()
+    _wait_started(gate, "a")  # the DELETE read version 1 and is finding its files
+    write_deltalake(lake.path("default", "t"), pa.table({"id": pa.array([2], pa.int32())}), mode="append")
+    gate("a")
+    delete.join()
+    assert delete.error is None, delete.error
+    assert _rows(lake) == [(1,), (2,)]  # the DELETE removed the 2 it read; the 2 appended after it read stays
+    assert lake.table("default", "t").version() == 3
+    _no_orphans(lake)
+
+
+def test_update_racing_a_commit_that_removed_its_files_fails_and_loses_nothing(lake: Lake, gate: Any) -> None:
+    import pyarrow as pa
+    from deltalake import write_deltalake
+
+    lake.sql("CREATE TABLE lake.default.t (id INT)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1), (2)")
+    update = Writer(lake, "UPDATE lake.default.t SET id = id + 100 WHERE lp_gate('a', id) = 2")
+    update.start()
+    _wait_started(gate, "a")
+    write_deltalake(lake.path("default", "t"), pa.table({"id": pa.array([7], pa.int32())}), mode="overwrite")
+    gate("a")
+    update.join()
+    assert isinstance(update.error, DeltaConflictError), update.error
+    assert "removed" in str(update.error) and "lake.default.t" in str(update.error)
+    assert _rows(lake) == [(7,)]  # the other writer's commit is whole; nothing of the UPDATE landed
+    _no_orphans(lake)
