@@ -15,15 +15,18 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+import sqlglot
 from deltalake import DeltaTable
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
+from sqlglot.errors import ParseError, TokenError
 
 from jobs.spark.delta import metadata
 from jobs.spark.delta.catalog import DeltaCatalog, TableRef
 from jobs.spark.delta.commit import DeltaWriter, align
 from jobs.spark.delta.dml import RowChange, apply_change
 from jobs.spark.delta.errors import DeltaConnectorError
+from jobs.spark.delta.merge import apply_merge, merge_spec
 from jobs.spark.delta.schema import spark_schema
 from jobs.spark.delta.snapshot import open_table, snapshot_frame, travel
 from jobs.spark.delta.statements import Plan, Reference, StatementReader, rewrite
@@ -290,6 +293,32 @@ class EmbeddedDelta:
                 self.spark.catalog.dropTempView(view)
         return self.spark.createDataFrame([(result.affected_rows,)], "num_affected_rows BIGINT")
 
+    def _run_merge(self, plan: Plan) -> DataFrame:
+        """MERGE INTO on the table's latest version, one commit; answers Delta's four counts."""
+        ref = _target(plan)
+        views = self._register_snapshots(plan.references)
+        try:
+            try:
+                tree = sqlglot.parse_one(rewrite(plan.sql, plan.references, views), dialect="spark")
+            except (ParseError, TokenError) as exc:
+                raise DeltaConnectorError(f"MERGE INTO {ref}: {str(exc).splitlines()[0]}") from exc
+            if not isinstance(tree, sqlglot.exp.Merge):
+                raise DeltaConnectorError(f"MERGE INTO {ref}: the statement could not be read as a MERGE.")
+            spec = merge_spec(tree, ref, plan.alias or ref.table)
+            result = apply_merge(self.spark, self._writer(ref.catalog), open_table(self._catalog(ref.catalog), ref),
+                                 spec)
+            if result.committed:
+                self._committed(ref, result.version, result.written)
+                logger.info("delta.committed", extra={"table": str(ref), "operation": "MERGE",
+                                                      "version": result.version})
+        finally:
+            for view in set(views.values()):
+                self.spark.catalog.dropTempView(view)
+        affected = result.updated + result.deleted + result.inserted
+        return self.spark.createDataFrame(
+            [(affected, result.updated, result.deleted, result.inserted)],
+            "num_affected_rows BIGINT, num_updated_rows BIGINT, num_deleted_rows BIGINT, num_inserted_rows BIGINT")
+
     def _run_create_table(self, plan: Plan) -> None:
         ref = _target(plan)
         catalog = self._catalog(ref.catalog)
@@ -379,7 +408,7 @@ class EmbeddedDelta:
     def _run_unsupported(self, plan: Plan) -> None:
         raise DeltaConnectorError(
             f"{plan.reason} is not supported on Delta tables by the embedded Delta connector (it supports SELECT "
-            "with time travel, INSERT INTO/OVERWRITE, UPDATE, DELETE, TRUNCATE TABLE, CREATE TABLE [AS SELECT], "
+            "with time travel, INSERT INTO/OVERWRITE, MERGE INTO, UPDATE, DELETE, TRUNCATE TABLE, CREATE TABLE [AS SELECT], "
             "DROP TABLE, CREATE/DROP DATABASE, SHOW and DESCRIBE [HISTORY]). Use LAKEPORT_DELTA_MODE=jvm with "
             "delta-spark jars for it."
         )

@@ -52,7 +52,7 @@ class Plan:
     """What a statement asks of the connector."""
 
     kind: str  # query | insert | create_table | ctas | drop_table | create_db | drop_db | show_dbs | show_tables
-    #            | describe | history | delete | update | truncate | unsupported
+    #            | describe | history | delete | update | truncate | merge | unsupported
     sql: str
     references: list[Reference] = field(default_factory=list)  # Delta tables the statement reads
     target: TableRef | None = None
@@ -212,6 +212,12 @@ class StatementReader:
                 return None
             style = str(tree.args.get("style") or "").upper()
             return Plan("describe", text, target=ref, extended=style in ("EXTENDED", "FORMATTED"))
+        if isinstance(tree, exp.Merge) and isinstance(tree.this, exp.Table):
+            ref = self._delta_ref(tree.this, tree)
+            if ref is not None:
+                alias_node = tree.this.args.get("alias")
+                return Plan("merge", text, target=ref, alias=alias_node.name if alias_node is not None else ref.table,
+                            references=self.references(text, tree, tokens, skip=tree.this))
         if isinstance(tree, exp.Update | exp.Delete | exp.TruncateTable):
             plan = self._row_change(text, tree, tokens)
             if plan is not None:
