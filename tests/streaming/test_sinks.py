@@ -405,3 +405,21 @@ def test_an_edited_aggregation_the_checkpoint_cannot_resume_fails_with_the_way_o
     assert "cannot resume from its checkpoint" in told and "reset the stream" in told
     assert "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE" in told and "JVM" not in told
     assert delta_rows(path) == [("a", 2), ("b", 1)]  # nothing of the edited query was written
+
+
+def test_a_delta_sink_keeps_the_tables_write_rules_like_the_batch_connector(lake: Harness, warehouse: Path) -> None:
+    """The streaming Delta sink refuses, by name and before anything starts, what the batch connector refuses:
+    rows into a table whose CHECK constraints it cannot evaluate; a merge (EMIT STREAM) into an append-only table."""
+    checked = warehouse / "web" / "checked"
+    deltalake.write_deltalake(str(checked), WINDOW_SCHEMA.empty_table())
+    deltalake.DeltaTable(str(checked)).alter.add_constraint({"positive": "clicks > 0"})
+    with pytest.raises(StreamingSinkError, match="checkConstraints"):
+        lake.plan("INSERT INTO lake.web.checked SELECT room, ts, v FROM STREAM(files.web.clicks)")
+    only_appends = warehouse / "web" / "only_appends"
+    deltalake.write_deltalake(str(only_appends), WINDOW_SCHEMA.empty_table(),
+                              configuration={"delta.appendOnly": "true"})
+    with pytest.raises(StreamingSinkError, match="appendOnly"):
+        lake.plan("INSERT INTO lake.web.only_appends SELECT room, window.start, count(*) FROM STREAM(files.web.clicks) "
+                  "WATERMARK ts DELAY OF INTERVAL 5 SECONDS GROUP BY room, window(ts, '10 seconds') EMIT STREAM")
+    assert lake.session.streams.active == []
+    assert deltalake.DeltaTable(str(only_appends)).version() == 0

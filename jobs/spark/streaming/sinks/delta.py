@@ -18,6 +18,7 @@ from pyspark.sql import DataFrame
 
 from jobs.spark.delta.catalog import DeltaCatalog, TableRef, check_name
 from jobs.spark.delta.errors import DeltaConnectorError
+from jobs.spark.delta.features import check_writable
 from jobs.spark.delta.snapshot import open_table
 from jobs.spark.streaming.emit import UPDATE
 from jobs.spark.streaming.errors import StreamingSinkError, StreamingStatementError
@@ -59,6 +60,7 @@ class DeltaSink(BatchSink):
         super().__init__()
         self.catalog, self.ref, snapshot = open_target(catalog_name, config, database, table)
         self.target = str(self.ref)
+        self._check_writable(snapshot, removes_files=False)
         self.schema = arrow_schema(snapshot)
         self.columns = list(columns) or list(self.schema.names)
         self.key: tuple[str, ...] = ()
@@ -73,6 +75,16 @@ class DeltaSink(BatchSink):
         self.mode = mode
         if mode == UPDATE and shape.aggregates:
             self.key = self._key(shape)
+            # a merge rewrites files: the table's rules for removing files apply (as for the batch connector)
+            self._check_writable(DeltaTable(self.catalog.table_uri(self.ref),
+                                            storage_options=self.catalog.delta_options()), removes_files=True)
+
+    def _check_writable(self, snapshot: DeltaTable, *, removes_files: bool) -> None:
+        """The batch connector's writability rules (protocol features, append-only, constraints…), by name."""
+        try:
+            check_writable(snapshot, self.ref, removes_files=removes_files)
+        except DeltaConnectorError as exc:
+            raise StreamingSinkError(f"Sink {self.target}: {exc.message}") from None
 
     def _key(self, shape: QueryShape) -> tuple[str, ...]:
         """Table columns at the positions of the query's grouping columns (the merge key of update mode)."""
