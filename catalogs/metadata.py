@@ -16,12 +16,14 @@ from pydantic import ValidationError as PydanticValidationError
 
 from catalogs.models import Catalog
 from catalogs.secrets import open_configuration, secret_paths
+from catalogs.services.paths import catalog_reach_check, catalog_reach_errors
 from catalogs.services.spec import config_error_details, invalid
 from catalogs.types import CATALOG_TYPES, get_catalog_type
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
 from catalogs.types.streams import StreamSample, sample_table
 from config.errors import Conflict, InvalidInput
 from lakeport_kernel.redaction import register_secret
+from teams.models import Team
 
 logger = logging.getLogger("lakeport.catalogs.metadata")
 
@@ -51,6 +53,13 @@ class TableSample:
     columns: list[dict[str, str]]
     rows: list[list[Any]]
     schema: str
+
+
+class CatalogReachRefused(Conflict):
+    """A saved catalog now reaches what no catalog may (a DNS answer changed, or the rules did since it was saved)."""
+
+    code = "catalog_refused"
+    default_message = "The catalog reaches a path or server it may not use; fix its configuration."
 
 
 class ConfigurationUnreadable(Conflict):
@@ -96,9 +105,12 @@ def validate_configuration(*, catalog_type: str, configuration: Any) -> CatalogC
 
 
 # ---- services ----------------------------------------------------------------------------------------------
-def catalog_config_test_connection(*, catalog_type: str, configuration: Any, timeout: float) -> ConnectionResult:
-    """Test an unsaved configuration: validate it (400 on bad input), then connect within `timeout` seconds."""
+def catalog_config_test_connection(*, team: Team, catalog_type: str, configuration: Any,
+                                   timeout: float) -> ConnectionResult:
+    """Test an unsaved configuration: run exactly the checks a save runs (400 naming the rule: the team's paths,
+    the platform's own services), then connect within `timeout` seconds."""
     config = validate_configuration(catalog_type=catalog_type, configuration=configuration)
+    catalog_reach_check(team=team, catalog_type=catalog_type, plain=config.to_plain())
     _register_secrets(config)
     result = get_catalog_type(catalog_type).test_connection(config, timeout=timeout)
     logger.info(
@@ -179,6 +191,10 @@ def _open(catalog: Catalog) -> CatalogConfig:
             extra={"team_id": catalog.team_id, "catalog": catalog.catalog_name, "error_class": type(exc).__name__},
         )
         raise ConfigurationUnreadable() from None
+    # checked again at every use: a name may resolve elsewhere now than when the catalog was saved
+    errors = catalog_reach_errors(team=catalog.team, catalog_type=catalog.catalog_type, plain=config.to_plain())
+    if errors:
+        raise CatalogReachRefused(details={"configuration": errors})
     _register_secrets(config)
     return config
 

@@ -130,7 +130,7 @@ class CatalogConfigTestConnectionApi(TeamScopedMixin, APIView):
         timeout = resolve_timeout(request.query_params.get("timeout"))
         data = validated(self.InputSerializer, request.data)
         result = catalog_config_test_connection(
-            catalog_type=data["catalog_type"], configuration=data["configuration"], timeout=timeout
+            team=self.team, catalog_type=data["catalog_type"], configuration=data["configuration"], timeout=timeout
         )
         return Response(ConnectionResultOutput(result).data)
 

@@ -32,6 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
+from catalogs.services.paths import catalog_bind_refusal
 from jobs.engines.spark_home import lean_spark_home
 from jobs.engines.store import DjangoCatalogStore
 from jobs.models import Engine
@@ -460,9 +461,15 @@ class EngineProcess:
             close_old_connections()
             if op == "catalog":
                 entry = self._store.get_catalog(name)
-                reply["entry"] = None if entry is None else {
-                    "name": entry.name, "type": entry.type, "configuration": entry.configuration,
-                    "version": entry.version, "fingerprint": entry.fingerprint}
+                # the platform's own services and other teams' paths, checked again now (DNS may have changed)
+                refusal = None if entry is None else catalog_bind_refusal(
+                    team=self.key.team, name=entry.name, catalog_type=entry.type, plain=entry.configuration)
+                if refusal is not None:
+                    reply["error"] = refusal
+                elif entry is not None:
+                    reply["entry"] = {
+                        "name": entry.name, "type": entry.type, "configuration": entry.configuration,
+                        "version": entry.version, "fingerprint": entry.fingerprint}
             elif op == "catalogs":
                 reply["names"] = self._store.list_catalogs()
             else:

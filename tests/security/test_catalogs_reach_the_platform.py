@@ -1,0 +1,133 @@
+"""Issue 28, "catalogs may point at the platform itself": a team admin saves (or tests) a catalog on the platform's
+own database, Celery broker or result backend, in every loopback spelling; each is refused naming the rule, and
+nothing is connected to. Another database on the platform's PostgreSQL server stays usable (the suite's sources)."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from rest_framework.test import APIClient
+
+from catalogs.models import Catalog
+from tests.conftest import PgDatabase
+
+pytestmark = pytest.mark.django_db
+
+BASE = "/api/v1/teams/acme/catalogs/"
+# loopback spellings an attacker may try for the platform's own host
+LOOPBACK_ALIASES = ("127.0.0.1", "127.1", "127.0.0.2", "localhost", "localhost.", "LOCALHOST", "0.0.0.0",
+                    "[::1]", "[::ffff:7f00:1]", "[0:0:0:0:0:0:0:1]")
+
+
+def _resolving_name() -> str:
+    """A DNS name (not spelled 'localhost') that resolves to this machine: the host's own name."""
+    return socket.gethostname()
+
+
+def _jdbc(name: str, host: str, database: str) -> dict[str, Any]:
+    port = connection.settings_dict.get("PORT") or 5432
+    return {"catalog_name": name, "catalog_type": "jdbc", "configuration": {
+        "type": "postgresql", "base-url": f"jdbc:postgresql://{host}:{port}/", "default-database": database,
+        "username": "postgres", "password": "any-password-works-on-trust"}}
+
+
+def _redis(name: str, host: str, db: int) -> dict[str, Any]:
+    broker = urlsplit(settings.CELERY_BROKER_URL)
+    return {"catalog_name": name, "catalog_type": "redis-streams",
+            "configuration": {"url": f"redis://{host}:{broker.port or 6379}/{db}"}}
+
+
+def _refused(resp: Any) -> bool:
+    return resp.status_code == 400 and "platform's own services" in json.dumps(resp.json())
+
+
+@pytest.mark.parametrize("host", [*LOOPBACK_ALIASES, "resolving-name"])
+def test_a_jdbc_catalog_on_the_platform_database_is_refused_in_every_spelling(admin_client: APIClient,
+                                                                              host: str) -> None:
+    host = _resolving_name() if host == "resolving-name" else host
+    body = _jdbc("platform", host, connection.settings_dict["NAME"])
+    resp = admin_client.post(BASE, body, format="json")
+    assert _refused(resp), resp.content
+    assert "any-password-works-on-trust" not in resp.content.decode()
+    # the ad-hoc test runs the same check and never connects
+    test = admin_client.post(f"{BASE}test-connection/", {"catalog_type": "jdbc",
+                                                          "configuration": body["configuration"]}, format="json")
+    assert _refused(test), test.content
+    assert not Catalog.objects.exists()
+
+
+def test_a_jdbc_catalog_on_another_database_of_the_same_server_is_allowed(admin_client: APIClient,
+                                                                          pg_source: PgDatabase) -> None:
+    resp = admin_client.post(BASE, _jdbc("sales", "127.1", pg_source.name), format="json")
+    assert resp.status_code == 201, resp.content
+
+
+def test_an_update_and_an_apply_cannot_move_a_catalog_onto_the_platform(admin_client: APIClient,
+                                                                        pg_source: PgDatabase) -> None:
+    assert admin_client.post(BASE, _jdbc("sales", "127.0.0.1", pg_source.name), format="json").status_code == 201
+    patch = admin_client.patch(f"{BASE}sales/", {"configuration": {"default-database": connection.settings_dict["NAME"]}},
+                               format="json")
+    assert _refused(patch), patch.content
+    put = admin_client.put(f"{BASE}sales/", _jdbc("sales", "[::1]", connection.settings_dict["NAME"]), format="json")
+    assert _refused(put), put.content
+    stored = Catalog.objects.get(catalog_name="sales")
+    assert stored.version == 1
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.1", "localhost.", "[::1]", "0.0.0.0"])
+@pytest.mark.parametrize("db", ["broker", "other"])
+def test_a_redis_streams_catalog_on_the_broker_server_is_refused_whatever_its_db(
+        admin_client: APIClient, host: str, db: str) -> None:
+    broker_db = int(urlsplit(settings.CELERY_BROKER_URL).path.strip("/") or 0)
+    number = broker_db if db == "broker" else (broker_db + 1) % 16  # SELECT crosses db numbers: the server is refused
+    resp = admin_client.post(BASE, _redis("events", host, number), format="json")
+    assert _refused(resp), resp.content
+
+
+@pytest.mark.parametrize("catalog_type,configuration", [
+    ("hive", {"metastore-uris": "thrift://127.1:{pg}"}),
+    ("nats-jetstream", {"servers": ["nats://localhost.:{redis}"]}),
+    ("kafka", {"bootstrap-servers": "[::1]:{redis}"}),
+])
+def test_other_catalog_types_cannot_reach_the_platforms_services(admin_client: APIClient, catalog_type: str,
+                                                                 configuration: dict[str, Any]) -> None:
+    ports = {"pg": connection.settings_dict.get("PORT") or 5432,
+             "redis": urlsplit(settings.CELERY_BROKER_URL).port or 6379}
+    text = json.dumps(configuration)
+    for key, value in ports.items():
+        text = text.replace("{" + key + "}", str(value))
+    resp = admin_client.post(BASE, {"catalog_name": "x", "catalog_type": catalog_type,
+                                    "configuration": json.loads(text)}, format="json")
+    assert _refused(resp), resp.content
+
+
+def test_the_operator_allow_list_limits_catalog_hosts(admin_client: APIClient, pg_source: PgDatabase,
+                                                      settings: Any) -> None:
+    settings.LAKEPORT_CATALOG_ALLOWED_HOSTS = ["db.example.internal"]
+    resp = admin_client.post(BASE, _jdbc("sales", "127.0.0.1", pg_source.name), format="json")
+    assert resp.status_code == 400 and "LAKEPORT_CATALOG_ALLOWED_HOSTS" in json.dumps(resp.json())
+    settings.LAKEPORT_CATALOG_ALLOWED_HOSTS = ["127.0.0.0/8"]
+    assert admin_client.post(BASE, _jdbc("sales", "127.0.0.1", pg_source.name), format="json").status_code == 201
+
+
+def test_a_saved_catalog_whose_host_now_reaches_the_platform_is_refused_at_use(
+        admin_client: APIClient, developer_client: APIClient, pg_source: PgDatabase,
+        client_for: Callable[..., APIClient]) -> None:
+    # saved on another database; the row is then changed under it (as a DNS change would change the address)
+    assert admin_client.post(BASE, _jdbc("sales", "127.0.0.1", pg_source.name), format="json").status_code == 201
+    catalog = Catalog.objects.get(catalog_name="sales")
+    stored = json.loads(catalog.configuration)
+    stored["default-database"] = connection.settings_dict["NAME"]
+    Catalog.objects.filter(pk=catalog.pk).update(configuration=json.dumps(stored))
+    for path in ("sales/test-connection/",):
+        resp = developer_client.post(f"{BASE}{path}")
+        assert resp.status_code == 409 and "platform's own services" in json.dumps(resp.json()), resp.content
+    resp = developer_client.get(f"{BASE}sales/databases/")
+    assert resp.status_code == 409, resp.content
