@@ -27,7 +27,7 @@ from config.api.validation import validated
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
 
-_STATUS_CODES = {404: "not_found", 501: "not_implemented", 502: "bad_gateway", 504: "gateway_timeout"}
+_STATUS_CODES = {404: "not_found", 409: "refused", 501: "not_implemented", 502: "bad_gateway", 504: "gateway_timeout"}
 
 TIMEOUT_PARAMETER = OpenApiParameter(
     "timeout", float, description="Seconds before the call is abandoned, 1 to 30 (default LAKEPORT_CONNECT_TIMEOUT)."

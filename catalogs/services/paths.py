@@ -7,6 +7,7 @@ The same checks run when a catalog is saved, when a configuration is tested and 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from catalogs.models import Catalog
@@ -61,6 +62,10 @@ def _endpoint_field(catalog_type: str) -> str:
 def _path_errors(*, team_name: str, catalog_type: str, plain: dict[str, Any]) -> dict[str, list[str]]:
     paths = local_paths(catalog_type, plain)
     errors: dict[str, list[str]] = {}
+    root = plain.get("root") if catalog_type == "files" else None
+    if isinstance(root, str) and str(paths.get("root")) != os.path.normpath(root):
+        # files catalogs are read without following symlinks (jobs/spark/confined.py): say so on save already
+        errors["root"] = ["must not be or pass through a symbolic link (rule: no-symlinks)."]
     for key, path in paths.items():
         try:
             check_team_path(path, team_name)
