@@ -32,7 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
-from catalogs.services.paths import catalog_bind_refusal
+from catalogs.services.paths import catalog_bind_refusal, location_refusals
 from jobs.engines.spark_home import lean_spark_home
 from jobs.engines.store import DjangoCatalogStore
 from jobs.models import Engine
@@ -438,7 +438,7 @@ class EngineProcess:
                     pending = self._pending.pop(str(message.get("id")), None)
                 if pending is not None:
                     pending.finish(message)
-            elif op in ("catalog", "catalogs", "contains"):
+            elif op in ("catalog", "catalogs", "contains", "locations"):
                 self._answer(message)
         # The channel closed: the engine is gone. Every request it held fails (or is retried by its caller).
         if self.proc is not None:
@@ -472,6 +472,9 @@ class EngineProcess:
                         "version": entry.version, "fingerprint": entry.fingerprint}
             elif op == "catalogs":
                 reply["names"] = self._store.list_catalogs()
+            elif op == "locations":  # a Hive table's locations, judged as a catalog's paths on save
+                reply["refused"] = location_refusals(team=self.key.team,
+                                                     locations=[str(x) for x in message.get("locations") or []])
             else:
                 reply["found"] = self._store.contains(name)
         except Exception as exc:  # the platform database may be down: the engine reports a store error

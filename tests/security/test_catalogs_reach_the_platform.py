@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -56,10 +57,6 @@ def test_a_jdbc_catalog_on_the_platform_database_is_refused_in_every_spelling(ad
     resp = admin_client.post(BASE, body, format="json")
     assert _refused(resp), resp.content
     assert "any-password-works-on-trust" not in resp.content.decode()
-    # the ad-hoc test runs the same check and never connects
-    test = admin_client.post(f"{BASE}test-connection/", {"catalog_type": "jdbc",
-                                                          "configuration": body["configuration"]}, format="json")
-    assert _refused(test), test.content
     assert not Catalog.objects.exists()
 
 
@@ -131,3 +128,36 @@ def test_a_saved_catalog_whose_host_now_reaches_the_platform_is_refused_at_use(
         assert resp.status_code == 409 and "platform's own services" in json.dumps(resp.json()), resp.content
     resp = developer_client.get(f"{BASE}sales/databases/")
     assert resp.status_code == 409, resp.content
+
+
+def test_the_ad_hoc_test_answers_a_platform_service_a_closed_port_and_a_silent_one_alike(
+        admin_client: APIClient) -> None:
+    """No port-scanning oracle: the platform's database, a port nothing listens on and one that never answers give
+    the same message after the same (whole) timeout, and nothing tells them apart."""
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))  # bound, never listening: connections are refused
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(0)
+    filler = socket.create_connection(silent.getsockname())  # the backlog is full: new SYNs are dropped, as filtered
+    try:
+        answers = []
+        for host, port, database in (("127.1", connection.settings_dict.get("PORT") or 5432,
+                                      connection.settings_dict["NAME"]),
+                                     ("127.0.0.1", closed.getsockname()[1], "x"),
+                                     ("localhost", silent.getsockname()[1], "x")):
+            config = _jdbc("probe", host, database)["configuration"]
+            config["base-url"] = f"jdbc:postgresql://{host}:{port}/"
+            started = time.monotonic()
+            resp = admin_client.post(f"{BASE}test-connection/?timeout=1", {"catalog_type": "jdbc",
+                                                                           "configuration": config}, format="json")
+            took = time.monotonic() - started
+            assert resp.status_code == 200, resp.content
+            body = resp.json()
+            answers.append((body["ok"], body["message"].split(": ", 1)[1]))  # the message without its target
+            assert took >= 1.0, (host, port, took)  # the whole deadline, whatever happened
+            assert "platform" not in body["message"], body
+        assert len(set(answers)) == 1 and answers[0][0] is False, answers
+    finally:
+        for sock in (filler, closed, silent):
+            sock.close()
