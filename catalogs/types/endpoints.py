@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,13 +67,23 @@ def _plain_host(host: str) -> str:
     return host.strip().strip("[]").rstrip(".").lower()
 
 
+_OWN_TTL_SECONDS = 60.0  # this host's addresses change rarely; resolving its name at every check would not
+_own_cache: tuple[float, set[str]] = (0.0, set())
+
+
 def _own_addresses() -> set[str]:
-    """This machine's addresses as DNS gives them for its host name (the loopback's equals)."""
+    """This machine's addresses as DNS gives them for its host name (the loopback's equals), cached briefly."""
+    global _own_cache
+    if time.monotonic() - _own_cache[0] < _OWN_TTL_SECONDS:
+        return _own_cache[1]
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM)
-    except OSError:
-        return set()
-    return {str(info[4][0]) for info in infos}
+        infos = call_with_deadline(lambda: socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM),
+                                   timeout=5.0, target="DNS for this host")
+        found = {str(info[4][0]) for info in infos}
+    except (OSError, DeadlineExceeded):
+        found = set()
+    _own_cache = (time.monotonic(), found)
+    return found
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

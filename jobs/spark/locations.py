@@ -66,7 +66,8 @@ def _name(obj: Any) -> str:
 
 
 def _items(seq: Any) -> list[Any]:
-    items, it = [], seq.iterator()
+    items: list[Any] = []
+    it = seq.iterator()
     while it.hasNext() and len(items) < MAX_ITEMS:
         items.append(it.next())
     return items

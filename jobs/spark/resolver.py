@@ -260,6 +260,11 @@ class CatalogResolver:
         session whose session catalog is a team's Hive catalog, the table locations (raises LocationRefusal)."""
         if self.guard is not None:
             self.guard.check(sql, stmt, self.guard_scope(temp_views))
+        self.check_locations(sql, stmt)
+
+    def check_locations(self, sql: str, stmt: Statement) -> None:
+        """On a session whose session catalog is a team's Hive catalog, refuse a statement that touches a table or
+        partition location the team may not use (raises LocationRefusal; jobs/spark/locations.py)."""
         if self._state.hive is not None:
             check_locations(self.spark, sql, self._location_judge(), statement=stmt.index, line=stmt.line)
 
