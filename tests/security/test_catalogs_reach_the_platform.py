@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,7 +17,10 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from catalogs.models import Catalog
+from jobs.models import TERMINAL_STATUSES, RunStatus
 from tests.conftest import PgDatabase
+from tests.jobs.conftest import running_worker, wait_status
+from tests.support.worker import Worker
 
 pytestmark = pytest.mark.django_db
 
@@ -161,3 +164,30 @@ def test_the_ad_hoc_test_answers_a_platform_service_a_closed_port_and_a_silent_o
     finally:
         for sock in (filler, closed, silent):
             sock.close()
+
+
+@pytest.fixture(scope="module")
+def reach_worker(django_db_setup: Any, django_db_blocker: Any,
+                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    with running_worker(tmp_path_factory, "reach-worker", hostname="reach@%h", beat=False) as worker:
+        yield worker
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_engine_refuses_a_catalog_that_reaches_the_platform_when_it_binds(
+        reach_worker: Worker, admin_client: APIClient, developer_client: APIClient, pg_source: PgDatabase) -> None:
+    """Saved on another database, then (as a DNS change would) pointing at the platform's: the run that binds it
+    fails naming the rule, and no row of the platform's tables comes back."""
+    assert admin_client.post(BASE, _jdbc("sales", "127.0.0.1", pg_source.name), format="json").status_code == 201
+    catalog = Catalog.objects.get(catalog_name="sales")
+    stored = json.loads(catalog.configuration)
+    stored["default-database"] = connection.settings_dict["NAME"]
+    Catalog.objects.filter(pk=catalog.pk).update(configuration=json.dumps(stored))
+    job = developer_client.post("/api/v1/teams/acme/jobs/", {"name": "steal", "sql":
+                                "SELECT username FROM sales.public.auth_user"}, format="json")
+    assert job.status_code == 201, job.content
+    run = developer_client.post(f"/api/v1/teams/acme/jobs/{job.json()['id']}/runs/")
+    done = wait_status(int(run.json()["id"]), *TERMINAL_STATUSES)
+    assert done.status == RunStatus.FAILED, done.statements
+    assert "platform's own services" in done.error["message"] and "Catalog 'sales' is refused" in done.error["message"]
+    assert done.result is None
