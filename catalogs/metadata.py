@@ -124,7 +124,7 @@ def catalog_config_test_connection(*, team: Team, catalog_type: str, configurati
         raise invalid({"configuration": paths})
     _register_secrets(config)
     endpoints = catalog_endpoints(catalog_type, plain)
-    if endpoints and not _any_answers(endpoints, timeout=timeout):
+    if endpoints and not _any_answers(endpoints, deadline=started + timeout):
         return _unreachable(endpoints, started=started, timeout=timeout)
     result = get_catalog_type(catalog_type).test_connection(config, timeout=timeout)
     logger.info(
@@ -134,15 +134,19 @@ def catalog_config_test_connection(*, team: Team, catalog_type: str, configurati
     return result
 
 
-def _any_answers(endpoints: list[Endpoint], *, timeout: float) -> bool:
-    """Whether one of the endpoints may be reached (not a platform service, in the allow-list) and accepts TCP."""
+def _any_answers(endpoints: list[Endpoint], *, deadline: float) -> bool:
+    """Whether one of the endpoints may be reached (not a platform service, in the allow-list) and accepts TCP
+    before `deadline` (a `time.monotonic()` value shared by all of them)."""
     for endpoint in endpoints:
         try:
             check_endpoints([endpoint])
         except EndpointRefused:
             continue  # refused by rule: answered exactly like a port nothing listens on
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
         try:
-            socket.create_connection((endpoint.host.strip("[]"), endpoint.port), timeout=timeout).close()
+            socket.create_connection((endpoint.host.strip("[]"), endpoint.port), timeout=remaining).close()
         except OSError:
             continue
         return True
