@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import re
+import socket
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -16,12 +18,15 @@ from pydantic import ValidationError as PydanticValidationError
 
 from catalogs.models import Catalog
 from catalogs.secrets import open_configuration, secret_paths
+from catalogs.services.paths import catalog_reach_errors
 from catalogs.services.spec import config_error_details, invalid
 from catalogs.types import CATALOG_TYPES, get_catalog_type
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
+from catalogs.types.endpoints import Endpoint, EndpointRefused, catalog_endpoints, check_endpoints
 from catalogs.types.streams import StreamSample, sample_table
 from config.errors import Conflict, InvalidInput
 from lakeport_kernel.redaction import register_secret
+from teams.models import Team
 
 logger = logging.getLogger("lakeport.catalogs.metadata")
 
@@ -51,6 +56,13 @@ class TableSample:
     columns: list[dict[str, str]]
     rows: list[list[Any]]
     schema: str
+
+
+class CatalogReachRefused(Conflict):
+    """A saved catalog now reaches what no catalog may (a DNS answer changed, or the rules did since it was saved)."""
+
+    code = "catalog_refused"
+    default_message = "The catalog reaches a path or server it may not use; fix its configuration."
 
 
 class ConfigurationUnreadable(Conflict):
@@ -96,16 +108,58 @@ def validate_configuration(*, catalog_type: str, configuration: Any) -> CatalogC
 
 
 # ---- services ----------------------------------------------------------------------------------------------
-def catalog_config_test_connection(*, catalog_type: str, configuration: Any, timeout: float) -> ConnectionResult:
-    """Test an unsaved configuration: validate it (400 on bad input), then connect within `timeout` seconds."""
+def catalog_config_test_connection(*, team: Team, catalog_type: str, configuration: Any,
+                                   timeout: float) -> ConnectionResult:
+    """Test an unsaved configuration: run exactly the checks a save runs, then connect within `timeout` seconds.
+
+    A path the team may not use is a 400 naming the rule, as on a save. A server that refuses the connection, never
+    answers, or is one no catalog may reach (the platform's own services, outside the allow-list) gets one and the
+    same answer after the whole `timeout`, so the test cannot tell an attacker which ports are open where.
+    """
+    started = time.monotonic()
     config = validate_configuration(catalog_type=catalog_type, configuration=configuration)
+    plain = config.to_plain()
+    paths = catalog_reach_errors(team=team, catalog_type=catalog_type, plain=plain, endpoints=False)
+    if paths:
+        raise invalid({"configuration": paths})
     _register_secrets(config)
+    endpoints = catalog_endpoints(catalog_type, plain)
+    if endpoints and not _any_answers(endpoints, deadline=started + timeout):
+        return _unreachable(endpoints, started=started, timeout=timeout)
     result = get_catalog_type(catalog_type).test_connection(config, timeout=timeout)
     logger.info(
         "catalog.test_connection",
         extra={"catalog_type": catalog_type, "catalog": None, "ok": result.ok, "elapsed_ms": result.elapsed_ms},
     )
     return result
+
+
+def _any_answers(endpoints: list[Endpoint], *, deadline: float) -> bool:
+    """Whether one of the endpoints may be reached (not a platform service, in the allow-list) and accepts TCP
+    before `deadline` (a `time.monotonic()` value shared by all of them)."""
+    for endpoint in endpoints:
+        try:
+            check_endpoints([endpoint])
+        except EndpointRefused:
+            continue  # refused by rule: answered exactly like a port nothing listens on
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        try:
+            socket.create_connection((endpoint.host.strip("[]"), endpoint.port), timeout=remaining).close()
+        except OSError:
+            continue
+        return True
+    return False
+
+
+def _unreachable(endpoints: list[Endpoint], *, started: float, timeout: float) -> ConnectionResult:
+    """One answer, after the whole deadline, for a closed port, a filtered one and an address no catalog may use:
+    the ad-hoc test is not a port scanner (the save names the rule; this answer never does)."""
+    time.sleep(max(0.0, timeout - (time.monotonic() - started)))
+    targets = ", ".join(e.label for e in endpoints)
+    return ConnectionResult(ok=False, elapsed_ms=int((time.monotonic() - started) * 1000), message=(
+        f"could not connect to {targets}: connection refused, timed out, or not an address catalogs may use"))
 
 
 def catalog_test_connection(*, catalog: Catalog, timeout: float) -> ConnectionResult:
@@ -179,6 +233,10 @@ def _open(catalog: Catalog) -> CatalogConfig:
             extra={"team_id": catalog.team_id, "catalog": catalog.catalog_name, "error_class": type(exc).__name__},
         )
         raise ConfigurationUnreadable() from None
+    # checked again at every use: a name may resolve elsewhere now than when the catalog was saved
+    errors = catalog_reach_errors(team=catalog.team, catalog_type=catalog.catalog_type, plain=config.to_plain())
+    if errors:
+        raise CatalogReachRefused(details={"configuration": errors})
     _register_secrets(config)
     return config
 

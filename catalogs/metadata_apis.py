@@ -27,7 +27,7 @@ from config.api.validation import validated
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
 
-_STATUS_CODES = {404: "not_found", 501: "not_implemented", 502: "bad_gateway", 504: "gateway_timeout"}
+_STATUS_CODES = {404: "not_found", 409: "refused", 501: "not_implemented", 502: "bad_gateway", 504: "gateway_timeout"}
 
 TIMEOUT_PARAMETER = OpenApiParameter(
     "timeout", float, description="Seconds before the call is abandoned, 1 to 30 (default LAKEPORT_CONNECT_TIMEOUT)."
@@ -130,7 +130,7 @@ class CatalogConfigTestConnectionApi(TeamScopedMixin, APIView):
         timeout = resolve_timeout(request.query_params.get("timeout"))
         data = validated(self.InputSerializer, request.data)
         result = catalog_config_test_connection(
-            catalog_type=data["catalog_type"], configuration=data["configuration"], timeout=timeout
+            team=self.team, catalog_type=data["catalog_type"], configuration=data["configuration"], timeout=timeout
         )
         return Response(ConnectionResultOutput(result).data)
 

@@ -1,12 +1,18 @@
 """`files` catalogs: landing directories `<root>/<database>/<table>/` of JSON-lines, CSV (with a header) or
-Parquet files, under one of the team's data directories (catalogs/types/paths.py)."""
+Parquet files, under one of the team's data directories (catalogs/types/paths.py).
+
+Browsing runs in the web process as the platform's user, so every path is opened without following a symbolic
+link (jobs/spark/confined.py): a symlink at any level is refused (409, rule no-symlinks), never read.
+"""
 
 from __future__ import annotations
 
 import collections
 import csv
+import io
 import os
 from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -16,6 +22,7 @@ from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, 
 from catalogs.types.calls import browse, check_connection
 from catalogs.types.paths import check_local_path
 from catalogs.types.streams import StreamCatalogConfig, StreamSample, json_records, stream_detail
+from jobs.spark import confined
 
 SAMPLE_FILES = 5
 SAMPLE_RECORDS = 50
@@ -31,58 +38,74 @@ class FilesConfig(StreamCatalogConfig):
     @field_validator("root")
     @classmethod
     def _root(cls, value: str) -> str:
-        return check_local_path(value)
+        check_local_path(value)
+        # kept as written, not resolved: a root that is (or turned into) a symlink is refused when read
+        return os.path.normpath(value)
 
 
-def _dirs(path: Path) -> list[str]:
-    return sorted(e.name for e in os.scandir(path) if e.is_dir() and not e.name.startswith((".", "_")))
+def _dirs(root: str, *parts: str) -> list[str]:
+    # a symlinked sub-directory is not a database or table: it is left out here and refused when named
+    return sorted(e.name for e in confined.entries(root, *parts) if e.is_dir and not e.name.startswith((".", "_")))
 
 
-def _newest_files(path: Path) -> list[Path]:
-    files = [e for e in os.scandir(path) if e.is_file() and not e.name.startswith((".", "_"))]
-    return [Path(e.path) for e in sorted(files, key=lambda e: e.stat().st_mtime_ns)[-SAMPLE_FILES:]]
+def _newest_files(root: str, *parts: str) -> list[str]:
+    """Names of the newest data files of a landing directory; one holding a symlink is refused, not half-read."""
+    links = confined.symlinks(root, *parts)
+    if links:
+        raise confined.ConfinedPathError(f"{'/'.join(parts)}/{links[0]} is a symbolic link; files catalogs never "
+                                         "follow symbolic links (rule: no-symlinks).")
+    files = [e for e in confined.entries(root, *parts) if not e.is_dir and not e.name.startswith((".", "_"))]
+    return [e.name for e in sorted(files, key=lambda e: e.mtime_ns)[-SAMPLE_FILES:]]
 
 
-def _sample(path: Path, fmt: str) -> tuple[list[dict[str, Any]], bool]:
-    """Records from the newest files, and whether their values are text (CSV)."""
-    records: list[dict[str, Any]] = []
-    for file in reversed(_newest_files(path)):
+def _records(root: str, parts: tuple[str, ...], name: str, fmt: str, limit: int, *, tail: bool) -> list[dict[str, Any]]:
+    """Up to `limit` records of one file (its first or, with `tail`, its last), read through a no-follow open."""
+    with confined.open_file(root, *parts, name) as handle:
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
-            records += pq.read_table(file).slice(0, SAMPLE_RECORDS).to_pylist()
-        elif fmt == "csv":
-            with file.open(newline="", encoding="utf-8", errors="replace") as handle:
-                records += [dict(r) for _, r in zip(range(SAMPLE_RECORDS), csv.DictReader(handle), strict=False)]
-        else:
-            with file.open("rb") as handle:
-                records += json_records([line for _, line in zip(range(SAMPLE_RECORDS), handle, strict=False)])
+            data = pq.read_table(handle)
+            start = max(0, data.num_rows - limit) if tail else 0
+            return data.slice(start, limit).to_pylist()
+        if fmt == "csv":
+            reader = csv.DictReader(io.TextIOWrapper(handle, encoding="utf-8", errors="replace", newline=""))
+            return [dict(r) for r in (collections.deque(reader, maxlen=limit) if tail else islice(reader, limit))]
+        return json_records(list(collections.deque(handle, maxlen=limit) if tail else islice(handle, limit)))
+
+
+def _sample(root: str, parts: tuple[str, ...], fmt: str) -> tuple[list[dict[str, Any]], bool]:
+    """Records from the newest files, and whether their values are text (CSV)."""
+    records: list[dict[str, Any]] = []
+    for name in reversed(_newest_files(root, *parts)):
+        records += _records(root, parts, name, fmt, SAMPLE_RECORDS, tail=False)
         if len(records) >= SAMPLE_RECORDS:
             break
     return records[:SAMPLE_RECORDS], fmt == "csv"
 
 
-def _tail(path: Path, fmt: str, limit: int) -> list[dict[str, Any]]:
+def _tail(root: str, parts: tuple[str, ...], fmt: str, limit: int) -> list[dict[str, Any]]:
     """The last `limit` records of the newest files, oldest first (newest files read first, then stitched)."""
     chunks: list[list[dict[str, Any]]] = []
     wanted = limit
-    for file in reversed(_newest_files(path)):
+    for name in reversed(_newest_files(root, *parts)):
         if wanted <= 0:
             break
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            data = pq.read_table(file)
-            records = data.slice(max(0, data.num_rows - wanted)).to_pylist()
-        elif fmt == "csv":
-            with file.open(newline="", encoding="utf-8", errors="replace") as handle:
-                records = [dict(r) for r in collections.deque(csv.DictReader(handle), maxlen=wanted)]
-        else:
-            with file.open("rb") as handle:
-                records = json_records(list(collections.deque(handle, maxlen=wanted)))
+        records = _records(root, parts, name, fmt, wanted, tail=True)
         chunks.append(records)
         wanted -= len(records)
     return [record for chunk in reversed(chunks) for record in chunk]
+
+
+def _confined(run: Callable[[], Any]) -> Callable[[], Any]:
+    """`run` with a symlink on the way refused as a clear 409 naming the rule (never followed, never a 502)."""
+
+    def call() -> Any:
+        try:
+            return run()
+        except confined.ConfinedPathError as exc:
+            raise MetadataError(str(exc), status=409) from None
+
+    return call
 
 
 class FilesCatalogType:
@@ -96,23 +119,23 @@ class FilesCatalogType:
         """Check that the root is a readable directory."""
 
         def check() -> str:
-            databases = _dirs(Path(config.root))
+            databases = _dirs(config.root)
             return f"root {config.root} is readable: {len(databases)} database(s)"
 
-        return check_connection(check, timeout=timeout, target=config.root, explain=lambda e: _explain(config, e))
+        return check_connection(_confined(check), timeout=timeout, target=config.root,
+                                explain=lambda e: _explain(config, e))
 
     def list_databases(self, config: FilesConfig, *, timeout: float) -> list[str]:
         """Directories under the root."""
-        return self._browse(config, lambda: _dirs(Path(config.root)), timeout)
+        return self._browse(config, lambda: _dirs(config.root), timeout)
 
     def list_tables(self, config: FilesConfig, database: str, *, timeout: float) -> list[TableSummary]:
         """Landing directories of the database."""
 
         def run() -> list[TableSummary]:
-            path = Path(config.root) / database
-            if not path.is_dir():
+            if not confined.is_dir(config.root, database):
                 raise MetadataError(f"Database '{database}' does not exist in this catalog.", status=404)
-            return [TableSummary(name=n, kind="stream") for n in _dirs(path)]
+            return [TableSummary(name=n, kind="stream") for n in _dirs(config.root, database)]
 
         return self._browse(config, run, timeout)
 
@@ -120,14 +143,14 @@ class FilesCatalogType:
         """The declared schema, or one inferred from the newest files."""
 
         def run() -> TableDetail:
-            path = Path(config.root) / database / table
-            if not path.is_dir():
+            if not confined.is_dir(config.root, database, table):
                 raise MetadataError(f"Table '{database}.{table}' does not exist in this catalog.", status=404)
             spec = config.declared(database, table)
             fmt = (spec.format if spec and spec.format else None) or config.format
-            records, text = _sample(path, fmt)
-            files = sum(1 for e in os.scandir(path) if e.is_file())
-            return stream_detail(config, database, table, records, row_count=None, location=str(path),
+            records, text = _sample(config.root, (database, table), fmt)
+            files = sum(1 for e in confined.entries(config.root, database, table) if not e.is_dir)
+            location = str(Path(config.root) / database / table)
+            return stream_detail(config, database, table, records, row_count=None, location=location,
                                  properties={"format": fmt, "files": str(files)}, from_text=text)
 
         return self._browse(config, run, timeout)
@@ -137,20 +160,21 @@ class FilesCatalogType:
         """The last `limit` records of the newest files, oldest first."""
 
         def run() -> StreamSample:
-            path = Path(config.root) / database / table
-            if not path.is_dir():
+            if not confined.is_dir(config.root, database, table):
                 raise MetadataError(f"Table '{database}.{table}' does not exist in this catalog.", status=404)
             spec = config.declared(database, table)
             fmt = (spec.format if spec and spec.format else None) or config.format
-            return StreamSample(_tail(path, fmt, limit), from_text=fmt == "csv")
+            return StreamSample(_tail(config.root, (database, table), fmt, limit), from_text=fmt == "csv")
 
         return self._browse(config, run, timeout)
 
     def _browse(self, config: FilesConfig, run: Callable[[], Any], timeout: float) -> Any:
-        return browse(run, timeout=timeout, target=config.root, explain=lambda e: _explain(config, e))
+        return browse(_confined(run), timeout=timeout, target=config.root, explain=lambda e: _explain(config, e))
 
 
 def _explain(config: FilesConfig, exc: BaseException) -> str:
+    if isinstance(exc, MetadataError):
+        return str(exc)
     if isinstance(exc, FileNotFoundError):
         return f"root {config.root} does not exist"
     if isinstance(exc, PermissionError):

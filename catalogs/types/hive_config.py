@@ -9,6 +9,8 @@ from pydantic import Field, field_validator, model_validator
 from catalogs.types.base import CatalogConfig
 from catalogs.types.paths import check_local_path
 
+# A warehouse on another file system (the team's HDFS or bucket); a local one must be an absolute path.
+_REMOTE_WAREHOUSE = re.compile(r"^(hdfs|s3a|abfss|gs)://[A-Za-z0-9._:-]+(/[^\s]*)?$")
 _THRIFT_URI = re.compile(r"^thrift://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$")
 
 
@@ -43,6 +45,20 @@ class HiveConfig(CatalogConfig):
     @classmethod
     def _local_dirs(cls, value: str | None) -> str | None:
         return check_local_path(value) if value else value
+
+    @field_validator("warehouse")
+    @classmethod
+    def _warehouse(cls, value: str | None) -> str | None:
+        # checked against the team's data roots on save (catalogs/services/paths.py), like a Delta warehouse
+        if not value:
+            return value
+        if value.startswith("file://"):
+            return check_local_path(value.removeprefix("file://"))
+        if "://" in value:
+            if not _REMOTE_WAREHOUSE.match(value) or "/../" in value + "/":
+                raise ValueError("use a local absolute path or an hdfs://, s3a://, abfss:// or gs:// URI.")
+            return value.rstrip("/")
+        return check_local_path(value)
 
     @model_validator(mode="after")
     def _one_source(self) -> HiveConfig:

@@ -30,7 +30,7 @@ def check_local_path(value: str) -> str:
 # ---- team data roots (the SQL guard's catalog side) ------------------------------------------------------
 # Configuration keys (by alias) that hold local data paths, per catalog type.
 LOCAL_PATH_FIELDS: dict[str, tuple[str, ...]] = {
-    "delta": ("warehouse",), "hive": ("hive-conf-dir", "hadoop-conf-dir"), "files": ("root",),
+    "delta": ("warehouse",), "hive": ("hive-conf-dir", "hadoop-conf-dir", "warehouse"), "files": ("root",),
 }
 
 

@@ -292,6 +292,9 @@ LAKEPORT_RUN_WAITERS = env.int("LAKEPORT_RUN_WAITERS", default=2)
 # Local data directories (Delta warehouses, Hive conf dirs) a team's catalogs may use, as templates with {team}:
 # data paths belong to one team, and no two teams' catalogs may point into each other's.
 LAKEPORT_TEAM_DATA_ROOTS = env.list("LAKEPORT_TEAM_DATA_ROOTS", default=[str(DATA_DIR / "teams" / "{team}")])
+# CATALOG REACH: hosts (names, IPs or CIDRs) catalogs may connect to; empty = any host but the platform's own
+# database, broker and result backend, which no catalog may reach (catalogs/types/endpoints.py).
+LAKEPORT_CATALOG_ALLOWED_HOSTS = env.list("LAKEPORT_CATALOG_ALLOWED_HOSTS", default=[])
 
 # LOGGING
 # Event-style logs; production switches the formatter to JSON. The redaction filter guards every handler.

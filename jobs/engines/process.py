@@ -32,6 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
+from catalogs.services.paths import catalog_bind_refusal, location_refusals
 from jobs.engines.scratch import EngineScratch, claim_scratch, scratch_dir, scratch_root, sweep_scratch
 from jobs.engines.spark_home import lean_spark_home
 from jobs.engines.store import DjangoCatalogStore
@@ -439,7 +440,7 @@ class EngineProcess:
                     pending = self._pending.pop(str(message.get("id")), None)
                 if pending is not None:
                     pending.finish(message)
-            elif op in ("catalog", "catalogs", "contains"):
+            elif op in ("catalog", "catalogs", "contains", "locations"):
                 self._answer(message)
         # The channel closed: the engine is gone. Every request it held fails (or is retried by its caller).
         if self.proc is not None:
@@ -462,11 +463,20 @@ class EngineProcess:
             close_old_connections()
             if op == "catalog":
                 entry = self._store.get_catalog(name)
-                reply["entry"] = None if entry is None else {
-                    "name": entry.name, "type": entry.type, "configuration": entry.configuration,
-                    "version": entry.version, "fingerprint": entry.fingerprint}
+                # the platform's own services and other teams' paths, checked again now (DNS may have changed)
+                refusal = None if entry is None else catalog_bind_refusal(
+                    team=self.key.team, name=entry.name, catalog_type=entry.type, plain=entry.configuration)
+                if refusal is not None:
+                    reply["error"] = refusal
+                elif entry is not None:
+                    reply["entry"] = {
+                        "name": entry.name, "type": entry.type, "configuration": entry.configuration,
+                        "version": entry.version, "fingerprint": entry.fingerprint}
             elif op == "catalogs":
                 reply["names"] = self._store.list_catalogs()
+            elif op == "locations":  # a Hive table's locations, judged as a catalog's paths on save
+                reply["refused"] = location_refusals(team=self.key.team,
+                                                     locations=[str(x) for x in message.get("locations") or []])
             else:
                 reply["found"] = self._store.contains(name)
         except Exception as exc:  # the platform database may be down: the engine reports a store error

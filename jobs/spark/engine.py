@@ -125,6 +125,11 @@ class ChannelCatalogStore:
         """True if the team has a catalog called `name`."""
         return bool(self.asker.ask("contains", name=name).get("found"))
 
+    def check_locations(self, locations: list[str]) -> dict[str, str]:
+        """Which of these table locations the team may not use, with why (the platform judges, as on a save)."""
+        refused = self.asker.ask("locations", locations=list(locations)).get("refused") or {}
+        return {str(k): str(v) for k, v in refused.items()}
+
 
 class ChannelListener:
     """ScriptListener that forwards a request's statement events to the platform."""

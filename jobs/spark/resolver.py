@@ -25,6 +25,7 @@ from jobs.spark.bindings import (
 from jobs.spark.bindings import delta as delta_binding
 from jobs.spark.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
 from jobs.spark.guard import GuardScope, SqlGuard
+from jobs.spark.locations import LocationJudge, check_locations, warehouse_judge
 from jobs.spark.sqltext import (
     NameChain,
     Statement,
@@ -255,9 +256,26 @@ class CatalogResolver:
         return binding is not None and binding.spark_name == name
 
     def check(self, sql: str, stmt: Statement, *, temp_views: frozenset[str] = frozenset()) -> None:
-        """Apply the SQL guard to a prepared statement (raises GuardRefusal); nothing without a guard."""
+        """Apply the SQL guard to a prepared statement (raises GuardRefusal; nothing without a guard), then, on a
+        session whose session catalog is a team's Hive catalog, the table locations (raises LocationRefusal)."""
         if self.guard is not None:
             self.guard.check(sql, stmt, self.guard_scope(temp_views))
+        self.check_locations(sql, stmt)
+
+    def check_locations(self, sql: str, stmt: Statement) -> None:
+        """On a session whose session catalog is a team's Hive catalog, refuse a statement that touches a table or
+        partition location the team may not use (raises LocationRefusal; jobs/spark/locations.py)."""
+        if self._state.hive is not None:
+            check_locations(self.spark, sql, self._location_judge(), statement=stmt.index, line=stmt.line)
+
+    def _location_judge(self) -> LocationJudge:
+        """The platform's judgement when the store can ask it (engines); else only the Hive catalog's warehouse."""
+        judge = getattr(self.store, "check_locations", None)
+        if callable(judge):
+            return judge  # type: ignore[no-any-return]
+        hive = self._state.bindings.get(self._state.hive or "")
+        warehouse = str((hive.configuration if hive else {}).get("warehouse") or "")
+        return warehouse_judge([warehouse, str(self.spark.conf.get("spark.sql.warehouse.dir", "") or "")])
 
     def execute(self, stmt: Statement) -> Any:
         """Run one statement (binding its catalogs first, then the guard); returns Spark's DataFrame or None."""

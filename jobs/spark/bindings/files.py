@@ -1,6 +1,10 @@
 """files catalogs: landing directories `<root>/<database>/<table>/` of JSON, CSV or Parquet files, read with
 Spark's own file stream source and the table's declared schema (Spark's checkpoint remembers which files a
-query has read, so a replay reads the same files)."""
+query has read, so a replay reads the same files).
+
+Spark's file source follows symbolic links, so a landing directory reached through one, or holding one, is refused
+when a query starts or samples it (jobs/spark/confined.py); engines run as the team's own user besides.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from jobs.spark import confined
 from jobs.spark.bindings.base import Binding
 from jobs.spark.bindings.redis_streams import StreamCatalogBinding
 from jobs.spark.lineage import Dataset, stream_dataset
@@ -42,18 +47,28 @@ class FilesBinding(StreamCatalogBinding):
         return stream_dataset(binding.name, database, table, kind=self.key, namespace="file", physical_name=path)
 
     def databases(self, config: dict[str, Any]) -> list[str]:
-        """The sub-directories of the root."""
-        root = Path(str(config.get("root", "")))
+        """The sub-directories of the root (symlinks are not databases: never followed)."""
         try:
-            return sorted(e.name for e in os.scandir(root) if e.is_dir() and not e.name.startswith((".", "_")))
+            found = confined.entries(str(config.get("root", "")))
         except OSError:
             return []
+        return sorted(e.name for e in found if e.is_dir and not e.name.startswith((".", "_")))
 
     def _checked(self, binding: Binding, database: str, table: str) -> tuple[StreamTable, Path]:
         label = f"{binding.name}.{database}.{table}"
         spec = declared_table(binding.configuration, binding.name, database, table)
         path = table_dir(binding.configuration, database, table)
-        if not path.is_dir():
+        root = str(binding.configuration.get("root", ""))
+        try:
+            # Spark's file source follows symlinks: refuse a landing directory reached through one or holding one
+            exists = confined.is_dir(root, database, table)
+            links = confined.symlinks(root, database, table) if exists else []
+        except confined.ConfinedPathError as exc:
+            raise StreamSourceError(f"Stream table {label}: {exc}") from None
+        if links:
+            raise StreamSourceError(f"Stream table {label}: {database}/{table}/{links[0]} is a symbolic link; files "
+                                    "catalogs never follow symbolic links (rule: no-symlinks).")
+        if not exists:
             raise StreamSourceError(f"Stream table {label}: its landing directory {database}/{table} does not exist "
                                     f"under catalog '{binding.name}''s root.")
         fmt = spec.format or "json"
@@ -82,9 +97,10 @@ class FilesBinding(StreamCatalogBinding):
     def sample(self, spark: SparkSession, binding: Binding, database: str, table: str, limit: int) -> DataFrame:
         """The last `limit` records of the newest files."""
         spec, path = self._checked(binding, database, table)
-        files = sorted((e for e in os.scandir(path) if e.is_file() and not e.name.startswith((".", "_"))),
-                       key=lambda e: e.stat().st_mtime_ns)[-SAMPLE_FILES:]
+        files = sorted((e for e in confined.entries(str(binding.configuration.get("root", "")), database, table)
+                        if not e.is_dir and not e.name.startswith((".", "_"))),
+                       key=lambda e: e.mtime_ns)[-SAMPLE_FILES:]
         if not files:
             return spark.createDataFrame([], schema=spec.ddl())
-        rows = self._options(spark.read, spec).load([f.path for f in files]).tail(limit)
+        rows = self._options(spark.read, spec).load([str(path / f.name) for f in files]).tail(limit)
         return spark.createDataFrame(rows, schema=spec.ddl())

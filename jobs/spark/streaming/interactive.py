@@ -262,6 +262,7 @@ def _stream_query(resolver: CatalogResolver, stmt: Statement, parsed: StreamingS
     if resolver.guard is not None:
         scope = dataclasses.replace(resolver.guard_scope(), platform_views=frozenset(views))
         resolver.guard.check(prepared, rewritten, scope)
+    resolver.check_locations(prepared, rewritten)  # a static Hive table joined to a stream is read too
     prepared, _ = delta_static_tables(resolver, prepared)  # after the guard, which checks the tables' own names
     frame = resolver.spark.sql(prepared)
     return frame, views
