@@ -13,7 +13,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
@@ -91,24 +91,11 @@ class DeltaWriter:
         with self._pending(ref, frame, partition_cols) as written:
             metadata = self._metadata(operation, written, read_version, blind=blind)
             before = None if blind else self._replaced_files(table, None)
-            for _attempt in range(MAX_APPEND_ATTEMPTS):
-                attempted_at = table.version()
-                # Retries are ours: delta-rs would treat the append as having read every file of the table.
-                properties = CommitProperties(custom_metadata=metadata, max_commit_retries=0)
-                try:
-                    table.create_write_transaction(written.adds, "append", table.schema(),
-                                                   partition_by=partition_cols, commit_properties=properties)
-                    return self._landed_version(ref, attempted_at, written.commit_id)
-                except DeltaError as exc:
-                    latest = open_table(self.catalog, ref)
-                    if latest.version() == attempted_at:
-                        raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
-                    self._check_no_conflict(ref, table, latest, None, before, what="INSERT INTO")
-                    table = latest
-            raise DeltaConflictError(
-                f"INSERT INTO Delta table {ref} gave up after {MAX_APPEND_ATTEMPTS} attempts: other writers kept "
-                "committing. Nothing of this write was committed; run it again."
-            )
+            return self._commit_retrying(
+                ref, table, written, metadata, attempts=MAX_APPEND_ATTEMPTS, what="INSERT INTO",
+                commit=lambda t, props: t.create_write_transaction(
+                    written.adds, "append", t.schema(), partition_by=partition_cols, commit_properties=props),
+                check=lambda t, latest: self._check_no_conflict(ref, t, latest, None, before, what="INSERT INTO"))
 
     def overwrite(self, ref: TableRef, frame: DataFrame, *, operation: str,
                   partition: Mapping[str, str | None] | None = None, dynamic: bool = False,
@@ -139,32 +126,21 @@ class DeltaWriter:
                 replaced = None
             before = self._replaced_files(table, replaced)
             metadata = self._metadata(operation, written, read_version, blind=False)
-            for _attempt in range(MAX_OVERWRITE_ATTEMPTS):
-                attempted_at = table.version()
-                properties = CommitProperties(custom_metadata=metadata, max_commit_retries=0)
-                try:
-                    if dynamic:
-                        # delta-rs takes one conjunction as an overwrite filter: several partitions are removed
-                        # explicitly, from the snapshot this attempt commits on.
-                        removes = self._removes(table, replaced)
-                        table.create_write_transaction([*removes, *written.adds], "append", table.schema(),
-                                                       partition_by=partition_cols, commit_properties=properties)
-                    else:
-                        table.create_write_transaction(written.adds, "overwrite", table.schema(),
-                                                       partition_by=partition_cols,
-                                                       partition_filters=replaced[0] if replaced else None,
-                                                       commit_properties=properties)
-                    return self._landed_version(ref, attempted_at, written.commit_id)
-                except DeltaError as exc:
-                    latest = open_table(self.catalog, ref)
-                    if latest.version() == attempted_at:
-                        raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
-                    self._check_no_conflict(ref, table, latest, replaced, before, what=operation)
-                    table = latest
-            raise DeltaConflictError(
-                f"INSERT OVERWRITE on Delta table {ref} gave up after {MAX_OVERWRITE_ATTEMPTS} attempts: other "
-                "writers kept committing. Nothing of this write was committed; run it again."
-            )
+
+            def commit(t: DeltaTable, props: CommitProperties) -> None:
+                if dynamic:
+                    # delta-rs takes one conjunction as an overwrite filter: several partitions are removed
+                    # explicitly, from the snapshot this attempt commits on.
+                    t.create_write_transaction([*self._removes(t, replaced), *written.adds], "append", t.schema(),
+                                               partition_by=partition_cols, commit_properties=props)
+                else:
+                    t.create_write_transaction(written.adds, "overwrite", t.schema(), partition_by=partition_cols,
+                                               partition_filters=replaced[0] if replaced else None,
+                                               commit_properties=props)
+
+            return self._commit_retrying(
+                ref, table, written, metadata, attempts=MAX_OVERWRITE_ATTEMPTS, what="INSERT OVERWRITE", commit=commit,
+                check=lambda t, latest: self._check_no_conflict(ref, t, latest, replaced, before, what=operation))
 
     def create(self, ref: TableRef, schema: T.StructType, *, partition_by: Sequence[str],
                frame: DataFrame | None = None, description: str | None = None,
@@ -230,25 +206,38 @@ class DeltaWriter:
             metadata = {**self._metadata(operation, written, read.version(), blind=False), **metrics,
                         "lakeport.numRemovedFiles": len(removed)}
             removes = _remove_actions(removed)
-            table = read
-            for _attempt in range(MAX_OVERWRITE_ATTEMPTS):
-                attempted_at = table.version()
-                properties = CommitProperties(custom_metadata=metadata, max_commit_retries=0)
-                try:
-                    table.create_write_transaction([*removes, *written.adds], "append", table.schema(),
-                                                   partition_by=partition_cols, commit_properties=properties)
-                    return self._landed_version(ref, attempted_at, written.commit_id)
-                except DeltaError as exc:
-                    latest = open_table(self.catalog, ref)
-                    if latest.version() == attempted_at:
-                        raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
-                    self._check_rewrite_conflict(ref, read, latest, read_set, serializable=serializable,
-                                                 what=operation)
-                    table = latest
-            raise DeltaConflictError(
-                f"{operation} on Delta table {ref} gave up after {MAX_OVERWRITE_ATTEMPTS} attempts: other writers "
-                "kept committing. Nothing of this statement was committed; run it again."
-            )
+            return self._commit_retrying(
+                ref, read, written, metadata, attempts=MAX_OVERWRITE_ATTEMPTS, what=operation,
+                commit=lambda t, props: t.create_write_transaction(
+                    [*removes, *written.adds], "append", t.schema(), partition_by=partition_cols,
+                    commit_properties=props),
+                check=lambda _t, latest: self._check_rewrite_conflict(ref, read, latest, read_set,
+                                                                      serializable=serializable, what=operation))
+
+    def _commit_retrying(self, ref: TableRef, table: DeltaTable, written: WrittenFiles, metadata: dict[str, Any], *,
+                         attempts: int, what: str, commit: Callable[[DeltaTable, CommitProperties], None],
+                         check: Callable[[DeltaTable, DeltaTable], None]) -> int:
+        """Commit on `table`'s snapshot; after a concurrent commit, `check(attempted, latest)` raises on a conflict,
+        else the commit is retried on the latest snapshot. Returns the version the commit landed at.
+
+        Retries are ours (`max_commit_retries=0`): delta-rs would treat every write as having read every file.
+        """
+        for _attempt in range(attempts):
+            attempted_at = table.version()
+            properties = CommitProperties(custom_metadata=metadata, max_commit_retries=0)
+            try:
+                commit(table, properties)
+                return self._landed_version(ref, attempted_at, written.commit_id)
+            except DeltaError as exc:
+                latest = open_table(self.catalog, ref)
+                if latest.version() == attempted_at:
+                    raise DeltaConnectorError(f"commit to Delta table {ref} failed: {exc}") from exc
+                check(table, latest)
+                table = latest
+        raise DeltaConflictError(
+            f"{what} on Delta table {ref} gave up after {attempts} attempts: other writers kept committing. "
+            "Nothing of this statement was committed; run it again."
+        )
 
     def _check_rewrite_conflict(self, ref: TableRef, read: DeltaTable, latest: DeltaTable, read_set: set[str], *,
                                 serializable: bool, what: str) -> None:
