@@ -184,3 +184,20 @@ def test_a_table_with_append_only_refuses_delete_by_name(db: Lake) -> None:
     with pytest.raises(DeltaConnectorError, match="appendOnly"):
         db.sql("DELETE FROM lake.db.t WHERE id = 1")
     assert pa.Table.from_pylist([{"id": 1}]).num_rows == db.table("db", "t").to_pyarrow_table().num_rows
+
+
+def test_files_the_statistics_rule_out_are_neither_read_nor_rewritten(db: Lake) -> None:
+    db.sql("CREATE TABLE lake.db.t (id BIGINT, v STRING)")
+    db.sql("INSERT INTO lake.db.t VALUES (1, 'a'), (2, 'b')")
+    low = {f["path"] for f in pa.table(db.table("db", "t").get_add_actions(flatten=True)).to_pylist()}
+    db.sql("INSERT INTO lake.db.t VALUES (100, 'x'), (200, 'y')")
+    stats = pa.table(db.table("db", "t").get_add_actions(flatten=True)).to_pylist()
+    assert all(f["min.id"] is not None and f["null_count.v"] == 0 for f in stats)  # written with min/max/nulls
+    for path in low:
+        (Path(db.path("db", "t")) / path).write_bytes(b"not parquet")  # reading these would fail
+    assert db.rows("DELETE FROM lake.db.t WHERE id >= 150 AND v IS NOT NULL") == [(1,)]
+    assert db.rows("UPDATE lake.db.t SET v = 'X' WHERE id IN (100, 300)") == [(1,)]
+    after = {f["path"] for f in pa.table(db.table("db", "t").get_add_actions(flatten=True)).to_pylist()}
+    assert low <= after
+    assert sorted((r["id"], r["v"]) for r in db.spark.read.parquet(
+        *[str(Path(db.path("db", "t")) / p) for p in after - low]).collect()) == [(100, "X")]

@@ -298,10 +298,10 @@ class DeltaWriter:
                 source, target = f"{staging}/{info.relative_path}", f"{root}/{final}"
                 stats = None
                 if self.catalog.is_local:
-                    rows = pq.read_metadata(source).num_rows  # the footer only: cheap, and exact
-                    if rows == 0:
+                    footer = pq.read_metadata(source)  # the footer only: cheap, and exact
+                    if footer.num_rows == 0:
                         continue  # Spark writes an empty file for an empty result; nothing to commit
-                    stats = json.dumps({"numRecords": rows})
+                    stats = json.dumps(file_stats(footer, frame.schema))
                 self.storage.rename(source, target)
                 moved.append(target)
                 # delta-rs expects the raw relative path here and URI-encodes it in the log itself.
@@ -374,6 +374,45 @@ class DeltaWriter:
         if read_version is not None:
             metadata["readVersion"] = read_version
         return metadata
+
+
+# Column types whose parquet footer min/max are exact and compare like Delta's stats (no NaN, no truncation).
+_STATS_TYPES = (T.LongType, T.IntegerType, T.ShortType, T.ByteType, T.StringType, T.DateType)
+_MAX_STATS_STRING = 256
+
+
+def file_stats(footer: pq.FileMetaData, schema: T.StructType) -> dict[str, Any]:
+    """Delta's per-file statistics from a parquet footer: `numRecords`, and `minValues`/`maxValues`/`nullCount` of
+    the top-level columns whose footer statistics are exact for it (integers, dates, short strings), which readers
+    (and this connector's DELETE/UPDATE) use to skip files."""
+    stats: dict[str, Any] = {"numRecords": footer.num_rows}
+    wanted = {f.name: f.dataType for f in schema.fields if isinstance(f.dataType, _STATS_TYPES)}
+    mins: dict[str, Any] = {}
+    maxes: dict[str, Any] = {}
+    nulls: dict[str, int] = {}
+    for index in range(footer.num_columns):
+        name = footer.schema.column(index).path
+        if name not in wanted:
+            continue
+        chunks = [footer.row_group(g).column(index).statistics for g in range(footer.num_row_groups)]
+        if not chunks or any(c is None or c.null_count is None for c in chunks):
+            continue
+        nulls[name] = sum(int(c.null_count) for c in chunks)
+        present = [c for c in chunks if c.has_min_max]
+        if not present:
+            continue
+        low, high = min(c.min for c in present), max(c.max for c in present)
+        if isinstance(low, bytes | bytearray) or isinstance(high, bytes | bytearray):
+            continue
+        if isinstance(high, str) and max(len(low), len(high)) > _MAX_STATS_STRING:
+            continue
+        mins[name] = low.isoformat() if hasattr(low, "isoformat") else low
+        maxes[name] = high.isoformat() if hasattr(high, "isoformat") else high
+    if mins:
+        stats["minValues"], stats["maxValues"] = mins, maxes
+    if nulls:
+        stats["nullCount"] = nulls
+    return stats
 
 
 def _remove_actions(files: Sequence[Mapping[str, Any]]) -> list[RemoveAction]:

@@ -84,8 +84,10 @@ def apply_change(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, ch
             read_set = set(matched)
             whole_files = change.operation == "DELETE"
         else:
-            matched = _matching_files(spark, table, change, files)
-            read_set = {f["path"] for f in files}
+            # data skipping: files whose min/max/null counts rule the condition out are neither read nor touched
+            candidates = [f for f in files if not ruled_out(f, change.condition, partition_cols)]
+            matched = _matching_files(spark, table, change, candidates) if candidates else {}
+            read_set = {f["path"] for f in candidates}
             whole_files = False
     if not matched:
         return ChangeResult(table.version(), 0, committed=False, rewritten=None)
@@ -165,7 +167,8 @@ def _matching_files(spark: SparkSession, table: DeltaTable, change: RowChange,
     """First pass: the files with rows the condition matches, and how many rows each (one distributed scan)."""
     root = table.table_uri.removeprefix("file://").rstrip("/")
     by_uri = {plain_uri(file_path(root, f["path"])): f["path"] for f in files}
-    scan = snapshot_frame(spark, table, change.ref).withColumn(_FILE, F.input_file_name())
+    scan = snapshot_frame(spark, table, change.ref, only={f["path"] for f in files}).withColumn(
+        _FILE, F.input_file_name())
     view = _view_name("scan")
     scan.createOrReplaceTempView(view)
     try:
@@ -183,6 +186,101 @@ def _matching_files(spark: SparkSession, table: DeltaTable, change: RowChange,
                                       "not in the snapshot; nothing was changed.")
         matched[path] = int(n)
     return matched
+
+
+def ruled_out(action: dict[str, Any], condition: str, partition_cols: Sequence[str]) -> bool:
+    """True if the file's statistics prove no row of it satisfies `condition` (a conjunction is ruled out by any
+    conjunct that is: `col <op> literal`, `IN (literals)`, `IS [NOT] NULL` on a data column with stats). Anything
+    else, or a file without statistics, may match: the scan decides."""
+    try:
+        tree = sqlglot.parse_one(condition, dialect="spark")
+    except (ParseError, TokenError):
+        return False
+    conjuncts = list(tree.flatten()) if isinstance(tree, exp.And) else [tree]
+    return any(_conjunct_ruled_out(_unwrap(c), action, partition_cols) for c in conjuncts)
+
+
+_FLIPPED = {exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE, exp.EQ: exp.EQ}
+
+
+def _unwrap(node: exp.Expression) -> exp.Expression:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return node
+
+
+def _conjunct_ruled_out(node: exp.Expression, action: dict[str, Any], partition_cols: Sequence[str]) -> bool:
+    def column(n: exp.Expression) -> str | None:
+        n = _unwrap(n)
+        if isinstance(n, exp.Column) and n.name.lower() not in {c.lower() for c in partition_cols}:
+            return n.name
+        return None
+
+    def stats(name: str) -> tuple[Any, Any, int | None, int | None]:
+        lower = {k.lower(): k for k in action}
+        get = lambda key: action.get(lower.get(key.lower(), ""))  # noqa: E731 — a two-line lookup
+        nulls, rows = get(f"null_count.{name}"), action.get("num_records")
+        return (get(f"min.{name}"), get(f"max.{name}"), None if nulls is None else int(nulls),
+                None if rows is None else int(rows))
+
+    if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null) and (name := column(node.this)):
+        low, high, nulls, rows = stats(name)
+        return nulls == 0
+    if isinstance(node, exp.Not) and isinstance(_unwrap(node.this), exp.Is):
+        inner = _unwrap(node.this)
+        if isinstance(inner.expression, exp.Null) and (name := column(inner.this)):
+            _, _, nulls, rows = stats(name)
+            return nulls is not None and rows is not None and nulls == rows
+        return False
+    if isinstance(node, exp.In) and (name := column(node.this)) and node.expressions:
+        low, high, _, _ = stats(name)
+        values = [_literal(v) for v in node.expressions]
+        if low is None or high is None or any(v is None for v in values):
+            return False
+        return all(not _comparable(v, low) or v < low or v > high for v in values) and all(
+            _comparable(v, low) for v in values)
+    kind = type(node)
+    if kind not in _FLIPPED:
+        return False
+    left, right = node.this, node.expression
+    if column(left) is None and column(right) is not None:
+        left, right, kind = right, left, _FLIPPED[kind]
+    name, value = column(left), _literal(right)
+    if name is None or value is None:
+        return False
+    low, high, _, _ = stats(name)
+    if low is None or high is None or not (_comparable(value, low) and _comparable(value, high)):
+        return False  # no statistics (or all rows NULL, which a comparison never matches: the scan says so)
+    return {exp.EQ: value < low or value > high, exp.LT: low >= value, exp.LTE: low > value,
+            exp.GT: high <= value, exp.GTE: high < value}[kind]
+
+
+def _literal(node: exp.Expression) -> int | float | str | None:
+    node = _unwrap(node)
+    negative = isinstance(node, exp.Neg)
+    if negative:
+        node = _unwrap(node.this)
+    if not isinstance(node, exp.Literal):
+        return None
+    if node.is_string:
+        return None if negative else node.name
+    try:
+        number: int | float = int(node.name)
+    except ValueError:
+        try:
+            number = float(node.name)
+        except ValueError:
+            return None
+    return -number if negative else number
+
+
+def _comparable(value: object, stat: object) -> bool:
+    """Compare only like with like: numbers with integer statistics, text with string statistics."""
+    if isinstance(stat, bool) or isinstance(value, bool):
+        return False
+    if isinstance(stat, int):
+        return isinstance(value, int | float)
+    return isinstance(stat, str) and isinstance(value, str)
 
 
 def _rewritten(spark: SparkSession, table: DeltaTable, change: RowChange, paths: set[str],
