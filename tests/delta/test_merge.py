@@ -130,3 +130,18 @@ def test_bad_merges_fail_by_name_and_change_nothing(db: Lake, clauses: str, mess
         db.sql(f"MERGE INTO lake.db.t t USING lake.db.s s ON t.id = s.id {clauses}")
     assert "\tat " not in str(raised.value)
     assert db.table("db", "t").version() == 1
+
+
+def test_files_outside_the_source_keys_range_are_not_read(db: Lake) -> None:
+    """Dynamic file pruning: the source's keys lie in [100, 300], so a file whose ids are 1..2 cannot match."""
+    db.sql("CREATE TABLE lake.db.t (id BIGINT, v STRING)")
+    db.sql("INSERT INTO lake.db.t VALUES (1, 'a'), (2, 'b')")
+    low = {f["path"] for f in pa.table(db.table("db", "t").get_add_actions(flatten=True)).to_pylist()}
+    db.sql("INSERT INTO lake.db.t VALUES (100, 'x'), (200, 'y')")
+    for path in low:
+        (Path(db.path("db", "t")) / path).write_bytes(b"not parquet")  # reading these would fail
+    result = db.rows("MERGE INTO lake.db.t t USING (SELECT 100 AS id, 'X' AS v UNION ALL SELECT 300, 'Z') s "
+                     "ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *")
+    assert result == [(2, 1, 0, 1)]
+    after = {f["path"] for f in pa.table(db.table("db", "t").get_add_actions(flatten=True)).to_pylist()}
+    assert low <= after

@@ -15,16 +15,19 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+import sqlglot
 from deltalake import DeltaTable
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
 
 from jobs.spark.delta.catalog import TableRef
 from jobs.spark.delta.commit import DeltaWriter, align
+from jobs.spark.delta.dml import ruled_out
 from jobs.spark.delta.errors import DeltaConnectorError
 from jobs.spark.delta.features import check_writable
 from jobs.spark.delta.schema import spark_schema
@@ -159,7 +162,9 @@ def apply_merge(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, spe
         if any(c.kind == "not_matched_by_source" for c in spec.clauses):
             touched = {f["path"] for f in files}
         else:
-            scan = view(snapshot_frame(spark, table, ref).withColumn(_FILE, F.input_file_name()), "scan")
+            candidates = _candidates(spec, source, files, list(table.metadata().partition_columns))
+            scan = view(snapshot_frame(spark, table, ref, only=candidates).withColumn(_FILE, F.input_file_name()),
+                        "scan")
             rows = _sql(spark, ref, f"SELECT DISTINCT {t}.`{_FILE}` FROM {scan} AS {t} JOIN {source_view} AS {s} "
                                     f"ON {spec.on}").collect()
             root = table.table_uri.removeprefix("file://").rstrip("/")
@@ -202,6 +207,46 @@ def apply_merge(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, spe
     finally:
         for name in views:
             spark.catalog.dropTempView(name.strip("`"))
+
+
+def _candidates(spec: MergeSpec, source: DataFrame, files: list[dict[str, Any]],
+                partition_cols: list[str]) -> set[str]:
+    """The target files that may hold a row the source matches: for each `target.col = source.col` conjunct of
+    ON, files whose statistics lie outside the source keys' [min, max] cannot (dynamic file pruning)."""
+    paths = {f["path"] for f in files}
+    keys = _equi_keys(spec, set(source.columns))
+    if not keys:
+        return paths
+    bounds = source.agg(*[F.min(F.col(f"`{s}`")) for _, s in keys], *[F.max(F.col(f"`{s}`")) for _, s in keys]).first()
+    conditions = []
+    for index, (target_column, _) in enumerate(keys):
+        low, high = bounds[index], bounds[len(keys) + index]
+        if low is None:
+            return set()  # no source key is non-NULL: an equality matches nothing
+        if isinstance(low, bool) or not isinstance(low, int | str):
+            continue
+        literal = exp.Literal.string if isinstance(low, str) else exp.Literal.number
+        conditions.append(f"`{target_column}` >= {literal(low).sql()} AND `{target_column}` <= {literal(high).sql()}")
+    if not conditions:
+        return paths
+    return {f["path"] for f in files if not ruled_out(f, " AND ".join(conditions), partition_cols)}
+
+
+def _equi_keys(spec: MergeSpec, source_columns: set[str]) -> list[tuple[str, str]]:
+    """(target column, source column) of the `t.a = s.b` conjuncts of ON, qualified by the two aliases."""
+    try:
+        tree = sqlglot.parse_one(spec.on, dialect="spark")
+    except (ParseError, TokenError):
+        return []
+    keys = []
+    for node in (tree.flatten() if isinstance(tree, exp.And) else [tree]):
+        if not isinstance(node, exp.EQ) or not all(isinstance(n, exp.Column) for n in (node.this, node.expression)):
+            continue
+        sides = {n.table.lower(): n.name for n in (node.this, node.expression)}
+        target, source = sides.get(spec.target_alias.lower()), sides.get(spec.source_alias.lower())
+        if target and source and source in source_columns:
+            keys.append((target, source))
+    return keys
 
 
 def _clause_values(spec: MergeSpec, schema: T.StructType) -> dict[int, dict[str, str]]:
