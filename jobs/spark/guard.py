@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from py4j.java_gateway import JavaObject  # type: ignore[import-untyped]
+
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.sqltext import QUOTED, STRING, WORD, Statement, significant, tokenize
 
@@ -154,8 +156,12 @@ PROTOBUF_FUNCTIONS = frozenset({"from_protobuf", "to_protobuf"})
 RESOURCE_OPTION_KEYS = frozenset({"rowvalidationxsdpath", "avroschemaurl", "descfilepath", "descriptorfile"})
 RESOURCE_OPTION_SUFFIXES = ("path", "url", "uri", "file")
 BUILTIN_QUALIFIERS = (("builtin",), ("system", "builtin"))
-# Plan nodes holding a relation in a field that is neither a child nor an inner child: node → accessor.
-RELATION_HOLDERS: dict[str, tuple[str, ...]] = {"InsertIntoStatement": ("table",)}
+# Plan nodes holding a plan in a field that is neither a child nor an inner child (INSERT's target, a view's body).
+PLAN_FIELD_NODES = frozenset({"InsertIntoStatement", "CreateViewCommand", "CreateView", "AlterViewAs",
+                              "CreateTempViewUsing", "CacheTableAsSelect", "ExplainCommand", "DescribeQueryCommand",
+                              "CreateTableAsSelect", "ReplaceTableAsSelect", "InsertIntoDir", "WithCTE",
+                              "CreateMetricViewCommand", "CreateVariable", "SetVariable"})
+LOGICAL_PLAN_CLASS = "org.apache.spark.sql.catalyst.plans.logical.LogicalPlan"
 PARSE_CACHE_SIZE = 256
 
 
@@ -166,6 +172,10 @@ class GuardPolicy:
     conf_allowlist: tuple[str, ...] = DEFAULT_CONF_ALLOWLIST
     # metastore (persistent) functions a script may call, by name as written (`fn` or `db.fn`), lowercased
     allowed_functions: tuple[str, ...] = ()
+
+    def function_allowed(self, name: str) -> bool:
+        """True if an operator allow-listed the metastore function `name` (`fn` or `db.fn`, any case)."""
+        return name.lower() in {f.lower() for f in self.allowed_functions}
 
     def conf_allowed(self, key: str) -> bool:
         """True if a script may SET/RESET `key` (never a catalog, Hadoop or guard switch)."""
@@ -244,8 +254,9 @@ class SqlGuard:
         try:
             self._check_names_text(sql)
             parsed = self._parse(sql)
-            self._check_root(sql, parsed, scope)
+            self._check_root(sql, parsed)
             self._check_nodes(parsed.nodes, scope)
+            self._check_hidden(parsed, scope)
         except _Refuse as refusal:
             raise GuardRefusal(refusal.rule, detail=refusal.detail, statement=stmt.index, line=stmt.line) from None
 
@@ -317,7 +328,8 @@ class SqlGuard:
                 if arg is not None and arg.kind == STRING and ("`" in arg.text or "\\" in arg.text or "," in arg.text):
                     raise _Refuse("dynamic-name", "a quoted or escaped name inside IDENTIFIER()")
 
-    def _check_root(self, sql: str, parsed: _Parsed, scope: GuardScope | None) -> None:
+    def _check_hidden(self, parsed: _Parsed, scope: GuardScope | None) -> None:
+        """What toJSON() drops or only shows flat: relation and write options, function calls, table properties."""
         if not parsed.nodes:
             return
         root = parsed.nodes[0]
@@ -329,8 +341,13 @@ class SqlGuard:
             raise _Refuse("inline-source", "write options")
         for call in root.get("_calls") or []:
             self._check_call(call)
-        if root.get("_properties") and scope is not None and self._jdbc_target(root, parsed.nodes, scope):
+        if root.get("_properties") and scope is not None and self._jdbc_target(root, scope):
             raise _Refuse("table-properties")
+
+    def _check_root(self, sql: str, parsed: _Parsed) -> None:
+        if not parsed.nodes:
+            return
+        root = parsed.nodes[0]
         if parsed.root in ("SetCommand", "ResetCommand"):
             key = root.get("_kv")
             if key is None or key.startswith("-"):
@@ -386,7 +403,7 @@ class SqlGuard:
             return
         name = parts[-1]
         if not ((len(parts) == 1 or tuple(parts[:-1]) in BUILTIN_QUALIFIERS) and name in self._builtins()):
-            if ".".join(parts) not in self.policy.allowed_functions:
+            if not self.policy.function_allowed(".".join(parts)):
                 raise _Refuse("persistent-function", f"'{'.'.join(parts)}'")
             return
         args = call.arguments()
@@ -428,7 +445,7 @@ class SqlGuard:
         return self._builtin_names
 
     @staticmethod
-    def _jdbc_target(root: dict[str, Any], nodes: list[dict[str, Any]], scope: GuardScope) -> bool:
+    def _jdbc_target(root: dict[str, Any], scope: GuardScope) -> bool:
         """True unless the table a CREATE/REPLACE TABLE makes lives in a Delta or the Hive session catalog."""
         parts = root.get("_target") or []
         head = parts[0] if parts else ""
@@ -591,12 +608,14 @@ def _scala_keys(scala_map: Any) -> list[str]:
 def _relation_options(plan: Any, expected: int) -> list[str]:
     """Option keys (as written) of every relation in the parsed plan, read over py4j: toJSON() drops them.
 
-    Walks children, inner children (CTE definitions, view bodies) and subqueries until it has seen as many
-    relations as toJSON() showed; a relation it cannot reach is reported as an unreadable option (refused).
+    Walks children, inner children (CTE definitions) and subqueries, and plans held in other fields (INSERT's
+    target, a view's body), until it has seen as many relations as toJSON() showed; a relation it cannot reach is
+    reported as an option it could not read (refused).
     """
     keys: list[str] = []
     found = 0
     stack = [plan]
+    plan_class = None
     while stack and found < expected:
         node = stack.pop()
         name = str(node.nodeName())
@@ -607,13 +626,20 @@ def _relation_options(plan: Any, expected: int) -> list[str]:
                 keys.extend(str(k) for k in options.asCaseSensitiveMap().keySet()
                             if str(k).lower() not in INTERNAL_RELATION_OPTIONS)
             continue
-        stack.extend(getattr(node, field)() for field in RELATION_HOLDERS.get(name, ()))
         for getter in ("children", "innerChildren", "subqueries"):
             try:
                 seq = getattr(node, getter)()
             except Exception:  # noqa: BLE001 - py4j: an inner child that is an expression has no subqueries()
                 continue
             stack.extend(seq.apply(i) for i in range(seq.size()))
+        if name in PLAN_FIELD_NODES:
+            if plan_class is None:
+                plan_class = node.getClass().getClassLoader().loadClass(LOGICAL_PLAN_CLASS)
+            fields = node.productIterator()
+            while fields.hasNext():
+                value = fields.next()
+                if isinstance(value, JavaObject) and plan_class.isInstance(value):
+                    stack.append(value)
     if found < expected:
         keys.append("(options the guard could not read)")
     return keys

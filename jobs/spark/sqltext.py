@@ -9,7 +9,8 @@ lexer (driven over py4j) on generated edge cases:
 - `/* */` comments nest, except `/*+`, which opens a hint (its body is lexed as code, `;` included) and does not
   nest inside a comment;
 - '…' and "…" strings take backslash escapes and doubled quotes; r'…' / r"…" (an `r` that starts a token) are
-  raw; backtick identifiers double their backticks; every literal may span lines.
+  raw; `$tag$ … $tag$` (tag: ASCII letters, maybe none) is a string up to the same tag; backtick identifiers double
+  their backticks; every literal may span lines.
 No SQL grammar: Spark's parser reports syntax errors. Unterminated literals and comments are SqlTextError here
 (Spark's lexer would read them as unrecognized characters that its parser refuses).
 """
@@ -84,12 +85,14 @@ _LITERAL = {
     "`": re.compile(r"`(?:[^`]|``)*`", re.DOTALL),
 }
 _RAW = {"'": re.compile(r"'[^']*'"), '"': re.compile(r'"[^"]*"')}
+# BEGIN_DOLLAR_QUOTED_STRING: `$tag$` (ASCII letters, maybe none); the body runs to the same `$tag$`, exactly.
+_DOLLAR_TAG = re.compile(r"\$[A-Za-z]*\$")
 # SIMPLE_COMMENT's body: `'\\\n' | ~[\r\n]`, repeated (it ends before CR or LF, kept as whitespace here).
 _LINE_COMMENT = re.compile(r"--(?:\\\n|[^\r\n])*")
 
 
 def _word_char(ch: str) -> bool:
-    return ch.isalnum() or ch in "_$"
+    return ch.isalnum() or ch == "_"  # `$` is no identifier character in Spark (its lexer rejects it)
 
 
 def _comment_end(text: str, start: int) -> int:
@@ -119,7 +122,8 @@ def _literal_end(text: str, start: int, *, raw: bool) -> int:
 def tokenize(text: str) -> list[Token]:
     """Split `text` into tokens; raise SqlTextError for an unterminated string, comment or identifier.
 
-    A hint's `/*+` is one PUNCT token and its body ordinary tokens, as in Spark's lexer.
+    A hint's `/*+` and every `*/` outside a comment are one PUNCT token each and a hint's body ordinary tokens, as
+    in Spark's lexer.
     """
     tokens: list[Token] = []
     i, n = 0, len(text)
@@ -131,6 +135,12 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(QUOTED if ch == "`" else STRING, text[start:i], start))
         elif ch in "rR" and i + 1 < n and text[i + 1] in _RAW and not (i and _word_char(text[i - 1])):
             i = _literal_end(text, i + 1, raw=True)  # r'…' / r"…": a raw string, no escapes
+            tokens.append(Token(STRING, text[start:i], start))
+        elif ch == "$" and (tag := _DOLLAR_TAG.match(text, i)) is not None:
+            close = text.find(tag.group(), tag.end())
+            if close < 0:
+                raise SqlTextError("Unterminated $$ string", **_kw(text, start))
+            i = close + len(tag.group())
             tokens.append(Token(STRING, text[start:i], start))
         elif ch.isspace():
             while i < n and text[i].isspace():
@@ -145,6 +155,9 @@ def tokenize(text: str) -> list[Token]:
         elif text.startswith("/*", i):
             i = _comment_end(text, start)
             tokens.append(Token(COMMENT, text[start:i], start))
+        elif text.startswith("*/", i):
+            i += 2  # one token (Spark's HENT_END) wherever it is: `*/*` never opens a comment
+            tokens.append(Token(PUNCT, "*/", start))
         elif _word_char(ch):
             while i < n and _word_char(text[i]):
                 i += 1
