@@ -26,6 +26,13 @@ from py4j.java_gateway import JavaObject  # type: ignore[import-untyped]
 from jobs.spark.errors import SparkRuntimeError
 from jobs.spark.sqltext import QUOTED, STRING, WORD, Statement, significant, tokenize
 
+# JAXP switches: no XML parser of the JVM opens an external DTD, schema or stylesheet (xpath_* fetched a DOCTYPE's
+# SYSTEM URL; issue 28). Set at launch for the driver and executors, and again at run time by every SqlGuard.
+XML_NO_EXTERNAL_ACCESS: dict[str, str] = {
+    "javax.xml.accessExternalDTD": "", "javax.xml.accessExternalSchema": "", "javax.xml.accessExternalStylesheet": "",
+}
+_XML_JAVA_OPTIONS = " ".join(f"-D{key}=" for key in XML_NO_EXTERNAL_ACCESS)
+
 # Static conf every engine starts with; a session cannot change static conf, so a script cannot undo it.
 ENGINE_STATIC_CONF: dict[str, str] = {
     "spark.sql.restrictedMode.enabled": "true",  # reflect/java_method/try_reflect and TRANSFORM refused at analysis
@@ -37,6 +44,9 @@ ENGINE_STATIC_CONF: dict[str, str] = {
     # Spark would replace `${env:X}`, `${system:x}` and `${<conf key>}` in the SQL text with the process's
     # environment, JVM properties and conf; `${name}` parameters are the platform's, substituted before Spark.
     "spark.sql.variable.substitute": "false",
+    # defaultJavaOptions: the operator's extraJavaOptions are appended to these, not replaced
+    "spark.driver.defaultJavaOptions": _XML_JAVA_OPTIONS,
+    "spark.executor.defaultJavaOptions": _XML_JAVA_OPTIONS,
 }
 
 # A copy of config/settings/base.py LAKEPORT_SPARK_CONF_ALLOWLIST's default (this module imports no Django).
@@ -243,6 +253,7 @@ class SqlGuard:
         self._cache: OrderedDict[str, _Parsed] = OrderedDict()
         self._lock = threading.Lock()
         self._builtin_names: frozenset[str] | None = None
+        _close_xml_external_access(spark)
 
     # ---- public ---------------------------------------------------------------------------------------
     def check(self, sql: str, stmt: Statement, scope: GuardScope | None = None) -> None:
@@ -523,6 +534,16 @@ class SqlGuard:
                 return
             raise _Refuse("session-catalog", f"'{name}' is not a temporary view of this run" if name else None)
         raise _Refuse("unbound-catalog", f"'{current}'")
+
+
+def _close_xml_external_access(spark: Any) -> None:
+    """Set the JAXP switches in this driver's JVM (local executors included), once per SparkContext."""
+    sc = spark.sparkContext
+    if getattr(sc, "_lakeport_xml_closed", False):
+        return
+    for key, value in XML_NO_EXTERNAL_ACCESS.items():
+        sc._jvm.java.lang.System.setProperty(key, value)
+    sc._lakeport_xml_closed = True
 
 
 def _simple(class_name: str) -> str:
