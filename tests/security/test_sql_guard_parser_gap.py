@@ -155,7 +155,7 @@ def test_every_attack_fails_its_run_before_anything_runs(guard_worker: Worker, w
         runs.append((developer_client.post(f"{API}/jobs/{job.json()['id']}/runs/").json()["id"], rule, script))
     for run_id, rule, script in runs:
         done = wait_status(run_id, *TERMINAL_STATUSES)
-        assert done.status == RunStatus.FAILED, (script, done.error)
+        assert done.status == RunStatus.FAILED and done.error is not None, (script, done.error)
         _assert_clean(done.error["message"], rule)
         assert done.result is None
         # the refused statement never ran: no statement after the refusal, none of them succeeded with rows
