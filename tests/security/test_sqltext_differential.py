@@ -116,7 +116,7 @@ texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(alphabet="ab;'\"`-/*
                  max_size=40).map("".join)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(text=texts)
 @example(text="SELECT * FROM pg.public.orders --x\rWITH ('url'='jdbc:x', 'dbtable'='y')\nWHERE 1=1")
