@@ -294,7 +294,8 @@ class SqlGuard:
         self._root_details(plan, parsed)
         if nodes:
             relations = sum(1 for n in nodes if _simple(n["class"]) == "UnresolvedRelation")
-            nodes[0]["_relation_options"] = _relation_options(plan, relations) if relations else []
+            system = self.spark.sparkContext._jvm.java.lang.System
+            nodes[0]["_relation_options"] = _relation_options(plan, relations, system) if relations else []
             nodes[0]["_calls"] = list(_calls(tree))
             if parsed.root in TABLE_SPEC_ROOTS and len(tree) > 1:
                 nodes[0]["_target"] = _parts(tree[1].get("nameParts"))  # child 0, right after the root
@@ -626,22 +627,27 @@ def _scala_keys(scala_map: Any) -> list[str]:
     return str(scala_map.keys().mkString("\u0001")).split("\u0001")
 
 
-def _relation_options(plan: Any, expected: int) -> list[str]:
+def _relation_options(plan: Any, expected: int, system: Any) -> list[str]:
     """Option keys (as written) of every relation in the parsed plan, read over py4j: toJSON() drops them.
 
     Walks children, inner children (CTE definitions) and subqueries, and plans held in other fields (INSERT's
-    target, a view's body), until it has seen as many relations as toJSON() showed; a relation it cannot reach is
-    reported as an option it could not read (refused).
+    target, a view's body), each JVM node once (a subquery is both an inner child and a subquery). A relation
+    toJSON() showed that the walk did not reach is reported as an option it could not read (refused).
     """
     keys: list[str] = []
-    found = 0
+    seen: set[int] = set()
+    relations = 0
     stack = [plan]
     plan_class = None
-    while stack and found < expected:
+    while stack:
         node = stack.pop()
+        identity = int(system.identityHashCode(node))
+        if identity in seen:
+            continue
+        seen.add(identity)
         name = str(node.nodeName())
         if name == "UnresolvedRelation":
-            found += 1
+            relations += 1
             options = node.options()
             if not options.isEmpty():
                 keys.extend(str(k) for k in options.asCaseSensitiveMap().keySet()
@@ -661,7 +667,7 @@ def _relation_options(plan: Any, expected: int) -> list[str]:
                 value = fields.next()
                 if isinstance(value, JavaObject) and plan_class.isInstance(value):
                     stack.append(value)
-    if found < expected:
+    if relations < expected:
         keys.append("(options the guard could not read)")
     return keys
 

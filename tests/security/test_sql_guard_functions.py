@@ -73,3 +73,13 @@ def test_an_operator_allow_lists_a_metastore_function_by_name(spark: Any) -> Non
     assert verdict(allowing, "SELECT sales.mask_email('a@b')") is None
     assert verdict(allowing, "SELECT mask_email('a@b')") == "persistent-function"  # another name: another function
     assert verdict(allowing, "SELECT other.mask_email('a@b')") == "persistent-function"
+
+
+@pytest.mark.parametrize("sql", [
+    # found by the guard fuzz: a subquery is both an inner child and a subquery of its plan node
+    "SELECT (SELECT max(id) FROM pg.public.orders) AS c FROM pg.public.orders WITH ('url' = 'x')",
+    "SELECT (SELECT (SELECT 1 FROM pg.public.orders) FROM pg.public.orders) FROM pg.public.orders WITH ('k' = 'v')",
+    "SELECT * FROM pg.public.orders a JOIN pg.public.orders WITH ('dbtable' = 'x') b ON a.id = b.id",
+])
+def test_options_on_any_relation_are_found_however_often_plans_repeat(guard: SqlGuard, sql: str) -> None:
+    assert verdict(guard, sql) == "inline-source"
