@@ -278,6 +278,9 @@ LAKEPORT_SPARK_CONF_ALLOWLIST = env.list(
         "spark.sql.caseSensitive", "spark.sql.legacy.timeParserPolicy", "spark.sql.maxPlanStringLength",
     ],
 )
+# Metastore (Hive persistent) functions a job may call, by name as written (`fn` or `db.fn`); empty: none. A
+# persistent function may load a jar as code in the team's engine, so only an operator allows one (issue 28).
+LAKEPORT_ALLOWED_HIVE_FUNCTIONS = env.list("LAKEPORT_ALLOWED_HIVE_FUNCTIONS", default=[])
 # Static conf of every engine (the guard's own switches always win), e.g. "spark.driver.memory=2g,spark.ui.enabled=false".
 LAKEPORT_SPARK_STATIC_CONF = env.dict("LAKEPORT_SPARK_STATIC_CONF", default={})
 # Largest script a job may hold, and rows kept from the last query of a run.

@@ -194,7 +194,8 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None, u
         "op": "init", "team": key.team, "master": settings.SPARK_MASTER, "app_name": f"lakeport-{key.label}",
         "static_conf": static, "connect_timeout": settings.LAKEPORT_CONNECT_TIMEOUT,
         "delta_mode": environ.get("LAKEPORT_DELTA_MODE"),
-        "policy": {"conf_allowlist": list(settings.LAKEPORT_SPARK_CONF_ALLOWLIST)},
+        "policy": {"conf_allowlist": list(settings.LAKEPORT_SPARK_CONF_ALLOWLIST),
+                   "allowed_functions": list(settings.LAKEPORT_ALLOWED_HIVE_FUNCTIONS)},
     }
     return EngineLaunch(command=[python, "-m", "jobs.spark.engine", "--channel-fd", "{fd}"], env=env,
                         cwd=str(scratch), user=user, init=init)

@@ -442,7 +442,8 @@ def _guard_policy(data: dict[str, Any] | None) -> Any:
 
     if not data:
         return None
-    return GuardPolicy(conf_allowlist=tuple(str(k) for k in data.get("conf_allowlist") or ()))
+    return GuardPolicy(conf_allowlist=tuple(str(k) for k in data.get("conf_allowlist") or ()),
+                       allowed_functions=tuple(str(f).lower() for f in data.get("allowed_functions") or ()))
 
 
 PR_SET_DUMPABLE = 4  # <linux/prctl.h>

@@ -3,8 +3,10 @@
 Every statement passes `SqlGuard.check()` before it runs (and in validate). The decision is made on Spark's own
 parsed plan: the statement is parsed once, the plan is serialised with `toJSON()` (one JVM round trip, nested
 plans of subqueries, CTEs, views and EXPLAIN included), and every node is checked by class name against the
-rules below. Names of relations are checked against the catalogs the resolver bound for the team. What Spark
-ships is switched on first, as static conf of every engine (`ENGINE_STATIC_CONF`): restricted mode (reflect,
+rules below. Names of relations are checked against the catalogs the resolver bound for the team. What toJSON()
+drops is read from the same plan over py4j: relation options (`t WITH (…)`, `INSERT INTO t WITH (…)`), table
+properties and write options; no decision rests on a second reading of the SQL text. What Spark ships is switched
+on first, as static conf of every engine (`ENGINE_STATIC_CONF`): restricted mode (reflect,
 java_method, try_reflect and TRANSFORM … USING are refused at analysis) and no SQL on files.
 
 Imports no Django: the engines and `spark-submit` drivers use it.
@@ -19,8 +21,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from py4j.java_gateway import JavaObject  # type: ignore[import-untyped]
+
 from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.sqltext import PUNCT, QUOTED, STRING, WORD, Statement, significant, tokenize
+from jobs.spark.sqltext import QUOTED, STRING, WORD, Statement, significant, tokenize
+
+# JAXP switches: no XML parser of the JVM opens an external DTD, schema or stylesheet (xpath_* fetched a DOCTYPE's
+# SYSTEM URL; issue 28). Set at launch for the driver and executors, and again at run time by every SqlGuard.
+XML_NO_EXTERNAL_ACCESS: dict[str, str] = {
+    "javax.xml.accessExternalDTD": "", "javax.xml.accessExternalSchema": "", "javax.xml.accessExternalStylesheet": "",
+}
+_XML_JAVA_OPTIONS = " ".join(f"-D{key}=" for key in XML_NO_EXTERNAL_ACCESS)
 
 # Static conf every engine starts with; a session cannot change static conf, so a script cannot undo it.
 ENGINE_STATIC_CONF: dict[str, str] = {
@@ -33,6 +44,9 @@ ENGINE_STATIC_CONF: dict[str, str] = {
     # Spark would replace `${env:X}`, `${system:x}` and `${<conf key>}` in the SQL text with the process's
     # environment, JVM properties and conf; `${name}` parameters are the platform's, substituted before Spark.
     "spark.sql.variable.substitute": "false",
+    # defaultJavaOptions: the operator's extraJavaOptions are appended to these, not replaced
+    "spark.driver.defaultJavaOptions": _XML_JAVA_OPTIONS,
+    "spark.executor.defaultJavaOptions": _XML_JAVA_OPTIONS,
 }
 
 # A copy of config/settings/base.py LAKEPORT_SPARK_CONF_ALLOWLIST's default (this module imports no Django).
@@ -78,6 +92,12 @@ RULES: dict[str, str] = {
     "repair": "MSCK / REPAIR TABLE is not allowed",
     "custom-class": "custom SerDe or input/output format classes are not allowed",
     "reserved-name": "names starting with __lp_ belong to the platform (its stream views); read FROM STREAM(…) instead",
+    "function-option": "this function option or argument loads a file, a URL or a class and is not allowed; pass "
+                       "options as map('key', 'value', …) without paths or URLs",
+    "persistent-function": "functions from a metastore (persistent or with resources) are not allowed unless an "
+                           "operator allow-lists them; use built-in functions",
+    "table-properties": "TBLPROPERTIES on a JDBC catalog's table are not allowed (Spark appends them to the "
+                        "database's own CREATE TABLE)",
 }
 
 # Data source short names a `fmt`.`path` name would read with runSQLOnFiles.
@@ -130,6 +150,28 @@ RELATION_NODES: dict[str, str] = {
 # Nodes whose identifiers are not relations: session variables live in `system.session`.
 VARIABLE_NODES = frozenset({"CreateVariable", "DropVariable", "SetVariable"})
 TABLE_SPEC_ROOTS = frozenset({"CreateTable", "ReplaceTable", "CreateTableAsSelect", "ReplaceTableAsSelect"})
+# Option Spark itself puts on the target relation of INSERT/UPDATE/DELETE/MERGE (the privileges a write needs).
+INTERNAL_RELATION_OPTIONS = frozenset({"__required_write_privileges__"})
+# Built-in functions with an options map: name → position of the options argument (from there on, every
+# argument must be map('key', value, …) with literal keys).
+OPTION_FUNCTIONS: dict[str, int] = {
+    "from_json": 2, "from_csv": 2, "from_xml": 2, "from_avro": 2,
+    "schema_of_json": 1, "schema_of_csv": 1, "schema_of_xml": 1, "schema_of_avro": 1,
+    "to_json": 1, "to_csv": 1, "to_xml": 1,
+}
+# Protobuf functions read a descriptor file (a path) or load a generated Java class by name; only an inline binary
+# descriptor set (a binary literal) is allowed, options after it.
+PROTOBUF_FUNCTIONS = frozenset({"from_protobuf", "to_protobuf"})
+# Option keys that make Spark open a path or URL (XSD validation, Avro schema URL, protobuf descriptors).
+RESOURCE_OPTION_KEYS = frozenset({"rowvalidationxsdpath", "avroschemaurl", "descfilepath", "descriptorfile"})
+RESOURCE_OPTION_SUFFIXES = ("path", "url", "uri", "file")
+BUILTIN_QUALIFIERS = (("builtin",), ("system", "builtin"))
+# Plan nodes holding a plan in a field that is neither a child nor an inner child (INSERT's target, a view's body).
+PLAN_FIELD_NODES = frozenset({"InsertIntoStatement", "CreateViewCommand", "CreateView", "AlterViewAs",
+                              "CreateTempViewUsing", "CacheTableAsSelect", "ExplainCommand", "DescribeQueryCommand",
+                              "CreateTableAsSelect", "ReplaceTableAsSelect", "InsertIntoDir", "WithCTE",
+                              "CreateMetricViewCommand", "CreateVariable", "SetVariable"})
+LOGICAL_PLAN_CLASS = "org.apache.spark.sql.catalyst.plans.logical.LogicalPlan"
 PARSE_CACHE_SIZE = 256
 
 
@@ -138,6 +180,12 @@ class GuardPolicy:
     """What an operator decides for every team's SQL: the Spark conf keys a script may SET or RESET."""
 
     conf_allowlist: tuple[str, ...] = DEFAULT_CONF_ALLOWLIST
+    # metastore (persistent) functions a script may call, by name as written (`fn` or `db.fn`), lowercased
+    allowed_functions: tuple[str, ...] = ()
+
+    def function_allowed(self, name: str) -> bool:
+        """True if an operator allow-listed the metastore function `name` (`fn` or `db.fn`, any case)."""
+        return name.lower() in {f.lower() for f in self.allowed_functions}
 
     def conf_allowed(self, key: str) -> bool:
         """True if a script may SET/RESET `key` (never a catalog, Hadoop or guard switch)."""
@@ -204,6 +252,8 @@ class SqlGuard:
         self.policy = policy or GuardPolicy()
         self._cache: OrderedDict[str, _Parsed] = OrderedDict()
         self._lock = threading.Lock()
+        self._builtin_names: frozenset[str] | None = None
+        _close_xml_external_access(spark)
 
     # ---- public ---------------------------------------------------------------------------------------
     def check(self, sql: str, stmt: Statement, scope: GuardScope | None = None) -> None:
@@ -213,10 +263,11 @@ class SqlGuard:
         way before its first statement runs); with it, every relation name must lie in a bound catalog.
         """
         try:
-            self._check_text(sql)
+            self._check_names_text(sql)
             parsed = self._parse(sql)
             self._check_root(sql, parsed)
             self._check_nodes(parsed.nodes, scope)
+            self._check_hidden(parsed, scope)
         except _Refuse as refusal:
             raise GuardRefusal(refusal.rule, detail=refusal.detail, statement=stmt.index, line=stmt.line) from None
 
@@ -237,9 +288,17 @@ class SqlGuard:
                 self._cache.move_to_end(sql)
                 return cached
         plan = self.spark._jsparkSession.sessionState().sqlParser().parsePlan(sql)
-        nodes = list(_nodes(json.loads(plan.toJSON())))
+        tree = json.loads(plan.toJSON())
+        nodes = list(_nodes(tree))
         parsed = _Parsed(_simple(nodes[0]["class"]) if nodes else "", nodes)
         self._root_details(plan, parsed)
+        if nodes:
+            relations = sum(1 for n in nodes if _simple(n["class"]) == "UnresolvedRelation")
+            system = self.spark.sparkContext._jvm.java.lang.System
+            nodes[0]["_relation_options"] = _relation_options(plan, relations, system) if relations else []
+            nodes[0]["_calls"] = list(_calls(tree))
+            if parsed.root in TABLE_SPEC_ROOTS and len(tree) > 1:
+                nodes[0]["_target"] = _parts(tree[1].get("nameParts"))  # child 0, right after the root
         with self._lock:
             self._cache[sql] = parsed
             while len(self._cache) > PARSE_CACHE_SIZE:
@@ -258,26 +317,44 @@ class SqlGuard:
         elif parsed.root in ("CreateNamespace", "SetNamespaceProperties"):
             root["_location"] = bool(plan.properties().contains("location"))
         elif parsed.root in TABLE_SPEC_ROOTS:
-            serde = plan.tableSpec().serde()
+            spec = plan.tableSpec()
+            serde = spec.serde()
             if not serde.isEmpty():
                 info = serde.get()
                 root["_custom_class"] = not (info.serde().isEmpty() and info.formatClasses().isEmpty())
+            root["_properties"] = not spec.properties().isEmpty()
+            if parsed.root.endswith("AsSelect"):
+                root["_write_options"] = sorted(_scala_keys(plan.writeOptions()))
 
     # ---- rules ----------------------------------------------------------------------------------------
-    def _check_text(self, sql: str) -> None:
-        """Token-level checks for what toJSON() cannot show: `WITH (…)` options and names hiding their parts."""
+    @staticmethod
+    def _check_names_text(sql: str) -> None:
+        """Names toJSON() would print ambiguously (it joins name parts with ", "): refused before parsing."""
         tokens = significant(tokenize(sql))
         for k, tok in enumerate(tokens):
             nxt = tokens[k + 1] if k + 1 < len(tokens) else None
-            if tok.kind == WORD and tok.lower == "with" and nxt is not None and nxt.kind == PUNCT and nxt.text == "(":
-                raise _Refuse("inline-source", "options on a table reference")
-            # toJSON() prints name parts joined by ", ": a part that holds ", " itself could pass for two
             if tok.kind == QUOTED and "," in tok.name:
                 raise _Refuse("dynamic-name", "a name part with ','")
             if tok.kind == WORD and tok.lower == "identifier" and nxt is not None and nxt.text == "(":
                 arg = tokens[k + 2] if k + 2 < len(tokens) else None
                 if arg is not None and arg.kind == STRING and ("`" in arg.text or "\\" in arg.text or "," in arg.text):
                     raise _Refuse("dynamic-name", "a quoted or escaped name inside IDENTIFIER()")
+
+    def _check_hidden(self, parsed: _Parsed, scope: GuardScope | None) -> None:
+        """What toJSON() drops or only shows flat: relation and write options, function calls, table properties."""
+        if not parsed.nodes:
+            return
+        root = parsed.nodes[0]
+        # Options on a relation override the catalog's own (a JDBC table's url, user, sessionInitStatement, …).
+        keys = root.get("_relation_options") or []
+        if keys:
+            raise _Refuse("inline-source", "options on a table reference: " + ", ".join(repr(k) for k in keys))
+        if root.get("_write_options"):
+            raise _Refuse("inline-source", "write options")
+        for call in root.get("_calls") or []:
+            self._check_call(call)
+        if root.get("_properties") and scope is not None and self._jdbc_target(root, scope):
+            raise _Refuse("table-properties")
 
     def _check_root(self, sql: str, parsed: _Parsed) -> None:
         if not parsed.nodes:
@@ -307,6 +384,8 @@ class SqlGuard:
                 raise _Refuse("location")
             if name == "UnresolvedTableSpec":
                 self._check_table_spec(node)
+            elif name == "OptionList" and node.get("options"):
+                raise _Refuse("inline-source", "OPTIONS on a table")
             elif name == "CreateViewCommand" and str((node.get("viewType") or {}).get("object", "")).endswith(
                     "GlobalTempView$"):
                 raise _Refuse("global-state")
@@ -328,6 +407,67 @@ class SqlGuard:
                 self._check_name(parts, scope, ctes if name == "UnresolvedRelation" else set(), allow_temp)
             elif name == "UnresolvedNamespace" and scope is not None:
                 self._check_namespace(_parts(node.get("multipartIdentifier")), scope)
+
+    def _check_call(self, call: _Expr) -> None:
+        """A function call: built-in or allow-listed by the operator, its options without paths or URLs."""
+        parts = [p.lower() for p in _parts(call.node.get("nameParts"))]
+        if not parts or call.node.get("isInternal"):
+            return
+        name = parts[-1]
+        if not ((len(parts) == 1 or tuple(parts[:-1]) in BUILTIN_QUALIFIERS) and name in self._builtins()):
+            if not self.policy.function_allowed(".".join(parts)):
+                raise _Refuse("persistent-function", f"'{'.'.join(parts)}'")
+            return
+        args = call.arguments()
+        if name in PROTOBUF_FUNCTIONS:
+            descriptor = args[2] if len(args) > 2 else None
+            if descriptor is None or not descriptor.is_literal("binary"):
+                raise _Refuse("function-option", f"{name} takes only an inline binary descriptor set")
+            self._check_options(name, args[3:])
+        elif name in OPTION_FUNCTIONS:
+            self._check_options(name, args[OPTION_FUNCTIONS[name]:])
+        for arg in args:  # options=> map(…) by name
+            if _simple(arg.node["class"]) == "NamedArgumentExpression" and name in OPTION_FUNCTIONS:
+                self._check_options(name, arg.children)
+
+    @staticmethod
+    def _check_options(function: str, args: list[_Expr]) -> None:
+        """Every options argument is map('key', value, …) with literal keys, none of them opening a path or URL."""
+        for arg in args:
+            if _simple(arg.node["class"]) == "NamedArgumentExpression":
+                continue  # checked by its own name above
+            map_args = arg.arguments() if _simple(arg.node["class"]) == "UnresolvedFunction" and [
+                p.lower() for p in _parts(arg.node.get("nameParts"))] == ["map"] else None
+            if map_args is None:
+                raise _Refuse("function-option", f"{function} options must be written as map('key', 'value', …)")
+            for key in map_args[0::2]:
+                if not key.is_literal("string"):
+                    raise _Refuse("function-option", f"{function} option keys must be string literals")
+                lowered = str(key.node.get("value")).strip().lower()
+                if lowered in RESOURCE_OPTION_KEYS or lowered.endswith(RESOURCE_OPTION_SUFFIXES):
+                    raise _Refuse("function-option", f"{function} option '{key.node.get('value')}'")
+
+    def _builtins(self) -> frozenset[str]:
+        """Names of the session's built-in functions (one JVM call per guard; scripts cannot register any)."""
+        if self._builtin_names is None:
+            registry = self.spark._jsparkSession.sessionState().functionRegistry()
+            names = str(registry.listFunction().mkString("\u0001")).split("\u0001")
+            # printed as `system.builtin.<name>`; a temporary function (none: scripts cannot create one) unqualified
+            self._builtin_names = frozenset(n.strip("`").lower().removeprefix("system.builtin.") for n in names if n)
+        return self._builtin_names
+
+    @staticmethod
+    def _jdbc_target(root: dict[str, Any], scope: GuardScope) -> bool:
+        """True unless the table a CREATE/REPLACE TABLE makes lives in a Delta or the Hive session catalog."""
+        parts = root.get("_target") or []
+        head = parts[0] if parts else ""
+        if len(parts) >= 2 and head in scope.catalogs:
+            return True
+        if len(parts) >= 2 and (head.lower() in scope.embedded or head.lower() == SESSION_CATALOG):
+            return False
+        if len(parts) >= 3:
+            return True  # an unbound catalog: refused by its own rule, and never with properties
+        return not scope.current_is_embedded and scope.current_catalog() in scope.catalogs
 
     @staticmethod
     def _check_table_spec(spec: dict[str, Any]) -> None:
@@ -397,6 +537,16 @@ class SqlGuard:
         raise _Refuse("unbound-catalog", f"'{current}'")
 
 
+def _close_xml_external_access(spark: Any) -> None:
+    """Set the JAXP switches in this driver's JVM (local executors included), once per SparkContext."""
+    sc = spark.sparkContext
+    if getattr(sc, "_lakeport_xml_closed", False):
+        return
+    for key, value in XML_NO_EXTERNAL_ACCESS.items():
+        sc._jvm.java.lang.System.setProperty(key, value)
+    sc._lakeport_xml_closed = True
+
+
 def _simple(class_name: str) -> str:
     return class_name.rsplit(".", 1)[-1]
 
@@ -411,6 +561,115 @@ def _parts(value: Any) -> list[str]:
     if text.startswith("[") and text.endswith("]"):
         text = text[1:-1]
     return text.split(", ") if text else []
+
+
+@dataclass
+class _Expr:
+    """One node of toJSON()'s output rebuilt as a tree (toJSON() lists a tree's nodes in pre-order)."""
+
+    node: dict[str, Any]
+    children: list[_Expr]
+
+    def arguments(self) -> list[_Expr]:
+        """A function call's arguments (its `arguments` field holds child indices)."""
+        indices = self.node.get("arguments")
+        if not isinstance(indices, list):
+            return list(self.children)
+        return [self.children[i] for i in indices if isinstance(i, int) and i < len(self.children)]
+
+    def is_literal(self, data_type: str) -> bool:
+        """A literal of `data_type` (string, binary…), not null."""
+        return (_simple(self.node["class"]) == "Literal" and self.node.get("dataType") == data_type
+                and self.node.get("value") is not None)
+
+
+def _trees(flat: list[dict[str, Any]]) -> list[_Expr]:
+    """Rebuild the trees of one pre-order list from toJSON() (each node says how many children follow)."""
+    out: list[_Expr] = []
+    pos = 0
+
+    def build() -> _Expr:
+        nonlocal pos
+        node = flat[pos]
+        pos += 1
+        count = node.get("num-children")
+        children = [build() for _ in range(count if isinstance(count, int) else 0) if pos < len(flat)]
+        return _Expr(node, children)
+
+    while pos < len(flat):
+        out.append(build())
+    return out
+
+
+def _calls(value: Any) -> Iterator[_Expr]:
+    """Every function call (UnresolvedFunction) anywhere in toJSON()'s output, with its argument trees."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list) and item and all(isinstance(x, dict) and "num-children" in x for x in item):
+            todo = _trees(item)
+            while todo:
+                expr = todo.pop()
+                if _simple(expr.node["class"]) == "UnresolvedFunction":
+                    yield expr
+                todo.extend(expr.children)
+                stack.extend(v for k, v in expr.node.items() if isinstance(v, (list, dict)) and k != "arguments")
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+
+
+def _scala_keys(scala_map: Any) -> list[str]:
+    """Keys of a Scala Map[String, String] in one JVM call."""
+    if scala_map.isEmpty():
+        return []
+    return str(scala_map.keys().mkString("\u0001")).split("\u0001")
+
+
+def _relation_options(plan: Any, expected: int, system: Any) -> list[str]:
+    """Option keys (as written) of every relation in the parsed plan, read over py4j: toJSON() drops them.
+
+    Walks children, inner children (CTE definitions) and subqueries, and plans held in other fields (INSERT's
+    target, a view's body), each JVM node once (a subquery is both an inner child and a subquery). A relation
+    toJSON() showed that the walk did not reach is reported as an option it could not read (refused).
+    """
+    keys: list[str] = []
+    seen: set[int] = set()
+    relations = 0
+    stack = [plan]
+    plan_class = None
+    while stack:
+        node = stack.pop()
+        identity = int(system.identityHashCode(node))
+        if identity in seen:
+            continue
+        seen.add(identity)
+        name = str(node.nodeName())
+        if name == "UnresolvedRelation":
+            relations += 1
+            options = node.options()
+            if not options.isEmpty():
+                keys.extend(str(k) for k in options.asCaseSensitiveMap().keySet()
+                            if str(k).lower() not in INTERNAL_RELATION_OPTIONS)
+            continue
+        for getter in ("children", "innerChildren", "subqueries"):
+            try:
+                seq = getattr(node, getter)()
+            except Exception:  # noqa: BLE001 - py4j: an inner child that is an expression has no subqueries()
+                continue
+            stack.extend(seq.apply(i) for i in range(seq.size()))
+        if name in PLAN_FIELD_NODES:
+            if plan_class is None:
+                plan_class = node.getClass().getClassLoader().loadClass(LOGICAL_PLAN_CLASS)
+            fields = node.productIterator()
+            while fields.hasNext():
+                value = fields.next()
+                if isinstance(value, JavaObject) and plan_class.isInstance(value):
+                    stack.append(value)
+    if relations < expected:
+        keys.append("(options the guard could not read)")
+    return keys
 
 
 def _nodes(value: Any) -> Iterator[dict[str, Any]]:

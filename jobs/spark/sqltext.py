@@ -1,25 +1,29 @@
 """Reading Spark SQL scripts: tokens, the statement splitter and the catalog references of a statement.
 
-Literals come from sqlglot's Spark tokenizer (the project's one SQL lexer): it decides where '…' and "…"
-strings (backslash escapes, raw r'…'), and backtick identifiers (doubled backticks) begin and end, and which
-are unterminated. Around them this module only splits words, punctuation, whitespace and `--` / nested `/* */`
-comments, keeping every token's offset so statements, positions and rewrites are exact. No SQL grammar: the
-resolver needs statement boundaries and identifier chains (`cat.db.table`); Spark's parser reports syntax errors.
+The guard decides on Spark's own parse of each statement; this module only needs where statements begin and end,
+and identifier chains (`cat.db.table`) for the resolver. Its lexer follows Spark 4.3's `SqlBaseLexer.g4` rule for
+rule where a boundary could differ, and tests/security/test_sqltext_differential.py checks it against Spark's own
+lexer (driven over py4j) on generated edge cases:
+
+- `--` comments end before CR or LF (Spark's SIMPLE_COMMENT); a backslash right before LF continues them;
+- `/* */` comments nest, except `/*+`, which opens a hint (its body is lexed as code, `;` included) and does not
+  nest inside a comment;
+- '…' and "…" strings take backslash escapes and doubled quotes; r'…' / r"…" (an `r` that starts a token) are
+  raw; `$tag$ … $tag$` (tag: ASCII letters, maybe none) is a string up to the same tag; backtick identifiers double
+  their backticks; every literal may span lines.
+No SQL grammar: Spark's parser reports syntax errors. Unterminated literals and comments are SqlTextError here
+(Spark's lexer would read them as unrecognized characters that its parser refuses).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
-
-from sqlglot import TokenType
-from sqlglot.dialects.spark import Spark
-from sqlglot.errors import TokenError
 
 WORD, QUOTED, STRING, PUNCT, SPACE, COMMENT = "word", "quoted", "string", "punct", "space", "comment"
+HINT_START = "/*+"
 
 # Keywords after which an identifier chain names a table (so a 3-part chain there names a catalog).
 TABLE_KEYWORDS = frozenset({
@@ -69,57 +73,36 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-_QUOTES = "'\"`"
+def _kw(text: str, offset: int) -> dict[str, int]:
+    line, column = _line_col(text, offset)
+    return {"line": line, "column": column, "offset": offset}
 
 
-class _SparkLexer(Spark.Tokenizer):
-    # X'…' is a string after a word here, as before: whether its digits are hex is Spark's parser's to say.
-    HEX_STRINGS: ClassVar[list[str | tuple[str, str]]] = []
-    # SHOW/EXECUTE/… are lexed like any statement (sqlglot would keep the rest of one as a single opaque token).
-    COMMANDS: ClassVar[set[TokenType]] = set()
+# One regex per literal rule of SqlBaseLexer.g4 (STRING_LITERAL, DOUBLEQUOTED_STRING, BACKQUOTED_IDENTIFIER).
+_LITERAL = {
+    "'": re.compile(r"'(?:[^'\\]|\\.|'')*'", re.DOTALL),
+    '"': re.compile(r'"(?:[^"\\]|\\.|"")*"', re.DOTALL),
+    "`": re.compile(r"`(?:[^`]|``)*`", re.DOTALL),
+}
+_RAW = {"'": re.compile(r"'[^']*'"), '"': re.compile(r'"[^"]*"')}
+# BEGIN_DOLLAR_QUOTED_STRING: `$tag$` (ASCII letters, maybe none); the body runs to the same `$tag$`, exactly.
+_DOLLAR_TAG = re.compile(r"\$[A-Za-z]*\$")
+# SIMPLE_COMMENT's body: `'\\\n' | ~[\r\n]`, repeated (it ends before CR or LF, kept as whitespace here).
+_LINE_COMMENT = re.compile(r"--(?:\\\n|[^\r\n])*")
 
 
-def _sqlglot_literals(text: str) -> dict[int, tuple[int, str]]:
-    """Offset of each literal's opening quote → (end offset, STRING or QUOTED), as sqlglot's Spark tokenizer reads them.
-
-    A prefix before the quote (x'…', n'…') stays outside the span: it is a word, as Spark's lexer sees it.
-    Raises `_Unterminated` with the offset where sqlglot found an unterminated literal or comment.
-    """
-    tokenizer = _SparkLexer()
-    try:
-        tokens = tokenizer.tokenize(text)
-    except TokenError:
-        raise _Unterminated(tokenizer._core._start) from None  # where the unterminated token began
-    spans: dict[int, tuple[int, str]] = {}
-    for tok in tokens:
-        source = text[tok.start:tok.end + 1]
-        quote = next((k for k, ch in enumerate(source) if ch in _QUOTES), -1)
-        if quote < 0 or not source.endswith(source[quote]) or len(source) - quote < 2:
-            continue  # not a quoted literal (a number like 0x1F, a keyword, punctuation)
-        if tok.token_type == TokenType.IDENTIFIER or source[quote] == "`":
-            spans[tok.start + quote] = (tok.end + 1, QUOTED)
-        elif source[:quote].isalnum() or not source[:quote]:
-            spans[tok.start + quote] = (tok.end + 1, STRING)
-    return spans
-
-
-class _Unterminated(Exception):
-    def __init__(self, offset: int) -> None:
-        self.offset = offset
-
-
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + "".join(c if c == "\n" else " " for c in text[start:end]) + text[end:]
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # `$` is no identifier character in Spark (its lexer rejects it)
 
 
 def _comment_end(text: str, start: int) -> int:
-    """End of the `/* */` comment at `start` (nested comments count; an overlapping `*/*` closes and reopens none)."""
+    """End of the `/* */` comment at `start`: `/*` nests (not `/*+`), the first `*/` at each depth closes."""
     depth, i, n = 1, start + 2, len(text)
     while i < n and depth:
-        if text.startswith("/*", i):
-            depth, i = depth + 1, i + 2
-        elif text.startswith("*/", i):
+        if text.startswith("*/", i):
             depth, i = depth - 1, i + 2
+        elif text.startswith("/*", i) and not text.startswith(HINT_START, i):
+            depth, i = depth + 1, i + 2
         else:
             i += 1
     if depth:
@@ -127,114 +110,62 @@ def _comment_end(text: str, start: int) -> int:
     return i
 
 
-def _scan(text: str, literals: dict[int, tuple[int, str]]) -> list[Token]:
-    """Tokens of `text` around the given literals; `_Misread` when a comment and the literals disagree."""
+def _literal_end(text: str, start: int, *, raw: bool) -> int:
+    quote = text[start]
+    match = (_RAW if raw else _LITERAL)[quote].match(text, start)
+    if match is None:
+        what = "`quoted identifier`" if quote == "`" else "string literal"
+        raise SqlTextError(f"Unterminated {what}", **_kw(text, start))
+    return match.end()
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split `text` into tokens; raise SqlTextError for an unterminated string, comment or identifier.
+
+    A hint's `/*+` and every `*/` outside a comment are one PUNCT token each and a hint's body ordinary tokens, as
+    in Spark's lexer.
+    """
     tokens: list[Token] = []
-    starts = sorted(literals)  # bisected per comment: scanning every literal per comment was quadratic
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
         start = i
-        if i in literals:
-            i, kind = literals[i]
-            prev = tokens[-1] if tokens else None
-            if kind == STRING and prev is not None and prev.end == start and (
-                    (prev.kind == WORD and prev.lower == "r") or (prev.kind == STRING and prev.text[-1] == ch)):
-                tokens.pop()  # r'…' is one string token, and so is 'it''s (sqlglot reads two literals)
-                start = prev.start
-            tokens.append(Token(kind, text[start:i], start))
+        if ch in _LITERAL:
+            i = _literal_end(text, i, raw=False)
+            tokens.append(Token(QUOTED if ch == "`" else STRING, text[start:i], start))
+        elif ch in "rR" and i + 1 < n and text[i + 1] in _RAW and not (i and _word_char(text[i - 1])):
+            i = _literal_end(text, i + 1, raw=True)  # r'…' / r"…": a raw string, no escapes
+            tokens.append(Token(STRING, text[start:i], start))
+        elif ch == "$" and (tag := _DOLLAR_TAG.match(text, i)) is not None:
+            close = text.find(tag.group(), tag.end())
+            if close < 0:
+                raise SqlTextError("Unterminated $$ string", **_kw(text, start))
+            i = close + len(tag.group())
+            tokens.append(Token(STRING, text[start:i], start))
         elif ch.isspace():
             while i < n and text[i].isspace():
                 i += 1
             tokens.append(Token(SPACE, text[start:i], start))
         elif text.startswith("--", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
+            i = _LINE_COMMENT.match(text, i).end()  # type: ignore[union-attr]  # always matches at `--`
             tokens.append(Token(COMMENT, text[start:i], start))
+        elif text.startswith(HINT_START, i):
+            i += len(HINT_START)
+            tokens.append(Token(PUNCT, HINT_START, start))
         elif text.startswith("/*", i):
             i = _comment_end(text, start)
-            inside = bisect_right(starts, start)
-            if inside < len(starts) and starts[inside] < i:
-                raise _Misread(start, i)  # sqlglot closed this comment early (`/*/`): a "literal" inside it
             tokens.append(Token(COMMENT, text[start:i], start))
-        elif ch in _QUOTES:
-            # sqlglot saw no literal here: it read the comment before as longer (`*/*/`). Re-read without it.
-            comment = next((t for t in reversed(tokens) if t.kind == COMMENT and t.text.startswith("/*")), None)
-            if comment is None:
-                raise _Unterminated(i)
-            raise _Misread(comment.start, comment.end, quote=i)
-        elif ch.isalnum() or ch == "_" or ch == "$":
-            while i < n and (text[i].isalnum() or text[i] in "_$") and i not in literals:
+        elif text.startswith("*/", i):
+            i += 2  # one token (Spark's HENT_END) wherever it is: `*/*` never opens a comment
+            tokens.append(Token(PUNCT, "*/", start))
+        elif _word_char(ch):
+            while i < n and _word_char(text[i]):
                 i += 1
             tokens.append(Token(WORD, text[start:i], start))
         else:
             tokens.append(Token(PUNCT, ch, start))
             i += 1
     return tokens
-
-
-class _Misread(Exception):
-    def __init__(self, start: int, end: int, *, quote: int | None = None) -> None:
-        self.start, self.end, self.quote = start, end, quote
-
-
-def tokenize(text: str) -> list[Token]:
-    """Split `text` into tokens; raise SqlTextError for an unterminated string, comment or identifier.
-
-    sqlglot reads the literals; a `/* */` comment it misreads (its scanner lets `*/` and `/*` overlap) is
-    blanked out of what sqlglot reads and the text read again, so comments nest as in Spark's own lexer.
-    """
-    seen = text
-    while True:
-        try:
-            return _scan(text, _sqlglot_literals(seen))
-        except _Unterminated as exc:
-            comment = _open_comment_before(text, exc.offset)
-            if comment is None and seen.startswith("/*", exc.offset):
-                comment = exc.offset
-            if comment is None:
-                raise _unterminated(text, exc.offset) from None
-            seen = _blank(seen, comment, _comment_end(text, comment))
-        except _Misread as exc:
-            blanked = _blank(seen, exc.start, exc.end)
-            if blanked == seen:  # nothing left to re-read: the quote sqlglot skipped opens no literal
-                raise _unterminated(text, exc.quote if exc.quote is not None else exc.start) from None
-            seen = blanked
-
-
-def _open_comment_before(text: str, offset: int) -> int | None:
-    """Where a `/*` comment still open at `offset` starts (sqlglot, misreading it, saw a literal there)."""
-    try:
-        tokenize(text[:offset])
-    except SqlTextError as exc:
-        if str(exc).startswith("Unterminated /* comment"):
-            return exc.offset
-    return None
-
-
-def _unterminated(text: str, offset: int) -> SqlTextError:
-    while offset < len(text) and text[offset] not in _QUOTES:
-        offset += 1  # past a prefix (r'…', x'…'): the position is the quote's
-    if offset < len(text) and text[offset] == "`":
-        return SqlTextError("Unterminated `quoted identifier`", **_kw(text, offset))
-    # sqlglot reads 'it''s as 'it' then an open 's: the literal the user left open starts at the first quote.
-    quote = text[offset] if offset < len(text) else "'"
-    while offset > 0 and text[offset - 1] == quote:
-        before = {end: begin for begin, (end, kind) in _literal_spans_of(text[:offset]).items() if kind == STRING}
-        if offset not in before:
-            break
-        offset = before[offset] + (1 if text[before[offset]] not in _QUOTES else 0)  # r'…': at the quote
-    return SqlTextError("Unterminated string literal", **_kw(text, offset))
-
-
-def _literal_spans_of(text: str) -> dict[int, tuple[int, str]]:
-    """The literals `tokenize` would use for `text` (which has none unterminated)."""
-    return {t.start: (t.end, t.kind) for t in tokenize(text) if t.kind in (STRING, QUOTED)}
-
-
-def _kw(text: str, offset: int) -> dict[str, int]:
-    line, column = _line_col(text, offset)
-    return {"line": line, "column": column, "offset": offset}
 
 
 # ---- statements ---------------------------------------------------------------------------------------

@@ -23,6 +23,16 @@ if TYPE_CHECKING:
     from jobs.spark.store import CatalogEntry
 
 JDBC_CATALOG_CLASS = "org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog"
+# Spark's JDBC catalog with a query's table options cut down to an allow-list (platform/jvm; issue 28): a query's
+# `WITH ('url' = …, 'sessionInitStatement' = …)` or writer options never reach the connection. The SQL guard
+# refuses such options first; without the platform jar (no JDK compiler) the guard is the only layer.
+GUARDED_JDBC_CATALOG_CLASS = "io.lakeport.spark.GuardedJdbcTableCatalog"
+# What the allow-list keeps (a copy of GuardedJdbcTableCatalog.ALLOWED_OPTIONS, for docs and tests); never `url`,
+# `user`, `password`, `driver`, `dbtable`, `query`, `sessionInitStatement`, `prepareQuery` or `customSchema`.
+QUERY_OPTION_ALLOWLIST = frozenset({
+    "fetchsize", "batchsize", "querytimeout", "isolationlevel", "pushdownpredicate", "pushdownaggregate",
+    "pushdownlimit", "pushdownoffset", "pushdowntablesample", "pushdownjoin",
+})
 DRIVERS = {
     "postgresql": "org.postgresql.Driver",
     # MariaDB Connector/J with jdbc:mysql:// + permitMysqlScheme, so that Spark picks its MySQL dialect
@@ -130,14 +140,14 @@ def register(spark: Any, name: str, config: dict[str, Any], *, connect_timeout: 
         probe_mysql(*host_port(config), timeout=connect_timeout)
     jvm = _jvm_helpers(spark)
     java_options = jvm.mapper.readValue(json.dumps(options), jvm.map_class)  # one round trip for all options
-    instance = jvm.catalog_class()
+    instance = jvm.catalog_class.newInstance()
     instance.initialize(name, jvm.options_class(java_options))
     _catalog_map(spark).put(name, instance)
     conf = spark.conf
     for key in previous_keys or []:
         conf.unset(key)
     prefix = f"spark.sql.catalog.{name}"
-    visible = {prefix: JDBC_CATALOG_CLASS} | {f"{prefix}.{k}": options[k] for k in ("url", "user", "driver")}
+    visible = {prefix: jvm.catalog_name} | {f"{prefix}.{k}": options[k] for k in ("url", "user", "driver")}
     for key, value in visible.items():
         conf.set(key, value)
     return list(visible)
@@ -156,14 +166,24 @@ def _jvm_helpers(spark: Any) -> SimpleNamespace:
     helpers = getattr(sc, "_lakeport_jdbc_jvm", None)
     if helpers is None:
         jvm = sc._jvm
+        catalog_class = _catalog_class(jvm)
         helpers = SimpleNamespace(
             mapper=jvm.com.fasterxml.jackson.databind.ObjectMapper(),
             map_class=jvm.java.lang.Class.forName("java.util.HashMap"),
-            catalog_class=jvm.org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog,
+            catalog_class=catalog_class,
+            catalog_name=str(catalog_class.getName()),
             options_class=jvm.org.apache.spark.sql.util.CaseInsensitiveStringMap,
         )
         sc._lakeport_jdbc_jvm = helpers
     return helpers
+
+
+def _catalog_class(jvm: Any) -> Any:
+    """The guarded JDBC catalog class from the platform jar (on `spark.jars`), else Spark's own."""
+    try:
+        return jvm.org.apache.spark.util.Utils.classForName(GUARDED_JDBC_CATALOG_CLASS, True, False)
+    except Exception:  # noqa: BLE001 - py4j wraps ClassNotFoundException: no platform jar on this driver
+        return jvm.org.apache.spark.util.Utils.classForName(JDBC_CATALOG_CLASS, True, False)
 
 
 def _catalog_map(spark: Any) -> Any:
