@@ -22,6 +22,7 @@ from celery import current_app, states
 from django.conf import settings
 
 from config.errors import NotFound
+from config.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
@@ -96,7 +97,7 @@ def live_preview_start(*, team: Team, sql: str) -> LivePreviewState:
     preview_id = uuid.uuid4().hex
     backend = current_app.backend
     backend.set(_owner_key(preview_id), f"{team.id}:{time.time():.3f}")  # owner, and when it was asked for
-    current_app.send_task("jobs.sql_live_preview", queue="lakeport", task_id=preview_id, kwargs={
+    current_app.send_task("jobs.sql_live_preview", queue=EDITOR_QUEUE, task_id=preview_id, kwargs={
         "preview_id": preview_id, "team_id": team.id, "sql": sql,
         "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)})
     return _state(preview_id, {"status": LivePreviewStatus.STARTING})

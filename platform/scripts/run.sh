@@ -34,9 +34,14 @@ fi
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT
-# The worker starts one engine process per team (as lakeport-engine when run as root); runs share it.
-.venv/bin/celery -A config worker --loglevel=INFO --pool=threads --concurrency=${CELERY_CONCURRENCY:-2} --hostname "worker@%h" &
-pids+=($!)
+# One worker per queue (config/queues.py), so a team's long runs or a burst of previews never delay another team's
+# preview or beat's ticks. Run and editor workers start one engine process per team (as lakeport-engine when run
+# as root); their threads mostly wait on engines, and per-team limits keep one team from taking them all.
+worker() { .venv/bin/celery -A config worker --loglevel=INFO --pool=threads --without-mingle --without-gossip "$@" & pids+=($!); }
+worker --concurrency="${LAKEPORT_RUN_THREADS:-16}" --hostname "runs@%h" -Q lakeport
+worker --concurrency="${LAKEPORT_EDITOR_THREADS:-8}" --hostname "editor@%h" -Q lakeport.editor
+worker --concurrency=4 --hostname "ticks@%h" -Q lakeport.beat
+worker --concurrency="${LAKEPORT_STREAM_THREADS:-16}" --hostname "streams@%h" -Q lakeport.streams
 # Beat schedules the run reaper (lost workers, lost broker messages).
 .venv/bin/celery -A config beat --loglevel=INFO --schedule var/celerybeat-schedule &
 pids+=($!)
