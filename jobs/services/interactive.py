@@ -134,6 +134,9 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
         backend.forget(result.id)
     if answer.get("busy"):
         raise Unavailable("Every engine of the workers is busy; try again in a moment.")
+    if answer.get("abandoned"):  # the worker gave up at the same moment as this wait: the same answer
+        raise Unavailable(f"The team's engine did not answer within {wait:g} s (LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS); "
+                          "the call was stopped. Try again in a moment, or submit a job for a long query.")
     return answer
 
 
@@ -148,8 +151,7 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
     if give_up_at is None:
         give_up_at = time.time() + settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
     if time.time() >= give_up_at:
-        logger.info("editor.abandoned", extra={"team_id": team_id, "mode": mode, "where": "before start"})
-        return {"succeeded": False, "abandoned": True, "error": {**fail, "message": ABANDONED}}
+        return _abandoned(team_id=team_id, mode=mode, where="before start")
     team = Team.objects.get(id=team_id)
     try:
         key = engine_key(team=team.name, script=sql)
@@ -165,18 +167,22 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
         except EngineError as exc:
             return {"succeeded": False, "error": {**fail, "message": redact(str(exc))}}
         if time.time() >= give_up_at:  # the engine took that long to start
-            logger.info("editor.abandoned", extra={"team_id": team_id, "mode": mode, "where": "after engine start"})
-            return {"succeeded": False, "abandoned": True, "error": {**fail, "message": ABANDONED}}
+            return _abandoned(team_id=team_id, mode=mode, where="after engine start")
         pending = engine.request({"mode": mode, "script": sql, "preview_limit": limit, "check_writes": check_writes})
         if not pending.done.wait(max(0.0, give_up_at - time.time())):
             engine.cancel(pending.id)  # the engine stops the statement: an abandoned call holds no Spark job
             engine.forget(pending.id)
-            logger.info("editor.abandoned", extra={"team_id": team_id, "mode": mode, "where": "running"})
-            return {"succeeded": False, "abandoned": True, "error": {**fail, "message": ABANDONED}}
+            return _abandoned(team_id=team_id, mode=mode, where="running")
         answer = dict(pending.result)
     answer.pop("op", None)
     answer.pop("id", None)
     return answer
+
+
+def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
+    logger.info("editor.abandoned", extra={"team_id": team_id, "mode": mode, "where": where})
+    return {"succeeded": False, "abandoned": True,
+            "error": {"statement": None, "line": None, "column": None, "message": ABANDONED}}
 
 
 def sql_validate(*, team: Team, sql: str, job_id: int | None = None,
