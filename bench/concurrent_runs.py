@@ -31,13 +31,14 @@ from _common import REPO, SideBySide, percentile, print_header, print_row
 from _stack import api_token, start_gunicorn, stop_group, wait_until
 from submit_to_first_row import scratch_platform
 
-BROKER = os.environ.get("LAKEPORT_BENCH_REDIS", "redis://127.0.0.1:6379/5")
+from tests.support.servers import start_private_redis
+
 SQL = "SELECT 1 AS one"
 FINAL = {"SUCCEEDED", "FAILED", "CANCELLED"}
 # (hostname, queues, threads) per worker process of a layout.
 LAYOUTS = {
     "queues": [("runs", "lakeport", 16), ("editor", "lakeport.editor", 8), ("ticks", "lakeport.beat", 4),
-               ("streams", "lakeport.streams", 4)],
+               ("streams", "lakeport.streams", 16)],
     "single": [("worker", "lakeport", 2)],
 }
 
@@ -111,9 +112,22 @@ def main() -> None:
     parser.add_argument("--teams", type=int, default=4)
     parser.add_argument("--layout", choices=sorted(LAYOUTS), default="queues")
     args = parser.parse_args()
-    redis.Redis.from_url(BROKER).flushdb()
+    # A Redis of its own (unless LAKEPORT_BENCH_REDIS names one): nobody else's worker or flush touches its queues.
+    private = None if os.environ.get("LAKEPORT_BENCH_REDIS") else start_private_redis(
+        Path(tempfile.mkdtemp(prefix="lp-bench-redis-")))
+    broker = os.environ.get("LAKEPORT_BENCH_REDIS") or private.url(0)
+    redis.Redis.from_url(broker).flushdb()
     load_before = os.getloadavg()
-    with scratch_platform(env={"CELERY_BROKER_URL": BROKER, "CELERY_RESULT_BACKEND": BROKER}) as env:
+    try:
+        measure(args, broker, load_before)
+    finally:
+        if private is not None:
+            private.stop()
+
+
+def measure(args: argparse.Namespace, broker: str, load_before: tuple[float, float, float]) -> None:
+    """Start the stack on `broker`, warm every team's engine, then run the serial and the concurrent rounds."""
+    with scratch_platform(env={"CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": broker}) as env:
         from jobs.models import JobRun, JobRunLogLine
         from teams.services import team_create
 
