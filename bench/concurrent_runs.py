@@ -4,7 +4,7 @@ The `make run` stack on PostgreSQL + Redis: gunicorn (2 processes x 4 threads) a
 `--layout` — `queues` is platform/scripts/run.sh's (a worker per queue, 16 run threads, per-team limits on at
 their defaults), `single` the layout before fair share (one worker, 2 threads, every task on queue `lakeport`).
 `--clients` API clients spread over `--teams` teams each submit runs of `SELECT 1` (POST …/runs/) and wait for
-their end (GET …/runs/<id>/?wait=) until `--runs` runs are done; the baseline is the same runs submitted by one
+their end (GET …/runs/<id>/?wait=30, again every 0.2 s while the web answers at once) until `--runs` runs are done; the baseline is the same runs submitted by one
 client, each after the previous one ended. Every team's engine is warmed first. Prints the standard row
 (seconds for all runs, concurrent vs serial), runs/minute both ways, the p50/p90 submit-to-end latency, the load
 average before and after, and checks every run SUCCEEDED exactly once.
@@ -35,6 +35,7 @@ from tests.support.servers import start_private_redis
 
 SQL = "SELECT 1 AS one"
 FINAL = {"SUCCEEDED", "FAILED", "CANCELLED"}
+POLL_SECONDS = 0.2  # a client answered at once (no waiter slot free) asks again this much later, as a browser would
 # (hostname, queues, threads) per worker process of a layout.
 LAYOUTS = {
     "queues": [("runs", "lakeport", 16), ("editor", "lakeport.editor", 8), ("ticks", "lakeport.beat", 4),
@@ -64,8 +65,8 @@ class Client:
         while run["status"] not in FINAL:
             waited = time.perf_counter()
             run = self._call("GET", f"runs/{run['id']}/?wait=30")
-            if run["status"] not in FINAL and time.perf_counter() - waited < 0.05:
-                time.sleep(0.05)  # the web's waiter slots were taken: it answered at once
+            if run["status"] not in FINAL and time.perf_counter() - waited < POLL_SECONDS:
+                time.sleep(POLL_SECONDS)  # the web's waiter slots (LAKEPORT_RUN_WAITERS) were taken: it answered at once
         return run["id"], time.perf_counter() - start, run["status"]
 
 
