@@ -42,6 +42,8 @@ LAYOUTS = {
                ("streams", "lakeport.streams", 16)],
     "single": [("worker", "lakeport", 2)],
 }
+# The web of each layout as run.sh starts it: (gunicorn threads per process, LAKEPORT_RUN_WAITERS); 2 processes.
+WEB = {"queues": (16, "12"), "single": (4, "2")}
 
 
 class Client:
@@ -137,7 +139,8 @@ def measure(args: argparse.Namespace, broker: str, load_before: tuple[float, flo
 
         logdir = Path(tempfile.mkdtemp(prefix="lp-bench-concurrent-"))
         procs = start_workers(args.layout, logdir)
-        base, web = start_gunicorn(logdir, workers=2, threads=4)
+        threads, waiters = WEB[args.layout]
+        base, web = start_gunicorn(logdir, workers=2, threads=threads, env={"LAKEPORT_RUN_WAITERS": waiters})
         try:
             clients_of_team = []
             for n, team in enumerate(teams):

@@ -46,6 +46,9 @@ worker --concurrency="${LAKEPORT_STREAM_THREADS:-16}" --hostname "streams@%h" -Q
 .venv/bin/celery -A config beat --loglevel=INFO --schedule var/celerybeat-schedule &
 pids+=($!)
 echo "[run] Lakeport on http://127.0.0.1:${PORT:-8000}  (Ctrl-C stops everything)"
-.venv/bin/gunicorn config.wsgi --bind "127.0.0.1:${PORT:-8000}" --workers 2 --threads 4 --access-logfile - &
+# 16 threads per web process, 12 of which may hold a `?wait=` for a run's end: a client waiting costs a sleeping
+# thread, a client polling because no waiter slot was free costs a request every few hundred ms (bench/concurrent_runs.py).
+export LAKEPORT_RUN_WAITERS=${LAKEPORT_RUN_WAITERS:-12}
+.venv/bin/gunicorn config.wsgi --bind "127.0.0.1:${PORT:-8000}" --workers 2 --threads "${LAKEPORT_WEB_THREADS:-16}" --access-logfile - &
 pids+=($!)
 wait -n "${pids[@]}"
