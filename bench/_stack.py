@@ -19,6 +19,7 @@ from typing import Any
 
 from _common import REPO
 
+from config.queues import ALL_QUEUES
 from tests.support.processes import descendants, stop_process_group
 
 BROKER = os.environ.get("LAKEPORT_BENCH_REDIS", "redis://127.0.0.1:6379/6")
@@ -70,10 +71,10 @@ def wait_until(predicate: Callable[[], Any], *, timeout: float = 300.0, interval
 
 def start_worker(logdir: Path, *, concurrency: int = 2, env: dict[str, str] | None = None,
                  hostname: str = "bench@%h") -> subprocess.Popen:
-    """`celery worker --pool=threads` consuming queue `lakeport` from the bench broker (no beat)."""
+    """`celery worker --pool=threads` consuming every queue (config/queues.py) from the bench broker (no beat)."""
     cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING", "--pool=threads",
            f"--concurrency={concurrency}", "--hostname", hostname, "--without-mingle", "--without-gossip",
-           "-Q", "lakeport"]
+           "-Q", ",".join(ALL_QUEUES)]
     return subprocess.Popen(cmd, cwd=REPO, env={**os.environ, **(env or {})},
                             stdout=open(logdir / "worker.log", "ab"),  # noqa: SIM115 (open for its lifetime)
                             stderr=subprocess.STDOUT, start_new_session=True)

@@ -70,6 +70,8 @@ from _stack import (
 )
 from submit_to_first_row import scratch_platform
 
+from config.queues import ALL_QUEUES
+
 SELECT1 = "SELECT 1 AS one"
 JDBC_SQL = "SELECT customer, sum(amount) AS total FROM {table} GROUP BY customer ORDER BY total DESC, customer"
 PG_JAR = "/usr/share/java/postgresql.jar"
@@ -511,7 +513,7 @@ def start_profiled_worker(workdir: Path, *, env: dict[str, str]) -> subprocess.P
     """bench/_profiled_worker.py: the platform's worker with timers, engines started as _profiled_engine.py."""
     return subprocess.Popen(
         [sys.executable, str(BENCH / "_profiled_worker.py"), "worker", "--loglevel=WARNING", "--pool=threads",
-         "--concurrency=2", "--hostname", "benchprof@%h", "--without-mingle", "--without-gossip", "-Q", "lakeport"],
+         "--concurrency=2", "--hostname", "benchprof@%h", "--without-mingle", "--without-gossip", "-Q", ",".join(ALL_QUEUES)],
         cwd=BENCH.parent, env={**os.environ, **env}, stdout=open(workdir / "worker-profiled.log", "ab"),  # noqa: SIM115
         stderr=subprocess.STDOUT, start_new_session=True)
 

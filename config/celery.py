@@ -11,14 +11,19 @@ from typing import Any
 from celery import Celery
 from celery.signals import beat_init
 from django.conf import settings
+from kombu import Exchange, Queue
+
+from config.queues import ALL_QUEUES, TASK_QUEUES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("lakeport")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# Job tasks have their own queue so a deployment can give them dedicated workers.
-app.conf.task_routes = {"jobs.*": {"queue": "lakeport"}}
+# One queue per kind of work (runs, editor calls, beat ticks, stream supervisors), each with workers of its own
+# (`-Q`); a worker started without `-Q` consumes them all, as a single worker did before the queues were split.
+app.conf.task_queues = [Queue(name, Exchange(name), routing_key=name) for name in ALL_QUEUES]
+app.conf.task_routes = {name: {"queue": queue} for name, queue in TASK_QUEUES.items()}
 logger = logging.getLogger("lakeport.jobs")
 
 

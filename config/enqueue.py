@@ -14,10 +14,12 @@ SEND_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0
 
 
 def task_send(name: str, *, args: list[Any], queue: str, logger: logging.Logger, event: str,
-              extra: Mapping[str, Any]) -> bool:
-    """Send the task `name` to `queue`; False, after logging `event` with `extra`, when the broker cannot take it."""
+              extra: Mapping[str, Any], countdown: float | None = None) -> bool:
+    """Send the task `name` to `queue` (in `countdown` seconds); False, after logging `event` with `extra`, when the
+    broker cannot take it."""
     try:
-        current_app.send_task(name, args=args, queue=queue, retry=True, retry_policy=SEND_RETRY_POLICY)
+        current_app.send_task(name, args=args, queue=queue, retry=True, retry_policy=SEND_RETRY_POLICY,
+                              countdown=countdown)
     except Exception as exc:  # any broker or transport failure: the work row stays and is swept up later
         logger.warning(event, extra={**extra, "error_class": type(exc).__name__})
         return False

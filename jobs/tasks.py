@@ -13,7 +13,7 @@ from django.conf import settings
 from jobs.services.execution import run_execute as execute_run
 from jobs.services.interactive import interactive_execute
 from jobs.services.live_preview import live_preview_execute
-from jobs.services.runs import RUN_EXECUTE_TASK
+from jobs.services.runs import RUN_EXECUTE_TASK, run_defer, run_waiting
 from jobs.services.runs import runs_reap as reap_runs
 
 
@@ -22,18 +22,24 @@ from jobs.services.runs import runs_reap as reap_runs
 def run_execute(self: Task, run_id: int) -> None:
     """Claim run `run_id` and execute it; a run already claimed (a duplicate message) is skipped.
 
-    When this worker's engines are all busy the run stays QUEUED and the task is sent again after a pause.
+    When this worker's engines are all busy, or the run's team has its maximum of runs RUNNING, the run stays
+    QUEUED and the task is sent again after a pause: the thread goes on to another team's run instead of waiting.
     """
-    if execute_run(run_id=run_id, worker=self.request.hostname or "worker") == "deferred":
-        self.apply_async(args=[run_id], countdown=settings.LAKEPORT_ENGINE_WAIT_SECONDS)
+    status = execute_run(run_id=run_id, worker=self.request.hostname or "worker")
+    if status == "deferred":
+        run_defer(run_id=run_id, countdown=settings.LAKEPORT_ENGINE_WAIT_SECONDS)
+    elif status is None and run_waiting(run_id=run_id):  # the claim was refused: the team is at its limit
+        run_defer(run_id=run_id, countdown=settings.LAKEPORT_TEAM_SLOT_WAIT_SECONDS)
 
 
 @shared_task(name="jobs.sql_interactive", acks_late=False, ignore_result=False, bind=True)
 def sql_interactive(self: Task, team_id: int, mode: str, sql: str, limit: int = 0,
-                    check_writes: str | None = None, default_catalog: str = "") -> dict[str, Any]:
-    """Validate or preview `sql` in the team's engine for the web process (which never hosts Spark)."""
+                    check_writes: str | None = None, give_up_at: float | None = None,
+                    default_catalog: str = "") -> dict[str, Any]:
+    """Validate or preview `sql` in the team's engine for the web process (which never hosts Spark); given up at
+    `give_up_at` (epoch seconds), when the web stops waiting (the message also expires then)."""
     return interactive_execute(team_id=team_id, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                               default_catalog=default_catalog)
+                               give_up_at=give_up_at, default_catalog=default_catalog)
 
 
 @shared_task(name="jobs.sql_live_preview", acks_late=False, ignore_result=False)

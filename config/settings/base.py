@@ -209,6 +209,21 @@ LAKEPORT_JOB_ENGINE = env("LAKEPORT_JOB_ENGINE", default="warm")
 LAKEPORT_SCHEDULE_TICK_SECONDS = env.float("LAKEPORT_SCHEDULE_TICK_SECONDS", default=15.0)
 LAKEPORT_SCHEDULE_GRACE_SECONDS = env.int("LAKEPORT_SCHEDULE_GRACE_SECONDS", default=120)
 
+# FAIR SHARE (docs/jobs.md "Fair share"): one team's load must never make another team wait.
+# Runs of one team RUNNING at once; more stay QUEUED (never failed) and start when one of its runs ends.
+LAKEPORT_TEAM_MAX_RUNS = env.int("LAKEPORT_TEAM_MAX_RUNS", default=4)
+# Editor calls (validate, preview, live preview) of one team in flight at once; one more answers 503 naming this.
+LAKEPORT_TEAM_MAX_EDITOR_CALLS = env.int("LAKEPORT_TEAM_MAX_EDITOR_CALLS", default=2)
+# A run's statement running longer than this is cancelled and the run FAILS naming the limit (0: no limit).
+LAKEPORT_MAX_STATEMENT_SECONDS = env.float("LAKEPORT_MAX_STATEMENT_SECONDS", default=3600.0)
+# A schedule whose cron fires more often than this is refused (400) on create, update and apply -f.
+LAKEPORT_MIN_SCHEDULE_INTERVAL_SECONDS = env.int("LAKEPORT_MIN_SCHEDULE_INTERVAL_SECONDS", default=300)
+# Per-team exceptions an operator grants, JSON by team name, e.g. {"etl": {"max_runs": 8, "max_statement_seconds":
+# 14400, "max_editor_calls": 4, "min_schedule_interval_seconds": 60}}; a key left out keeps the default above.
+LAKEPORT_TEAM_LIMITS = env.json("LAKEPORT_TEAM_LIMITS", default={})
+# How long a run of a team at its limit waits before it asks again (a run's end also wakes the next one at once).
+LAKEPORT_TEAM_SLOT_WAIT_SECONDS = env.float("LAKEPORT_TEAM_SLOT_WAIT_SECONDS", default=5.0)
+
 # LINEAGE
 # Capture datasets and column lineage from each statement's analyzed plan (off: runs record no lineage).
 LAKEPORT_LINEAGE_CAPTURE = env.bool("LAKEPORT_LINEAGE_CAPTURE", default=True)

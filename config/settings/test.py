@@ -23,3 +23,6 @@ CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL)
 LAKEPORT_ENGINE_USER = env("LAKEPORT_ENGINE_USER", default="")
 # SQL GUARD: fixtures make warehouses in pytest's temp dirs; the cross-team overlap check still applies there.
 LAKEPORT_TEAM_DATA_ROOTS = [*LAKEPORT_TEAM_DATA_ROOTS, __import__("tempfile").gettempdir()]  # noqa: F405
+# FAIR SHARE: the suite's schedules fire every minute (the two-beats race needs many ticks); the rule's own tests
+# set the production default back (tests/security/test_fair_share.py).
+LAKEPORT_MIN_SCHEDULE_INTERVAL_SECONDS = env.int("LAKEPORT_MIN_SCHEDULE_INTERVAL_SECONDS", default=60)

@@ -80,6 +80,7 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
             "message": redact(f"{type(exc).__name__}: {exc}".splitlines()[0])[:2000]})
     finally:
         unwritten = recorder.stop()
+    outcome = recorder.failure(outcome)  # a statement past the team's maximum duration fails the run, naming it
     if outcome.engine_lost and run.attempt <= run.max_retries and not recorder.cancel_seen:
         message = outcome.error["message"] if outcome.error else "The team engine stopped."
         recorder.write(unwritten)  # a re-queued attempt keeps its rows and log

@@ -8,6 +8,7 @@ and temp views vanish with it, and polls the result backend for the answer.
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,11 +19,13 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.errors import InvalidInput, NotFound, Unavailable
+from config.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
 from jobs.models import SqlJob
 from jobs.services.jobs import check_default_catalog
+from jobs.services.limits import editor_slot
 from jobs.services.parameters import (
     PLACEHOLDER,
     ParameterError,
@@ -45,6 +48,8 @@ READ_KEYWORDS = {"select", "with", "values", "table", "from", "show", "describe"
 PLAN_CHECKED = {"with", "from", "("}
 SETUP_KEYWORDS = {"use", "set"}
 POLL_SECONDS = 0.005
+ABANDONED = "The editor call was given up: it did not finish before the web stopped waiting for it."
+logger = logging.getLogger("lakeport.jobs")
 
 
 @dataclass(frozen=True)
@@ -98,14 +103,28 @@ def script_size_error(sql: str) -> str | None:
 
 def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
                 default_catalog: str = "") -> dict[str, Any]:
-    """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers)."""
+    """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers).
+
+    The call holds one of the team's editor slots while it waits (503 naming the limit when none is free). The
+    task carries the moment this wait ends: its message expires then, and a worker that takes it later, or is
+    still running it then, gives it up (and cancels the engine's statement): nobody would read the answer.
+    """
+    with editor_slot(team_id=team.id, team=team.name):
+        return _send_and_wait(team=team, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
+                              default_catalog=default_catalog)
+
+
+def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes: str | None,
+                   default_catalog: str) -> dict[str, Any]:
+    wait = settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
+    given_up_at = time.time() + wait  # wall clock: the worker compares it with its own
     kwargs: dict[str, Any] = {"team_id": team.id, "mode": mode, "sql": sql, "limit": limit,
-                              "check_writes": check_writes}
+                              "check_writes": check_writes, "give_up_at": given_up_at}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
-    result = current_app.send_task("jobs.sql_interactive", queue="lakeport", kwargs=kwargs)
+    result = current_app.send_task("jobs.sql_interactive", queue=EDITOR_QUEUE, expires=wait, kwargs=kwargs)
     backend = current_app.backend
-    deadline = time.monotonic() + settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
+    deadline = time.monotonic() + wait
     try:
         while True:
             meta = backend.get_task_meta(result.id)
@@ -122,16 +141,26 @@ def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes
         backend.forget(result.id)
     if answer.get("busy"):
         raise Unavailable("Every engine of the workers is busy; try again in a moment.")
+    if answer.get("abandoned"):  # the worker gave up at the same moment as this wait: the same answer
+        raise Unavailable(f"The team's engine did not answer within {wait:g} s (LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS); "
+                          "the call was stopped. Try again in a moment, or submit a job for a long query.")
     return answer
 
 
-def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
-                        check_writes: str | None = None, default_catalog: str = "") -> dict[str, Any]:
+def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
+                        give_up_at: float | None = None, default_catalog: str = "") -> dict[str, Any]:
     """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data).
 
-    `default_catalog` is current before the script, as for a run of a job with that default catalog."""
-    team = Team.objects.get(id=team_id)
+    `give_up_at` (epoch seconds) is when the web stops waiting: a call taken after it does nothing, and one still
+    running then is cancelled in the engine, so an abandoned burst never holds the worker or the engine.
+    `default_catalog` is current before the script, as for a run of a job with that default catalog.
+    """
     fail = {"statement": None, "line": None, "column": None}
+    if give_up_at is None:
+        give_up_at = time.time() + settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
+    if time.time() >= give_up_at:
+        return _abandoned(team_id=team_id, mode=mode, where="before start")
+    team = Team.objects.get(id=team_id)
     try:
         key = engine_key(team=team.name, script=sql)
     except SparkRuntimeError as exc:  # validate reads `errors`, preview `error`
@@ -145,16 +174,24 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0,
             pool.start(engine)
         except EngineError as exc:
             return {"succeeded": False, "error": {**fail, "message": redact(str(exc))}}
+        if time.time() >= give_up_at:  # the engine took that long to start
+            return _abandoned(team_id=team_id, mode=mode, where="after engine start")
         pending = engine.request({"mode": mode, "script": sql, "preview_limit": limit, "check_writes": check_writes,
                                   "default_catalog": default_catalog or None})
-        if not pending.done.wait(settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS):
-            engine.cancel(pending.id)
+        if not pending.done.wait(max(0.0, give_up_at - time.time())):
+            engine.cancel(pending.id)  # the engine stops the statement: an abandoned call holds no Spark job
             engine.forget(pending.id)
-            return {"succeeded": False, "error": {**fail, "message": "The query did not finish in time."}}
+            return _abandoned(team_id=team_id, mode=mode, where="running")
         answer = dict(pending.result)
     answer.pop("op", None)
     answer.pop("id", None)
     return answer
+
+
+def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
+    logger.info("editor.abandoned", extra={"team_id": team_id, "mode": mode, "where": where})
+    return {"succeeded": False, "abandoned": True,
+            "error": {"statement": None, "line": None, "column": None, "message": ABANDONED}}
 
 
 def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters: Mapping[str, Any] | None = None,

@@ -22,6 +22,7 @@ from celery import current_app, states
 from django.conf import settings
 
 from config.errors import NotFound
+from config.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
@@ -104,7 +105,7 @@ def live_preview_start(*, team: Team, sql: str, default_catalog: str = "") -> Li
         "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
-    current_app.send_task("jobs.sql_live_preview", queue="lakeport", task_id=preview_id, kwargs=kwargs)
+    current_app.send_task("jobs.sql_live_preview", queue=EDITOR_QUEUE, task_id=preview_id, kwargs=kwargs)
     return _state(preview_id, {"status": LivePreviewStatus.STARTING})
 
 

@@ -14,14 +14,15 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from django.db import close_old_connections, connection
 
-from jobs.engines.base import StatementEvent
+from jobs.engines.base import Outcome, RunError, StatementEvent
 from jobs.models import JobRun, empty_progress
+from jobs.services.limits import statement_limit_message, team_limits
 from jobs.services.runs import LogLine, run_heartbeat, run_log_lines, run_update
 from jobs.services.timing import run_heartbeat_seconds
 from jobs.spark.script import StatementStatus
@@ -87,6 +88,10 @@ class RunRecorder:
         self._thread: threading.Thread | None = None
         self._unwritten = Unwritten()
         self._unwritten_since: float | None = None
+        # The team's maximum statement duration (jobs/services/limits.py): the monitor cancels a statement past it.
+        self.max_statement_seconds = team_limits(run.team.name).max_statement_seconds
+        self._running: tuple[int, float] | None = None  # (index, monotonic start) of the statement running now
+        self.overrun: RunError | None = None  # set when the limit cancelled a statement: the run fails with it
 
     # ---- RunListener ---------------------------------------------------------------------------------
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
@@ -98,6 +103,7 @@ class RunRecorder:
                                       "rows": None, "truncated": False, "line": None, "column": None,
                                       "start": None, "end": None, "error": None}
             self.progress["statements_total"] = total
+            self._running = (index, time.monotonic())
             self._note_statements([("INFO", f"Statement {index + 1}/{total} started: {first}")])
 
     def on_statement_end(self, result: StatementEvent) -> None:
@@ -117,6 +123,8 @@ class RunRecorder:
             if entry["started_at"] is None:
                 entry["started_at"] = previous.get("started_at")
             self.statements[entry["index"]] = entry
+            if self._running is not None and self._running[0] == entry["index"]:
+                self._running = None
             self.progress["statements_done"] = sum(1 for s in self.statements.values() if s["status"] == StatementStatus.SUCCEEDED)
             self._note_statements(lines)
 
@@ -233,10 +241,31 @@ class RunRecorder:
                         if not owned and not self.lost:
                             self.lost = True
                             self._fire_cancel("run.taken_away")
+                self._check_statement_duration()
                 wait = PROGRESS_SAMPLE_SECONDS if due is None else max(0.0, due - time.monotonic())
                 self._wake.wait(min(wait, PROGRESS_SAMPLE_SECONDS))
         finally:
             connection.close()
+
+    def _check_statement_duration(self) -> None:
+        """Cancel the running statement once it has run longer than the team's maximum statement duration."""
+        limit = self.max_statement_seconds
+        with self._lock:
+            running = self._running
+        if not limit or running is None or self.overrun is not None or time.monotonic() - running[1] <= limit:
+            return
+        index = running[0]
+        entry = self.statements.get(index) or {}
+        self.overrun = {"statement": index, "line": entry.get("line"), "column": entry.get("column"),
+                        "message": statement_limit_message(statement=index, seconds=limit, team=self.run.team.name)}
+        self.note(lines=[("ERROR", self.overrun["message"])])
+        self._fire_cancel("run.statement_limit")
+
+    def failure(self, outcome: Outcome) -> Outcome:
+        """`outcome`, failed with the statement-duration limit's error when the limit cancelled the run."""
+        if self.overrun is None or outcome.succeeded:
+            return outcome
+        return replace(outcome, error=self.overrun, cancelled=False, engine_lost=False)
 
     def _fire_cancel(self, event: str) -> None:
         logger.info(event, extra={"run_id": self.run.id})

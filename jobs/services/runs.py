@@ -21,20 +21,23 @@ from kombu.exceptions import ChannelError
 
 from config.enqueue import task_send
 from config.errors import Conflict
+from config.queues import RUN_QUEUE
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
+from jobs.services.limits import team_limits
 from jobs.services.parameters import RawValue, render_script, resolve_values
 from jobs.services.results import result_bounded, storable
 from jobs.services.run_waits import run_ended_notify
 from jobs.services.timing import run_stale_seconds
 from lakeport_kernel.redaction import redact
+from teams.models import Team
 
 logger = logging.getLogger("lakeport.jobs")
 
 MAX_LOG_LINE = 8000
 LogLine = tuple[str, str]  # (level, message) of a run's log
 WORKER_LOST = "worker lost"
-JOB_QUEUE = "lakeport"  # routed in config/celery.py (task_routes)
+JOB_QUEUE = RUN_QUEUE
 RUN_EXECUTE_TASK = "jobs.run_execute"
 
 
@@ -133,10 +136,13 @@ def run_claim(*, run_id: int, worker: str, **fields: Any) -> JobRun | None:
     """Move a QUEUED run to RUNNING for `worker` (with `fields`); None if it is gone or someone else already has it.
 
     One transaction (one commit) for the claim, the read-back and the attempt's log line: it is on the path of
-    every run, short ones too.
+    every run, short ones too. A run whose team already has its maximum of runs RUNNING (`team_limits`) is not
+    claimed: it stays QUEUED (`run_waiting`) and its task asks again later (`run_defer`).
     """
     now = timezone.now()
     with transaction.atomic():
+        if not _team_has_slot(run_id):
+            return None
         claimed = JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).update(
             status=RunStatus.RUNNING, worker=worker[:255], started_at=now, heartbeat_at=now, finished_at=None,
             attempt=F("attempt") + 1, **fields,
@@ -148,6 +154,45 @@ def run_claim(*, run_id: int, worker: str, **fields: Any) -> JobRun | None:
         _append_log_locked(run_id=run_id, lines=[("INFO", f"Attempt {run.attempt} started on {worker}.")])
     logger.info("run.started", extra={"run_id": run_id, "worker": worker, "attempt": run.attempt})
     return run
+
+
+def _team_has_slot(run_id: int) -> bool:
+    """(In the claim's transaction.) Whether the run's team may start one more run; locks the team's row so two
+    workers claiming runs of one team at once count one after the other."""
+    team_id = JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).values_list("team_id", flat=True).first()
+    if team_id is None:
+        return True  # gone or claimed already: the conditional claim below skips it
+    team = Team.objects.select_for_update().filter(id=team_id).values_list("name", flat=True).first()
+    limit = team_limits(team or "").max_runs
+    running = JobRun.objects.filter(team_id=team_id, status=RunStatus.RUNNING).count()
+    if running < limit:
+        return True
+    logger.info("run.team_at_limit", extra={"run_id": run_id, "team_id": team_id, "running": running,
+                                            "limit": limit})
+    return False
+
+
+def run_waiting(*, run_id: int) -> bool:
+    """True when run `run_id` is still QUEUED (its claim was refused: its team is at its limit of runs)."""
+    return JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).exists()
+
+
+def run_defer(*, run_id: int, countdown: float) -> bool:
+    """Send the run's task again in `countdown` seconds (it could not start yet); it counts as freshly enqueued,
+    so the reaper does not send it a second time meanwhile."""
+    JobRun.objects.filter(id=run_id, status=RunStatus.QUEUED).update(enqueued_at=timezone.now())
+    return task_send(RUN_EXECUTE_TASK, args=[run_id], queue=JOB_QUEUE, logger=logger, event="run.enqueue_failed",
+                     extra={"run_id": run_id}, countdown=countdown)
+
+
+def run_wake_next(*, team_id: int) -> bool:
+    """A run of the team ended: send the team's oldest waiting run now rather than at its next deferral."""
+    waiting = (JobRun.objects.filter(team_id=team_id, status=RunStatus.QUEUED)
+               .order_by("created_at", "id").values_list("id", flat=True).first())
+    if waiting is None:
+        return False
+    return task_send(RUN_EXECUTE_TASK, args=[waiting], queue=JOB_QUEUE, logger=logger, event="run.enqueue_failed",
+                     extra={"run_id": waiting})
 
 
 def run_requeue(*, run: JobRun, reason: str) -> bool:
@@ -227,6 +272,7 @@ def run_finish(
         end = f"Run {status}." + (f" {error['message']}" if error and status == RunStatus.FAILED else "")
         _append_log_locked(run_id=run.id, lines=[*log_lines, ("INFO", end)])
         run_ended_notify(run.id)
+        transaction.on_commit(lambda: run_wake_next(team_id=run.team_id))  # its slot is free for the next one
     logger.info("run.finished", extra={"run_id": run.id, "status": str(status)})
     return status
 

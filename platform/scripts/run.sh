@@ -34,13 +34,21 @@ fi
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT
-# The worker starts one engine process per team (as the team's own user lakeport-t<id> when run as root).
-.venv/bin/celery -A config worker --loglevel=INFO --pool=threads --concurrency=${CELERY_CONCURRENCY:-2} --hostname "worker@%h" &
-pids+=($!)
+# One worker per queue (config/queues.py), so a team's long runs or a burst of previews never delay another team's
+# preview or beat's ticks. Run and editor workers start one engine process per team (as the team's own user
+# lakeport-t<id> when run as root); their threads mostly wait on engines, and per-team limits keep one team from taking them all.
+worker() { .venv/bin/celery -A config worker --loglevel=INFO --pool=threads --without-mingle --without-gossip "$@" & pids+=($!); }
+worker --concurrency="${LAKEPORT_RUN_THREADS:-16}" --hostname "runs@%h" -Q lakeport
+worker --concurrency="${LAKEPORT_EDITOR_THREADS:-8}" --hostname "editor@%h" -Q lakeport.editor
+worker --concurrency=4 --hostname "ticks@%h" -Q lakeport.beat
+worker --concurrency="${LAKEPORT_STREAM_THREADS:-16}" --hostname "streams@%h" -Q lakeport.streams
 # Beat schedules the run reaper (lost workers, lost broker messages).
 .venv/bin/celery -A config beat --loglevel=INFO --schedule var/celerybeat-schedule &
 pids+=($!)
 echo "[run] Lakeport on http://127.0.0.1:${PORT:-8000}  (Ctrl-C stops everything)"
-.venv/bin/gunicorn config.wsgi --bind "127.0.0.1:${PORT:-8000}" --workers 2 --threads 4 --access-logfile - &
+# 16 threads per web process, 12 of which may hold a `?wait=` for a run's end: a client waiting costs a sleeping
+# thread, a client polling because no waiter slot was free costs a request every few hundred ms (bench/concurrent_runs.py).
+export LAKEPORT_RUN_WAITERS=${LAKEPORT_RUN_WAITERS:-12}
+.venv/bin/gunicorn config.wsgi --bind "127.0.0.1:${PORT:-8000}" --workers 2 --threads "${LAKEPORT_WEB_THREADS:-16}" --access-logfile - &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -10,11 +10,13 @@ from django.utils import timezone
 
 from config.errors import InvalidInput
 from jobs.models import JobKind, SqlJob
+from jobs.services.limits import team_limits
 from jobs.services.parameters import ParameterError, render_script, resolve_values
-from schedules.cron import check_cron, fire_times, zone
+from schedules.cron import ScheduleSpecError, check_cron, fire_times, zone
 from schedules.models import CatchUp, Concurrency, Schedule
 from teams.models import Team
 
+INTERVAL_SAMPLE = 1000  # ticks examined for the minimum interval: a year of daily ticks, days of 5-minute ones
 EDITABLE = ("name", "cron", "time_zone", "catchup", "concurrency", "max_retries", "retry_backoff_seconds",
             "parameters", "job")
 
@@ -35,12 +37,42 @@ def first_fire_after(schedule: Schedule, moment: datetime) -> datetime:
     return next(fire_times(schedule.cron, schedule.time_zone, after=moment))
 
 
-def _check(schedule: Schedule) -> None:
+def shortest_interval(expression: str, time_zone: str, *, after: datetime, fires: int = INTERVAL_SAMPLE,
+                      below: float = 0.0) -> float:
+    """The shortest time in seconds between two consecutive ticks among the first `fires` after `after` (stops early
+    at a gap under `below`); irregular crons (`0,1 3 * * *`) are judged by their closest pair."""
+    shortest = float("inf")
+    previous: datetime | None = None
+    for n, moment in enumerate(fire_times(expression, time_zone, after=after)):
+        if previous is not None:
+            shortest = min(shortest, (moment - previous).total_seconds())
+            if shortest < below or n >= fires:
+                break
+        previous = moment
+    return shortest
+
+
+def check_interval(schedule: Schedule) -> None:
+    """Refuse a cron that fires more often than the team's minimum schedule interval (an operator setting)."""
+    minimum = team_limits(schedule.team.name).min_schedule_interval_seconds
+    if minimum <= 0:
+        return
+    gap = shortest_interval(schedule.cron, schedule.time_zone, after=timezone.now(), below=minimum)
+    if gap < minimum:
+        raise ScheduleSpecError("cron", f"Cron expression '{schedule.cron}' fires every {gap:g} s at times; a "
+                                        f"schedule of team '{schedule.team.name}' may fire at most every {minimum} s "
+                                        f"(LAKEPORT_MIN_SCHEDULE_INTERVAL_SECONDS).")
+
+
+def _check(schedule: Schedule, *, timing: bool = True) -> None:
+    """Every rule a schedule must pass; `timing` False skips the minimum interval for a cron saved before (unchanged)."""
     if schedule.job.kind == JobKind.STREAMING:  # a stream runs until stopped: stream/start/, not fires
         raise InvalidInput.of({"job": [f"Job '{schedule.job.name}' is a streaming job; it cannot be scheduled."]})
     check_cron(schedule.cron)
     zone(schedule.time_zone)
     first_fire_after(schedule, timezone.now())  # one that never fires (31 February) is refused
+    if timing:
+        check_interval(schedule)
     if schedule.catchup not in CatchUp.values:
         raise InvalidInput.of({"catchup": [f"Use one of {', '.join(CatchUp.values)}."]})
     if schedule.concurrency not in Concurrency.values:
@@ -83,7 +115,7 @@ def schedule_update(*, schedule: Schedule, data: dict[str, Any], now: datetime |
     for field in EDITABLE:
         if field in data:
             setattr(schedule, field, data[field].strip() if field == "cron" else data[field])
-    _check(schedule)
+    _check(schedule, timing=timing)
     if "enabled" in data:
         schedule.enabled = bool(data["enabled"])
     if not schedule.enabled:

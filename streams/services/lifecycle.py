@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from config.enqueue import task_send
 from config.errors import Conflict, InvalidInput
+from config.queues import STREAM_QUEUE
 from jobs.models import JobKind, SqlJob
 from streams.models import (
     IDLE_STATUSES,
@@ -34,7 +35,6 @@ from streams.services.statement import stream_statement_check
 logger = logging.getLogger("lakeport.streams")
 
 SUPERVISE_TASK = "streams.supervise"
-STREAM_QUEUE = "lakeport"  # the job queue: supervisors run on the workers that own engines
 
 
 def stream_state(job: SqlJob) -> StreamState:

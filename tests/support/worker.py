@@ -13,6 +13,7 @@ from typing import Any, Literal
 from django.conf import settings
 from django.db import connection
 
+from config.queues import ALL_QUEUES
 from tests.support.paths import REPO
 from tests.support.processes import stop_process_group
 
@@ -88,11 +89,13 @@ class Worker:
 
 
 def spawn_worker(env: dict[str, str], logdir: Path, *, hostname: str, beat: bool = True,
-                          concurrency: int = 2, prefix: str = "") -> Worker:
-    """A worker on the job queue (threads pool) and, optionally, beat, with `env`; logs in `logdir`."""
+                 concurrency: int = 2, prefix: str = "", queues: tuple[str, ...] = ALL_QUEUES) -> Worker:
+    """A worker (threads pool) on `queues` — every queue by default: one process does what `make run`'s four
+    workers do — and, optionally, beat, with `env`; logs in `logdir`."""
     logdir.mkdir(parents=True, exist_ok=True)
     log_path = logdir / f"{prefix}worker.log"
-    worker = subprocess.Popen(celery_command("worker", hostname=hostname, concurrency=concurrency, queue="lakeport"),
+    worker = subprocess.Popen(celery_command("worker", hostname=hostname, concurrency=concurrency,
+                                             queue=",".join(queues)),
                               cwd=REPO, env=env, stdout=open(log_path, "ab"),  # noqa: SIM115
                               stderr=subprocess.STDOUT, start_new_session=True)
     beat_proc = None
