@@ -1,12 +1,18 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 
-import { apiPost } from "@/lib/api-client";
+import { ApiError, apiPost } from "@/lib/api-client";
 import type { ValidationResult } from "@/features/sql-editor/types";
 
 /** `job`: the saved job the editor has open, whose `${name}` parameters (declarations, defaults) the script uses;
  * `defaultCatalog`: where unqualified names resolve, as in a run of the job ("" for none). */
 export function validateSql(team: string, sql: string, job: number | null = null, defaultCatalog = ""): Promise<ValidationResult> {
   return apiPost<ValidationResult>(`teams/${encodeURIComponent(team)}/sql/validate/`, { sql, job, default_catalog: defaultCatalog });
+}
+
+/** A 503 means "not now" (the team's engine is starting, or the team's editor calls are at their limit): validation
+ * runs in the background, so it asks again a little later instead of showing an error that stays. */
+export function retryWhileUnavailable(failures: number, error: unknown): boolean {
+  return error instanceof ApiError && error.status === 503 && failures < 30;
 }
 
 /** Validation of the (already debounced) script; nothing is sent for an empty editor or a viewer. */
@@ -17,6 +23,7 @@ export function useValidateSql(team: string, sql: string, enabled: boolean, job:
     enabled: enabled && sql.trim().length > 0,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
-    retry: false,
+    retry: retryWhileUnavailable,
+    retryDelay: (attempt) => Math.min(500 * 2 ** attempt, 4000),
   });
 }
