@@ -170,7 +170,8 @@ BUILTIN_QUALIFIERS = (("builtin",), ("system", "builtin"))
 PLAN_FIELD_NODES = frozenset({"InsertIntoStatement", "CreateViewCommand", "CreateView", "AlterViewAs",
                               "CreateTempViewUsing", "CacheTableAsSelect", "ExplainCommand", "DescribeQueryCommand",
                               "CreateTableAsSelect", "ReplaceTableAsSelect", "InsertIntoDir", "WithCTE",
-                              "CreateMetricViewCommand", "CreateVariable", "SetVariable"})
+                              "CreateMetricViewCommand", "CreateVariable", "SetVariable",
+                              "RelationTimeTravel"})  # a leaf holding the relation `VERSION AS OF` reads
 LOGICAL_PLAN_CLASS = "org.apache.spark.sql.catalyst.plans.logical.LogicalPlan"
 PARSE_CACHE_SIZE = 256
 

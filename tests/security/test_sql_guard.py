@@ -130,6 +130,9 @@ def attacks(t: Target) -> list[tuple[str, str]]:
          "inline-source"),
         ("SELECT * FROM pg.public.orders WITH ('sessionInitStatement' = 'UPDATE public.accounts SET is_superuser "
          "= true')", "inline-source"),
+        # options behind time travel (the relation sits in a field of RelationTimeTravel, not a child)
+        ("SELECT * FROM pg.public.orders VERSION AS OF 1 WITH ('sessionInitStatement' = 'UPDATE public.accounts "
+         "SET is_superuser = true')", "inline-source"),
         ("INSERT INTO pg.public.orders WITH ('url' = 'jdbc:postgresql://127.0.0.1/postgres') SELECT 9, 'x', 1",
          "inline-source"),
         # locations
@@ -275,6 +278,8 @@ LEGITIMATE = [
     "DROP TABLE pg.public.ctas_with",
     "CREATE TABLE lake.default.t AS SELECT * FROM pg.public.orders;\nSELECT count(*) FROM lake.default.t",
     "USE CATALOG lake;\nCREATE TABLE t2 (a INT);\nINSERT INTO t2 VALUES (1);\nSELECT * FROM t2",
+    "CREATE TABLE lake.default.tt AS SELECT 1 AS a;\nINSERT INTO lake.default.tt VALUES (2);\n"
+    "SELECT count(*) FROM lake.default.tt VERSION AS OF 0;\nSELECT count(*) FROM lake.default.tt TIMESTAMP AS OF now()",
     "SHOW TABLES IN pg.public",
     "DESCRIBE TABLE pg.public.orders",
 ]
