@@ -43,6 +43,11 @@ def messages(queue: str) -> list[dict[str, Any]]:
     return found
 
 
+def started_engines() -> set[int]:
+    """The engines of this process's pool that have started (by identity)."""
+    return {id(e) for e in engine_pool().engines() if e.started.is_set()}
+
+
 def run_ids_waiting() -> list[int]:
     return [m["body"][0][0] for m in messages(RUN_QUEUE)]
 
@@ -114,6 +119,7 @@ def test_an_operator_exception_raises_one_teams_limit(runs_of: Callable[[Team, i
 def test_the_worker_task_re_sends_a_run_of_a_team_at_its_limit_without_starting_an_engine(
         runs_of: Callable[[Team, int], list[int]], team: Team) -> None:
     first, second, third = runs_of(team, 3)
+    already = started_engines()  # engines an earlier test of this process left running
     run_claim(run_id=first, worker="w")
     run_claim(run_id=second, worker="w")
     JobRun.objects.filter(id=third).update(enqueued_at=None)
@@ -123,7 +129,7 @@ def test_the_worker_task_re_sends_a_run_of_a_team_at_its_limit_without_starting_
     assert run.enqueued_at is not None  # counts as freshly sent: the reaper leaves it alone
     again = [m for m in messages(RUN_QUEUE) if m["body"][0] == [third]]
     assert len(again) == 1 and again[0]["headers"]["eta"]  # sent again, for later
-    assert not any(e.started.is_set() for e in engine_pool().engines())
+    assert started_engines() == already  # no engine started for it
 
 
 def test_editor_calls_over_the_team_limit_answer_503_naming_it(client_for: Any, team: Team, other_team: Team) -> None:
@@ -166,6 +172,7 @@ def test_editor_calls_over_the_team_limit_answer_503_naming_it(client_for: Any, 
 
 
 def test_an_editor_call_the_web_gave_up_on_expires_and_never_reaches_an_engine(client_for: Any, team: Team) -> None:
+    already = started_engines()  # engines an earlier test of this process left running
     with override_settings(LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS=0.5):
         sent = time.time()
         response = client_for("developer").post("/api/v1/teams/acme/sql/preview/", {"sql": "SELECT 1"}, format="json")
@@ -177,4 +184,4 @@ def test_an_editor_call_the_web_gave_up_on_expires_and_never_reaches_an_engine(c
     # a worker taking the message late (its expiry unseen, e.g. a clock skew) still does nothing
     answer = interactive_execute(**message["body"][1])
     assert answer["abandoned"] is True and answer["succeeded"] is False
-    assert not [e for e in engine_pool().engines() if e.key.team == "acme" and e.started.is_set()]  # none started
+    assert started_engines() == already  # none started for it
