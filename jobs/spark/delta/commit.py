@@ -286,7 +286,7 @@ class DeltaWriter:
             try:
                 frame.write.mode("errorifexists").partitionBy(*partition_cols).parquet(spark_path(staging))
             except Exception as exc:
-                raise DeltaConnectorError(f"writing data files for Delta table {ref} failed: {_spark_message(exc)}") \
+                raise DeltaConnectorError(f"writing data files for Delta table {ref} failed: {spark_message(exc)}") \
                     from exc
             adds: list[AddAction] = []
             for info in self.storage.list_files(staging):
@@ -452,7 +452,7 @@ def _partition_string(value: Any) -> str:
     return str(value)
 
 
-def _spark_message(exc: BaseException) -> str:
+def spark_message(exc: BaseException) -> str:
     """The first line of a Spark error: enough to act on, without a JVM stack trace."""
     text = str(getattr(exc, "getMessage", lambda: None)() or exc)
     return text.strip().splitlines()[0] if text.strip() else type(exc).__name__

@@ -23,7 +23,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from jobs.spark.delta.catalog import TableRef
-from jobs.spark.delta.commit import DeltaWriter, align
+from jobs.spark.delta.commit import DeltaWriter, align, spark_message
 from jobs.spark.delta.errors import DeltaConnectorError
 from jobs.spark.delta.features import check_writable
 from jobs.spark.delta.schema import spark_schema
@@ -71,7 +71,7 @@ def apply_change(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, ch
     schema = spark_schema(table.schema())
     partition_cols = list(table.metadata().partition_columns)
     files = add_actions(table)
-    _check_assignments(change, schema, partition_cols)
+    _check_assignments(change, schema)
     if change.operation == "TRUNCATE" or change.condition is None:
         matched = {f["path"]: f.get("num_records") for f in files}
         read_set = set(matched)
@@ -80,12 +80,14 @@ def apply_change(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, ch
         by_partition = (_partition_matches(spark, table, change, partition_cols)
                         if _on_columns(change.condition, partition_cols) else None)
         if by_partition is not None:
-            matched = {p: next(f.get("num_records") for f in files if f["path"] == p) for p in by_partition}
+            counts = {f["path"]: f.get("num_records") for f in files}
+            matched = {p: counts[p] for p in by_partition}
             read_set = set(matched)
             whole_files = change.operation == "DELETE"
         else:
             # data skipping: files whose min/max/null counts rule the condition out are neither read nor touched
-            candidates = [f for f in files if not ruled_out(f, change.condition, partition_cols)]
+            tests = conjuncts(change.condition)
+            candidates = [f for f in files if not ruled_out(f, tests, partition_cols)]
             matched = _matching_files(spark, table, change, candidates) if candidates else {}
             read_set = {f["path"] for f in candidates}
             whole_files = False
@@ -111,7 +113,7 @@ def _metrics(operation: str, affected: int) -> dict[str, Any]:
     return {f"lakeport.{name}": affected}
 
 
-def _check_assignments(change: RowChange, schema: T.StructType, partition_cols: Sequence[str]) -> None:
+def _check_assignments(change: RowChange, schema: T.StructType) -> None:
     names = {f.name.lower() for f in schema.fields}
     seen: set[str] = set()
     for column, _ in change.assignments:
@@ -188,16 +190,20 @@ def _matching_files(spark: SparkSession, table: DeltaTable, change: RowChange,
     return matched
 
 
-def ruled_out(action: dict[str, Any], condition: str, partition_cols: Sequence[str]) -> bool:
-    """True if the file's statistics prove no row of it satisfies `condition` (a conjunction is ruled out by any
-    conjunct that is: `col <op> literal`, `IN (literals)`, `IS [NOT] NULL` on a data column with stats). Anything
-    else, or a file without statistics, may match: the scan decides."""
+def conjuncts(condition: str) -> list[exp.Expression]:
+    """The top-level AND terms of a condition, parsed once for every file `ruled_out` checks (none if unparsable)."""
     try:
         tree = sqlglot.parse_one(condition, dialect="spark")
     except (ParseError, TokenError):
-        return False
-    conjuncts = list(tree.flatten()) if isinstance(tree, exp.And) else [tree]
-    return any(_conjunct_ruled_out(_unwrap(c), action, partition_cols) for c in conjuncts)
+        return []
+    return [_unwrap(c) for c in (tree.flatten() if isinstance(tree, exp.And) else [tree])]
+
+
+def ruled_out(action: dict[str, Any], terms: Sequence[exp.Expression], partition_cols: Sequence[str]) -> bool:
+    """True if the file's statistics prove no row of it satisfies the conjunction `terms` (`conjuncts()`): it is
+    ruled out by any term that is `col <op> literal`, `IN (literals)`, `IS [NOT] NULL` on a data column with stats.
+    Anything else, or a file without statistics, may match: the scan decides."""
+    return any(_conjunct_ruled_out(term, action, partition_cols) for term in terms)
 
 
 _FLIPPED = {exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE, exp.EQ: exp.EQ}
@@ -313,9 +319,7 @@ def _rewritten(spark: SparkSession, table: DeltaTable, change: RowChange, paths:
 
 
 def _condition_error(change: RowChange, exc: BaseException) -> DeltaConnectorError:
-    text = str(getattr(exc, "getMessage", lambda: None)() or exc).strip()
-    first = text.splitlines()[0] if text else type(exc).__name__
-    return DeltaConnectorError(f"{change.operation} on Delta table {change.ref}: {first}")
+    return DeltaConnectorError(f"{change.operation} on Delta table {change.ref}: {spark_message(exc)}")
 
 
 def _view_name(what: str) -> str:

@@ -26,8 +26,8 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from jobs.spark.delta.catalog import TableRef
-from jobs.spark.delta.commit import DeltaWriter, align
-from jobs.spark.delta.dml import ruled_out
+from jobs.spark.delta.commit import DeltaWriter, align, spark_message
+from jobs.spark.delta.dml import conjuncts, ruled_out
 from jobs.spark.delta.errors import DeltaConnectorError
 from jobs.spark.delta.features import check_writable
 from jobs.spark.delta.schema import spark_schema
@@ -229,7 +229,8 @@ def _candidates(spec: MergeSpec, source: DataFrame, files: list[dict[str, Any]],
         conditions.append(f"`{target_column}` >= {literal(low).sql()} AND `{target_column}` <= {literal(high).sql()}")
     if not conditions:
         return paths
-    return {f["path"] for f in files if not ruled_out(f, " AND ".join(conditions), partition_cols)}
+    terms = conjuncts(" AND ".join(conditions))
+    return {f["path"] for f in files if not ruled_out(f, terms, partition_cols)}
 
 
 def _equi_keys(spec: MergeSpec, source_columns: set[str]) -> list[tuple[str, str]]:
@@ -324,9 +325,7 @@ def _sql(spark: SparkSession, ref: TableRef, text: str) -> DataFrame:
 
 
 def _error(ref: TableRef, what: str, exc: BaseException) -> DeltaConnectorError:
-    text = str(getattr(exc, "getMessage", lambda: None)() or exc).strip()
-    first = text.splitlines()[0] if text else type(exc).__name__
-    return DeltaConnectorError(f"MERGE INTO Delta table {ref}: {what}: {first}")
+    return DeltaConnectorError(f"MERGE INTO Delta table {ref}: {what}: {spark_message(exc)}")
 
 
 def _true(condition: str | None) -> str:
