@@ -7,12 +7,13 @@ JDBC and Hive tables in the same statement keep working); writes are one delta-r
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import logging
 import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import sqlglot
@@ -173,6 +174,16 @@ class EmbeddedDelta:
                 for view in set(views.values()):
                     self.spark.catalog.dropTempView(view)
 
+    @contextlib.contextmanager
+    def _snapshot_views(self, references: list[Reference]) -> Iterator[dict[tuple[Any, ...], str]]:
+        """The references' snapshot views for the length of one statement, dropped after it."""
+        views = self._register_snapshots(references)
+        try:
+            yield views
+        finally:
+            for view in set(views.values()):
+                self.spark.catalog.dropTempView(view)
+
     def _register_snapshots(self, references: list[Reference]) -> dict[tuple[Any, ...], str]:
         views: dict[tuple[Any, ...], str] = {}
         self._read_versions.latest = {}
@@ -270,8 +281,7 @@ class EmbeddedDelta:
         """DELETE/UPDATE/TRUNCATE on the table's latest version (as Delta's DML reads it), one commit; answers
         `num_affected_rows` as Delta does. Delta tables its subqueries read come from the run's snapshots."""
         ref = _target(plan)
-        views = self._register_snapshots(plan.references)
-        try:
+        with self._snapshot_views(plan.references) as views:
             def onto_views(offset: int, piece: str) -> str:
                 inside = [r for r in plan.references if offset <= r.start and r.end <= offset + len(piece)]
                 return rewrite(piece, inside, views, offset=offset)
@@ -288,16 +298,12 @@ class EmbeddedDelta:
                 self._committed(ref, result.version, written)
                 logger.info("delta.committed", extra={"table": str(ref), "operation": operation,
                                                       "version": result.version})
-        finally:
-            for view in set(views.values()):
-                self.spark.catalog.dropTempView(view)
         return self.spark.createDataFrame([(result.affected_rows,)], "num_affected_rows BIGINT")
 
     def _run_merge(self, plan: Plan) -> DataFrame:
         """MERGE INTO on the table's latest version, one commit; answers Delta's four counts."""
         ref = _target(plan)
-        views = self._register_snapshots(plan.references)
-        try:
+        with self._snapshot_views(plan.references) as views:
             try:
                 tree = sqlglot.parse_one(rewrite(plan.sql, plan.references, views), dialect="spark")
             except (ParseError, TokenError) as exc:
@@ -311,9 +317,6 @@ class EmbeddedDelta:
                 self._committed(ref, result.version, result.written)
                 logger.info("delta.committed", extra={"table": str(ref), "operation": "MERGE",
                                                       "version": result.version})
-        finally:
-            for view in set(views.values()):
-                self.spark.catalog.dropTempView(view)
         affected = result.updated + result.deleted + result.inserted
         return self.spark.createDataFrame(
             [(affected, result.updated, result.deleted, result.inserted)],
