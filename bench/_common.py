@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from jobs.spark.platform_jar import platform_jars  # noqa: E402 — importable only from here on
+from lakeport_engine.platform_jar import platform_jars  # noqa: E402 — importable only from here on
 
 HEADER = ("name", "contender", "baseline", "ratio", "rounds", "spread")
 

@@ -1,6 +1,6 @@
-"""A team engine with timestamps (bench only): `jobs.spark.engine` with its request path wrapped by timers.
+"""A team engine with timestamps (bench only): `lakeport_engine.engine` with its request path wrapped by timers.
 
-Started instead of `python -m jobs.spark.engine` by bench/_profiled_worker.py. Every wrapped call appends
+Started instead of `python -m lakeport_engine.engine` by bench/_profiled_worker.py. Every wrapped call appends
 `{"rid", "name", "t0", "t1"}` (wall-clock seconds, shared with the worker and the benchmark on one machine) to
 `profile.jsonl` in the engine's working directory (the team's scratch directory). `rid` is the engine request
 id the call served; messages read from the channel are recorded as `recv:<op>` with the id they carry.
@@ -21,11 +21,11 @@ from typing import Any
 from pyspark.sql import SparkSession
 from pyspark.sql.classic.dataframe import DataFrame
 
-from jobs.spark import channel as C
-from jobs.spark import engine as E
-from jobs.spark import guard as G
-from jobs.spark import resolver as R
-from jobs.spark import script as S
+from lakeport_engine import channel as C
+from lakeport_engine import engine as E
+from lakeport_engine import guard as G
+from lakeport_engine import resolver as R
+from lakeport_engine import script as S
 
 OUT = Path(os.getcwd()) / "profile.jsonl"
 _local = threading.local()

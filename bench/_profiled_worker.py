@@ -73,7 +73,7 @@ EXTRA_ENV = dict(kv.split("=", 1) for kv in os.environ.get("LAKEPORT_BENCH_ENGIN
 
 def launch(key: Any, *, environ: Any = None) -> Any:
     spec = _launch(key, environ=environ)
-    assert spec.command[1:3] == ["-m", "jobs.spark.engine"], spec.command
+    assert spec.command[1:3] == ["-m", "lakeport_engine.engine"], spec.command
     return dataclasses.replace(spec, command=[spec.command[0], str(BENCH / "_profiled_engine.py"), *spec.command[3:]],
                                env={**spec.env, **EXTRA_ENV})
 

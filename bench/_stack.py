@@ -19,7 +19,7 @@ from typing import Any
 
 from _common import REPO
 
-from config.queues import ALL_QUEUES
+from core.queues import ALL_QUEUES
 from tests.support.processes import descendants, stop_process_group
 
 BROKER = os.environ.get("LAKEPORT_BENCH_REDIS", "redis://127.0.0.1:6379/6")
@@ -71,7 +71,7 @@ def wait_until(predicate: Callable[[], Any], *, timeout: float = 300.0, interval
 
 def start_worker(logdir: Path, *, concurrency: int = 2, env: dict[str, str] | None = None,
                  hostname: str = "bench@%h") -> subprocess.Popen:
-    """`celery worker --pool=threads` consuming every queue (config/queues.py) from the bench broker (no beat)."""
+    """`celery worker --pool=threads` consuming every queue (core/queues.py) from the bench broker (no beat)."""
     cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING", "--pool=threads",
            f"--concurrency={concurrency}", "--hostname", hostname, "--without-mingle", "--without-gossip",
            "-Q", ",".join(ALL_QUEUES)]
@@ -127,8 +127,8 @@ def rss_mib(pid: int) -> float:
 
 
 def engine_pids(worker_pid: int) -> list[int]:
-    """Team engine processes (`python -m jobs.spark.engine`) below a worker."""
-    return [p for p in descendants(worker_pid) if "jobs.spark.engine" in cmdline(p) or
+    """Team engine processes (`python -m lakeport_engine.engine`) below a worker."""
+    return [p for p in descendants(worker_pid) if "lakeport_engine.engine" in cmdline(p) or
             "_profiled_engine" in cmdline(p)]
 
 

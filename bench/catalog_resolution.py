@@ -24,9 +24,9 @@ os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
 import psycopg  # noqa: E402
 
-from jobs.spark.resolver import CatalogResolver  # noqa: E402
-from jobs.spark.script import ScriptRunner  # noqa: E402
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore  # noqa: E402
+from lakeport_engine.resolver import CatalogResolver  # noqa: E402
+from lakeport_engine.script import ScriptRunner  # noqa: E402
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore  # noqa: E402
 
 PG = os.environ.get("LAKEPORT_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 DB = "lp_bench_catalog_resolution"

@@ -96,7 +96,7 @@ def main() -> None:
     import pyarrow.compute as pc
     from deltalake import DeltaTable, QueryBuilder, write_deltalake
 
-    from jobs.spark.delta import EmbeddedDelta
+    from lakeport_engine.delta import EmbeddedDelta
 
     spark: Any = local_spark("bench-delta-dv", args.cores)
     work = Path(tempfile.mkdtemp(prefix="bench-delta-dv-"))

@@ -42,7 +42,7 @@ def main() -> None:
     import pyarrow as pa
     from deltalake import DeltaTable
 
-    from jobs.spark.delta import EmbeddedDelta
+    from lakeport_engine.delta import EmbeddedDelta
 
     spark: Any = local_spark("bench-delta-dml", args.cores)
     work = Path(tempfile.mkdtemp(prefix="bench-dml-"))

@@ -41,7 +41,7 @@ def main() -> None:
 
     from deltalake import DeltaTable, QueryBuilder, write_deltalake
 
-    from jobs.spark.delta import EmbeddedDelta
+    from lakeport_engine.delta import EmbeddedDelta
 
     spark: Any = local_spark("bench-delta-embedded", args.cores)
     work = Path(tempfile.mkdtemp(prefix="bench-delta-"))

@@ -70,7 +70,7 @@ from _stack import (
 )
 from submit_to_first_row import scratch_platform
 
-from config.queues import ALL_QUEUES
+from core.queues import ALL_QUEUES
 
 SELECT1 = "SELECT 1 AS one"
 JDBC_SQL = "SELECT customer, sum(amount) AS total FROM {table} GROUP BY customer ORDER BY total DESC, customer"

@@ -45,8 +45,8 @@ SCRIPT = (
 def capture(rounds: int) -> None:
     from pyspark.sql import SparkSession
 
-    from jobs.spark.script import ScriptRunner
-    from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
+    from lakeport_engine.script import ScriptRunner
+    from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
 
     db = f"lp_bench_lineage_{secrets.token_hex(3)}"
     with psycopg.connect(PG, autocommit=True) as conn:

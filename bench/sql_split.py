@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _common import interleaved, print_header, print_row  # noqa: E402
 from sqlglot.dialects.spark import Spark  # noqa: E402
 
-from jobs.spark.sqltext import split_statements  # noqa: E402
+from lakeport_engine.sqltext import split_statements  # noqa: E402
 
 STATEMENT = ("SELECT a.id, b.name, 'it''s; fine' AS s, /* a; comment */ count(*)\n"
              "FROM cat.db.t1 a JOIN cat.db.t2 b ON a.id = b.id -- trailing; comment\n"

@@ -75,8 +75,8 @@ class Lakeport:
     def __init__(self, work: Path, key: str) -> None:
         from pyspark.sql import SparkSession
 
-        from jobs.spark.guard import ENGINE_STATIC_CONF
-        from jobs.spark.store import InMemoryCatalogStore
+        from lakeport_engine.guard import ENGINE_STATIC_CONF
+        from lakeport_engine.store import InMemoryCatalogStore
 
         self.spark = (SparkSession.builder.master("local[2]").appName("bench-streaming")
                       .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
@@ -92,10 +92,10 @@ class Lakeport:
         ], team="bench")
 
     def run(self, sql: str, *, available_now: bool = True, sink: str = "table") -> tuple[Any, Any]:
-        from jobs.spark.script import ScriptRunner
-        from jobs.spark.sqltext import split_statements
-        from jobs.spark.streaming import sources
-        from jobs.spark.streaming.query import plan_streaming, start_streaming
+        from lakeport_engine.script import ScriptRunner
+        from lakeport_engine.sqltext import split_statements
+        from lakeport_engine.streaming import sources
+        from lakeport_engine.streaming.query import plan_streaming, start_streaming
 
         session = self.spark.newSession()
         session.conf.set("spark.sql.shuffle.partitions", "2")

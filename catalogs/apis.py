@@ -36,8 +36,8 @@ from catalogs.services import (
 )
 from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.types import CATALOG_TYPES
-from config.api.pagination import StandardPagination
-from config.api.parsers import SafeJSONParser
+from core.api.pagination import StandardPagination
+from core.api.parsers import SafeJSONParser
 from schedules.services.apply import pipeline_sections
 from teams.permissions import TeamScopedMixin
 

@@ -24,7 +24,7 @@ from catalogs.types import CATALOG_TYPES, get_catalog_type
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
 from catalogs.types.endpoints import Endpoint, EndpointRefused, catalog_endpoints, check_endpoints
 from catalogs.types.streams import StreamSample, sample_table
-from config.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput
 from lakeport_kernel.redaction import register_secret
 from teams.models import Team
 

@@ -22,8 +22,8 @@ from catalogs.metadata import (
 )
 from catalogs.selectors import catalog_get
 from catalogs.types.base import MetadataError
-from config.api.outputs import ResultColumnOutput, ResultRows
-from config.api.validation import validated
+from core.api.outputs import ResultColumnOutput, ResultRows
+from core.api.validation import validated
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
 

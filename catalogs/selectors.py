@@ -10,7 +10,7 @@ from django.db.models import Count, F, Q, QuerySet, Window
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.types import CATALOG_TYPES
-from config.errors import NotFound
+from core.errors import NotFound
 from teams.models import Team
 
 

@@ -13,7 +13,7 @@ from celery.signals import beat_init
 from django.conf import settings
 from kombu import Exchange, Queue
 
-from config.queues import ALL_QUEUES, TASK_QUEUES
+from core.queues import ALL_QUEUES, TASK_QUEUES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config.api.errors import api_not_found
 from config.health import healthz, livez
+from core.api.errors import api_not_found
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -23,8 +23,8 @@ urlpatterns = [
     re_path(r"^api(?:/|$)", api_not_found, name="api-not-found"),
 ]
 
-handler404 = "config.api.errors.json_not_found"
-handler500 = "config.api.errors.json_server_error"
+handler404 = "core.api.errors.json_not_found"
+handler500 = "core.api.errors.json_server_error"
 
 # The browser app for `/` and its client-side routes; kept last so it never shadows a route above.
 urlpatterns += [path("", include("config.spa"))]

@@ -11,17 +11,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.outputs import ResultColumnOutput, ResultRows, TrueOrAbsent
-from config.api.pagination import StandardPagination
-from config.api.validation import query_datetime, query_int, query_seconds, validated
+from core.api.outputs import ResultColumnOutput, ResultRows, TrueOrAbsent
+from core.api.pagination import StandardPagination
+from core.api.validation import query_datetime, query_int, query_seconds, validated
 from jobs.models import Engine, JobKind, JobRun
 from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page, run_result_get
 from jobs.services.interactive import sql_preview, sql_validate
 from jobs.services.jobs import job_create, job_delete, job_update
 from jobs.services.run_waits import MAX_WAIT_SECONDS, run_await_end
 from jobs.services.runs import run_cancel, run_submit
-from jobs.spark.script import StatementStatus
-from jobs.spark.sqltext import utf16_offsets
+from lakeport_engine.script import StatementStatus
+from lakeport_engine.sqltext import utf16_offsets
 from lineage.services import SnapshotError, run_snapshot_create, snapshot_request_validate
 from teams.models import Role
 from teams.permissions import TeamScopedMixin

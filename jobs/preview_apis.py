@@ -8,8 +8,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.outputs import ResultColumnOutput, ResultRows
-from config.api.validation import validated
+from core.api.outputs import ResultColumnOutput, ResultRows
+from core.api.validation import validated
 from jobs.apis import JobsMixin, RunErrorOutput
 from jobs.services.live_preview import (
     LivePreviewStatus,

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from config.errors import Conflict, InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from teams.models import Team
 

@@ -14,7 +14,7 @@ from typing import Any, Self
 from django.db import connection
 from django.db.models import QuerySet
 
-from config.errors import NotFound
+from core.errors import NotFound
 from jobs.models import JobRun, SqlJob
 from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
 from teams.models import Team

@@ -11,8 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.pagination import StandardPagination
-from config.api.validation import validated
+from core.api.pagination import StandardPagination
+from core.api.validation import validated
 from jobs.selectors import job_get
 from schedules.cron import cron_preview, local_fire_times
 from schedules.models import CatchUp, Concurrency, Schedule

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from croniter import CroniterBadCronError, CroniterBadDateError, CroniterNotAlphaError, croniter
 
-from config.errors import InvalidInput
+from core.errors import InvalidInput
 
 MAX_CRON_LENGTH = 200
 

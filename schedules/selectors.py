@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from config.errors import NotFound
+from core.errors import NotFound
 from jobs.models import JobRun
 from schedules.models import Schedule, ScheduleFire
 from teams.models import Team

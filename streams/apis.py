@@ -10,8 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.pagination import StandardPagination
-from config.api.validation import query_datetime, validated
+from core.api.pagination import StandardPagination
+from core.api.validation import query_datetime, validated
 from jobs.selectors import job_get
 from streams.models import Desired, StreamState, StreamStatus
 from streams.permissions import STREAM_READ_ROLE, STREAM_WRITE_ROLE

@@ -13,7 +13,7 @@ from django.db.models.signals import pre_delete, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from config.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput
 from jobs.models import JobKind, SqlJob
 from streams.models import ACTIVE_STATUSES, Desired, StreamState, StreamStatus
 from streams.services.supervisor import SHUTDOWN

@@ -16,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.pagination import StandardPagination
-from config.api.validation import validated
+from core.api.pagination import StandardPagination
+from core.api.validation import validated
 from teams.models import TEAM_NAME_RE, ApiToken, Membership, Role, Team
 from teams.permissions import IsPlatformAdmin, TeamScopedMixin
 from teams.selectors import roles_by_team, teams_visible_to

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput
 from teams.models import ApiToken, Membership, Role, Team
 from teams.tokens import TOKEN_PREFIX, token_digest
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from config.api.errors import error_body
+from core.api.errors import error_body
 
 
 def lockout_seconds() -> int:

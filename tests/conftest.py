@@ -16,7 +16,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from jobs.services.run_waits import run_waits_stop
-from jobs.spark.platform_jar import platform_jars
+from lakeport_engine.platform_jar import platform_jars
 from teams.models import Role, Team
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
 from tests.support.clients import token_client
@@ -169,7 +169,7 @@ def spark(hive_metastore: Any) -> Iterator[Any]:
     session's Hive Metastore (static confs: a Python process has one SparkContext, so it is set up once)."""
     from pyspark.sql import SparkSession
 
-    from jobs.spark.guard import ENGINE_STATIC_CONF
+    from lakeport_engine.guard import ENGINE_STATIC_CONF
 
     session = (
         SparkSession.builder.master("local[2]")

@@ -17,7 +17,7 @@ from catalogs.services.audit import actor_label, catalog_change_record, catalog_
 from catalogs.services.paths import catalog_paths_check
 from catalogs.services.spec import CatalogSpec, catalog_spec_build
 from catalogs.types import get_catalog_type
-from config.errors import Conflict, NotFound, PreconditionFailed
+from core.errors import Conflict, NotFound, PreconditionFailed
 from teams.models import Team
 
 logger = logging.getLogger("lakeport.catalogs")

@@ -67,7 +67,7 @@ def _path_errors(*, team_name: str, catalog_type: str, plain: dict[str, Any]) ->
     errors: dict[str, list[str]] = {}
     root = plain.get("root") if catalog_type == "files" else None
     if isinstance(root, str) and str(paths.get("root")) != os.path.normpath(root):
-        # files catalogs are read without following symlinks (jobs/spark/confined.py): say so on save already
+        # files catalogs are read without following symlinks (lakeport_engine/confined.py): say so on save already
         errors["root"] = ["must not be or pass through a symbolic link (rule: no-symlinks)."]
     for key, path in paths.items():
         try:
@@ -105,7 +105,7 @@ def location_refusals(*, team: str, locations: list[str]) -> dict[str, str]:
     """`{location: reason}` for the table locations (URIs or paths, as a Hive metastore returns them) that team
     `team` may not read or write: the rule of a catalog's local paths (the team's roots, no other team's catalog
     paths, not the platform's data); a location on another file system only under a warehouse of the team's own
-    catalogs. An engine asks this before a statement on its Hive catalog runs (jobs/spark/locations.py)."""
+    catalogs. An engine asks this before a statement on its Hive catalog runs (lakeport_engine/locations.py)."""
     refused: dict[str, str] = {}
     theirs: list[Path] | None = None
     own_remote: list[str] | None = None

@@ -181,7 +181,7 @@ def _url_endpoint(url: str, kind: str) -> Endpoint | None:
 
 
 def _jdbc(plain: dict[str, Any]) -> list[Endpoint]:
-    from jobs.spark.jdbc_url import JdbcUrlError, parse_jdbc_url
+    from lakeport_engine.jdbc_url import JdbcUrlError, parse_jdbc_url
 
     try:
         url = parse_jdbc_url(str(plain.get("base-url", "")))
@@ -192,7 +192,7 @@ def _jdbc(plain: dict[str, Any]) -> list[Endpoint]:
 
 
 def _hive(plain: dict[str, Any]) -> list[Endpoint]:
-    from jobs.spark.hive_site import URIS, HiveSiteError, hive_site, split_uris
+    from lakeport_engine.hive_site import URIS, HiveSiteError, hive_site, split_uris
 
     uris = str(plain.get("metastore-uris") or "")
     if not uris and plain.get("hive-conf-dir"):

@@ -2,7 +2,7 @@
 Parquet files, under one of the team's data directories (catalogs/types/paths.py).
 
 Browsing runs in the web process as the platform's user, so every path is opened without following a symbolic
-link (jobs/spark/confined.py): a symlink at any level is refused (409, rule no-symlinks), never read.
+link (lakeport_engine/confined.py): a symlink at any level is refused (409, rule no-symlinks), never read.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, 
 from catalogs.types.calls import browse, check_connection
 from catalogs.types.paths import check_local_path
 from catalogs.types.streams import StreamCatalogConfig, StreamSample, json_records, stream_detail
-from jobs.spark import confined
+from lakeport_engine import confined
 
 SAMPLE_FILES = 5
 SAMPLE_RECORDS = 50

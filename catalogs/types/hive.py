@@ -25,7 +25,7 @@ from thrift.transport import TSocket, TTransport
 from catalogs.types.base import CatalogConfig, Column, ConnectionResult, MetadataError, TableDetail, TableSummary
 from catalogs.types.calls import browse, check_connection
 from catalogs.types.hive_config import HiveConfig
-from jobs.spark.hive_site import URIS, HiveSiteError, hive_site, metastore_address, split_uris
+from lakeport_engine.hive_site import URIS, HiveSiteError, hive_site, metastore_address, split_uris
 
 _KINDS = {
     "MANAGED_TABLE": "table",
@@ -109,7 +109,7 @@ class HiveCatalogType:
 # ---- Thrift session --------------------------------------------------------------------------------------
 def metastore_uris(config: HiveConfig) -> list[str]:
     """`metastore-uris`, or `hive.metastore.uris` from `<hive-conf-dir>/hive-site.xml` (read as the Spark binding
-    reads it, `jobs/spark/hive_site.py`)."""
+    reads it, `lakeport_engine/hive_site.py`)."""
     if config.uris:
         return config.uris
     try:

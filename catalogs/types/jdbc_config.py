@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 
 from catalogs.types.base import CatalogConfig, secret_field
-from jobs.spark.jdbc_url import JdbcUrl, JdbcUrlError, parse_jdbc_url
+from lakeport_engine.jdbc_url import JdbcUrl, JdbcUrlError, parse_jdbc_url
 
 # Parameters known to turn a JDBC connection into file reads, class loading or code execution.
 DANGEROUS_PARAMETERS = {

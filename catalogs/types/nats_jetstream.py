@@ -15,7 +15,7 @@ from pydantic import Field, SecretStr, field_validator
 from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary, secret_field
 from catalogs.types.calls import browse, check_connection
 from catalogs.types.streams import DEFAULT_DATABASE, StreamCatalogConfig, StreamSample, json_records, stream_detail
-from jobs.spark.streaming.nats_source import NatsAuth, connect, newest
+from lakeport_engine.streamio.nats_source import NatsAuth, connect, newest
 
 SAMPLE = 50
 T = TypeVar("T")

@@ -1,7 +1,7 @@
 """What the stream catalog types (redis-streams, nats-jetstream, files) share: declared tables in the
 configuration, and a schema inferred from a sample of recent records for the user to confirm.
 
-The shape matches what the Spark side reads (jobs/spark/streaming/tables.py).
+The shape matches what the Spark side reads (lakeport_engine/streamio/tables.py).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from catalogs.types.base import CatalogConfig, Column, TableDetail
-from jobs.spark.streaming.records import converter
-from jobs.spark.streaming.tables import DEFAULT_DATABASE, SIMPLE_TYPES, normalize_type
+from lakeport_engine.streamio.records import converter
+from lakeport_engine.streamio.tables import DEFAULT_DATABASE, SIMPLE_TYPES, normalize_type
 
 _TABLE_KEY = re.compile(r"^[A-Za-z0-9_$-]{1,128}\.[A-Za-z0-9_$-]{1,128}$")
 _EVENT_TIME_NAMES = ("event_time", "ts", "timestamp", "time", "event_ts", "created_at")

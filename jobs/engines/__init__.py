@@ -11,8 +11,8 @@ from django.conf import settings
 from jobs.engines.process import EngineKey
 from jobs.engines.store import DjangoCatalogStore
 from jobs.models import Engine
-from jobs.spark.resolver import static_conf
-from jobs.spark.sqltext import SqlTextError
+from lakeport_engine.resolver import static_conf
+from lakeport_engine.sqltext import SqlTextError
 
 
 def default_engine() -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict
 
-from jobs.spark.script import StatementStatus
+from lakeport_engine.script import StatementStatus
 
 JsonObject = dict[str, Any]  # one JSON message on the engine channel
 EventHandler = Callable[[JsonObject], None]
@@ -28,7 +28,7 @@ class RunError(TypedDict):
 
 
 class StatementSpanEvent(TypedDict):
-    """Where a statement is in the script the engine ran (`StatementSpan` in jobs/spark/sqltext.py): [start, end)
+    """Where a statement is in the script the engine ran (`StatementSpan` in lakeport_engine/sqltext.py): [start, end)
     character offsets without the `;`, and its 1-based first line and column."""
 
     start: int
@@ -38,7 +38,7 @@ class StatementSpanEvent(TypedDict):
 
 
 class StatementEvent(TypedDict, total=False):
-    """A finished statement as the engine sends it (`StatementResult.as_dict()` in jobs/spark/script.py)."""
+    """A finished statement as the engine sends it (`StatementResult.as_dict()` in lakeport_engine/script.py)."""
 
     event: str
     index: int

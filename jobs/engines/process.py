@@ -4,7 +4,7 @@ The launch is built by pure functions (`engine_env`, `engine_static_conf`, `engi
 unit-tested: the environment comes from an allow-list (no Fernet keys, Django secret, database or broker URL,
 cloud credentials), the working directory is the team's scratch directory, and where the worker runs as root the
 process runs as the team's own unprivileged user (jobs/engines/users.py). The process inherits two descriptors: the
-channel (jobs/spark/channel.py), a socket pair, and the lock of its scratch instance (jobs/engines/scratch.py),
+channel (lakeport_engine/channel.py), a socket pair, and the lock of its scratch instance (jobs/engines/scratch.py),
 which it holds until it dies so that the next engine of the team knows what a dead one left behind.
 """
 
@@ -38,7 +38,7 @@ from jobs.engines.spark_home import lean_spark_home
 from jobs.engines.store import DjangoCatalogStore
 from jobs.engines.users import EngineUserError, close_platform_files, engine_user, own_tree
 from jobs.models import Engine
-from jobs.spark.channel import Channel, ChannelClosed, channel_pair
+from lakeport_engine.channel import Channel, ChannelClosed, channel_pair
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
@@ -146,8 +146,8 @@ def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str,
 
 def engine_static_conf(*, key: EngineKey, scratch: Path, python: str, instance: str = "") -> dict[str, str]:
     """Static conf of an engine: platform defaults, the operator's, the run's static needs, then the guard's."""
-    from jobs.spark.guard import ENGINE_STATIC_CONF
-    from jobs.spark.platform_jar import platform_jars
+    from lakeport_engine.guard import ENGINE_STATIC_CONF
+    from lakeport_engine.platform_jar import platform_jars
 
     local, tmp = (scratch / "spark-local", scratch / "tmp")
     if instance:  # the engine's own directories: what it leaves is removed once it is dead
@@ -189,7 +189,7 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None, u
     if spark_home is not None:
         env["SPARK_HOME"] = str(spark_home)
     if not settings.SPARK_MASTER.startswith("local"):
-        static["spark.submit.pyFiles"] = py_files_zip()  # executors on a cluster import jobs.spark from it
+        static["spark.submit.pyFiles"] = py_files_zip()  # executors on a cluster import lakeport_engine from it
     init = {
         "op": "init", "team": key.team, "master": settings.SPARK_MASTER, "app_name": f"lakeport-{key.label}",
         "static_conf": static, "connect_timeout": settings.LAKEPORT_CONNECT_TIMEOUT,
@@ -197,7 +197,7 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None, u
         "policy": {"conf_allowlist": list(settings.LAKEPORT_SPARK_CONF_ALLOWLIST),
                    "allowed_functions": list(settings.LAKEPORT_ALLOWED_HIVE_FUNCTIONS)},
     }
-    return EngineLaunch(command=[python, "-m", "jobs.spark.engine", "--channel-fd", "{fd}"], env=env,
+    return EngineLaunch(command=[python, "-m", "lakeport_engine.engine", "--channel-fd", "{fd}"], env=env,
                         cwd=str(scratch), user=user, init=init)
 
 
@@ -223,10 +223,10 @@ _py_files_lock = threading.Lock()
 
 
 def py_files_zip() -> str:
-    """jobs/spark zipped once per worker for executors on a cluster, where engines can read it."""
-    from jobs.spark.runner import build_py_files
+    """lakeport_engine zipped once per worker for executors on a cluster, where engines can read it."""
+    from lakeport_engine.runner import build_py_files
 
-    dest = scratch_root() / "lakeport_spark.zip"
+    dest = scratch_root() / "lakeport_engine.zip"
     with _py_files_lock:
         if not dest.exists():
             dest.parent.mkdir(parents=True, exist_ok=True)

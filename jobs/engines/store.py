@@ -10,7 +10,7 @@ import json
 
 from catalogs.models import Catalog
 from catalogs.secrets import secret_box
-from jobs.spark.store import CatalogEntry
+from lakeport_engine.store import CatalogEntry
 
 
 class DjangoCatalogStore:

@@ -15,8 +15,8 @@ from jobs.engines.process import EngineError, EngineProcess
 from jobs.models import JobRun, RunStatus
 from jobs.services.recorder import RunRecorder, statement_entry
 from jobs.services.runs import run_claim, run_finish, run_log, run_requeue
-from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.script import StatementStatus
+from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.script import StatementStatus
 from lakeport_kernel.redaction import redact
 from lineage.services import (
     RunLineage,

@@ -18,8 +18,8 @@ from celery import current_app, states
 from django.conf import settings
 from django.utils import timezone
 
-from config.errors import InvalidInput, NotFound, Unavailable
-from config.queues import EDITOR_QUEUE
+from core.errors import InvalidInput, NotFound, Unavailable
+from core.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
@@ -36,10 +36,10 @@ from jobs.services.parameters import (
     resolve_values,
 )
 from jobs.services.results import result_bounded, storable
-from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.script import split_statements
-from jobs.spark.sqltext import COMMENT, SPACE, Statement, statement_spans, tokenize, utf16_offsets
-from jobs.spark.streaming.statement import is_streaming
+from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.script import split_statements
+from lakeport_engine.sqltext import COMMENT, SPACE, Statement, statement_spans, tokenize, utf16_offsets
+from lakeport_engine.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
 

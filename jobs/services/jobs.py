@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from catalogs.models import Catalog
-from config.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.parameters import (
     ParameterError,
@@ -18,11 +18,11 @@ from jobs.services.parameters import (
     render_script,
     resolve_values,
 )
-from jobs.spark.sqltext import SqlTextError
-from jobs.spark.streaming.emit import EMIT_RULE, split_emit
-from jobs.spark.streaming.errors import StreamingStatementError
-from jobs.spark.streaming.script import SHAPE_RULE, split_script
-from jobs.spark.streaming.statement import parse_streaming
+from lakeport_engine.sqltext import SqlTextError
+from lakeport_engine.streaming.emit import EMIT_RULE, split_emit
+from lakeport_engine.streaming.errors import StreamingStatementError
+from lakeport_engine.streaming.script import SHAPE_RULE, split_script
+from lakeport_engine.streaming.statement import parse_streaming
 from teams.models import Team
 
 MAX_CONF_ENTRIES = 100

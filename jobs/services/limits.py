@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 
-from config.errors import Unavailable
+from core.errors import Unavailable
 
 # Advisory lock keys are (class, object) int4 pairs; this class is Lakeport's editor slots (object = slot).
 EDITOR_SLOT_LOCK_CLASS = 0x4C50_0001

@@ -3,7 +3,7 @@ editor.
 
 The web never hosts Spark: `live_preview_start` sends the Celery task `jobs.sql_live_preview`, whose worker holds a
 lease on the team's engine while the engine runs the query into a row-collecting `foreachBatch` (never the sink,
-jobs/spark/streaming/interactive.py). The worker publishes the rows it hears as the task's PROGRESS state in the
+lakeport_engine/streaming/interactive.py). The worker publishes the rows it hears as the task's PROGRESS state in the
 result backend, where `live_preview_get` reads them; `live_preview_stop` leaves a stop mark there that the worker
 turns into a `cancel` of the engine request. The query stops by itself after LAKEPORT_LIVE_PREVIEW_SECONDS or
 LAKEPORT_LIVE_PREVIEW_ROWS, and its scratch checkpoint is removed.
@@ -21,15 +21,15 @@ from typing import Any
 from celery import current_app, states
 from django.conf import settings
 
-from config.errors import NotFound
-from config.queues import EDITOR_QUEUE
+from core.errors import NotFound
+from core.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
 from jobs.services.interactive import SETUP_KEYWORDS, editor_refusal, editor_statements, first_keyword
 from jobs.services.jobs import check_default_catalog
-from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.streaming.statement import is_streaming
+from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
 

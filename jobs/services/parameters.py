@@ -16,8 +16,8 @@ from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
-from config.errors import InvalidInput
-from jobs.spark.sqltext import COMMENT, PUNCT, STRING, WORD, SqlTextError, tokenize
+from core.errors import InvalidInput
+from lakeport_engine.sqltext import COMMENT, PUNCT, STRING, WORD, SqlTextError, tokenize
 
 PARAMETER_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]{0,62}$"
 PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]{0,62})\}")

@@ -25,7 +25,7 @@ from jobs.models import JobRun, empty_progress
 from jobs.services.limits import statement_limit_message, team_limits
 from jobs.services.runs import LogLine, run_heartbeat, run_log_lines, run_update
 from jobs.services.timing import run_heartbeat_seconds
-from jobs.spark.script import StatementStatus
+from lakeport_engine.script import StatementStatus
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")

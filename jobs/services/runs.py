@@ -19,9 +19,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import ChannelError
 
-from config.enqueue import task_send
-from config.errors import Conflict
-from config.queues import RUN_QUEUE
+from core.enqueue import task_send
+from core.errors import Conflict
+from core.queues import RUN_QUEUE
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
 from jobs.services.limits import team_limits

@@ -34,7 +34,7 @@ fi
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT
-# One worker per queue (config/queues.py), so a team's long runs or a burst of previews never delay another team's
+# One worker per queue (core/queues.py), so a team's long runs or a burst of previews never delay another team's
 # preview or beat's ticks. Run and editor workers start one engine process per team (as the team's own user
 # lakeport-t<id> when run as root); their threads mostly wait on engines, and per-team limits keep one team from taking them all.
 worker() { .venv/bin/celery -A config worker --loglevel=INFO --pool=threads --without-mingle --without-gossip "$@" & pids+=($!); }

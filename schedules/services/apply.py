@@ -20,7 +20,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from config.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
 from jobs.services.parameters import ParameterError, clean_declarations

@@ -8,7 +8,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.errors import InvalidInput
+from core.errors import InvalidInput
 from jobs.models import JobKind, SqlJob
 from jobs.services.limits import team_limits
 from jobs.services.parameters import ParameterError, render_script, resolve_values

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.errors import InvalidInput
+from core.errors import InvalidInput
 from jobs.models import RunStatus
 from jobs.services.runs import run_submit
 from schedules.cron import ScheduleSpecError, fire_times

@@ -8,7 +8,7 @@ import json
 
 from django.core.management.base import CommandError, OutputWrapper
 
-from config.errors import DomainError
+from core.errors import DomainError
 from jobs.models import SqlJob
 from streams.apis import stream_body
 from streams.models import StreamState, StreamStatus

@@ -18,9 +18,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from config.enqueue import task_send
-from config.errors import Conflict, InvalidInput
-from config.queues import STREAM_QUEUE
+from core.enqueue import task_send
+from core.errors import Conflict, InvalidInput
+from core.queues import STREAM_QUEUE
 from jobs.models import JobKind, SqlJob
 from streams.models import (
     IDLE_STATUSES,

@@ -1,4 +1,4 @@
-"""Per-batch metrics from the runtime's `batch` events (jobs/spark/streaming/events.py), and their pruning."""
+"""Per-batch metrics from the runtime's `batch` events (lakeport_engine/streaming/events.py), and their pruning."""
 
 from __future__ import annotations
 

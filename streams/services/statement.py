@@ -9,8 +9,8 @@ job checks the script's shape and its streaming statement's EMIT clause and form
 created, deleted or retyped since the job was saved). Spark's analysis, the SQL
 guard and the sink's checks stay with the driver (a planning refusal there is still FAILED at once).
 
-The pure checks are the runtime's own (jobs/spark/streaming: `split_script`, `split_emit`, `parse_streaming`;
-jobs/spark/bindings: which catalog types stream), none of which loads pyspark.
+The pure checks are the runtime's own (lakeport_engine/streaming: `split_script`, `split_emit`, `parse_streaming`;
+lakeport_engine/bindings: which catalog types stream), none of which loads pyspark.
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ from datetime import datetime
 from django.utils import timezone
 
 from catalogs.models import Catalog
-from config.errors import InvalidInput
+from core.errors import InvalidInput
 from jobs.models import SqlJob
 from jobs.services.parameters import ParameterError, RenderedScript, render_script, resolve_values
-from jobs.spark.bindings import UnknownCatalogType, binding_for, can_stream
-from jobs.spark.sqltext import SqlTextError, Statement, first_keyword, use_catalog
-from jobs.spark.streaming.emit import EMIT_RULE, split_emit
-from jobs.spark.streaming.errors import StreamingStatementError
-from jobs.spark.streaming.script import SHAPE_RULE, split_script
-from jobs.spark.streaming.sources import STREAMING_TYPES
-from jobs.spark.streaming.statement import parse_streaming
+from lakeport_engine.bindings import UnknownCatalogType, binding_for, can_stream
+from lakeport_engine.sqltext import SqlTextError, Statement, first_keyword, use_catalog
+from lakeport_engine.streaming.emit import EMIT_RULE, split_emit
+from lakeport_engine.streaming.errors import StreamingStatementError
+from lakeport_engine.streaming.script import SHAPE_RULE, split_script
+from lakeport_engine.streaming.sources import STREAMING_TYPES
+from lakeport_engine.streaming.statement import parse_streaming
 
 # The rule a refusal names (as the SQL guard's "(rule: …)"), so a user and a test can tell the checks apart.
 RULE_PARAMETERS = "parameters"

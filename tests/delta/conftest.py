@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable
 
-from jobs.spark.delta import EmbeddedDelta, snapshot
+from lakeport_engine.delta import EmbeddedDelta, snapshot
 
 
 @dataclass

@@ -24,10 +24,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from deltalake import DeltaTable, QueryBuilder
 
-from jobs.spark.delta.catalog import TableRef
-from jobs.spark.delta.errors import UnsupportedFeatureError
-from jobs.spark.delta.snapshot import snapshot_frame
-from jobs.spark.platform_jar import platform_jars
+from lakeport_engine.delta.catalog import TableRef
+from lakeport_engine.delta.errors import UnsupportedFeatureError
+from lakeport_engine.delta.snapshot import snapshot_frame
+from lakeport_engine.platform_jar import platform_jars
 
 
 def table_versions(path: Path) -> list[int] | str:

@@ -16,7 +16,7 @@ import pytest
 from pyspark import cloudpickle
 from pyspark.sql.types import IntegerType
 
-from jobs.spark.delta import DeltaConflictError
+from lakeport_engine.delta import DeltaConflictError
 from tests.delta.conftest import Lake, data_files
 
 pytestmark = pytest.mark.spark

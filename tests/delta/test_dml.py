@@ -17,7 +17,7 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable
 
-from jobs.spark.delta.errors import DeltaConnectorError
+from lakeport_engine.delta.errors import DeltaConnectorError
 from tests.delta.conftest import Lake
 
 pytestmark = pytest.mark.spark

@@ -12,8 +12,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from jobs.spark.delta import snapshot
-from jobs.spark.platform_jar import PLATFORM_JAR
+from lakeport_engine.delta import snapshot
+from lakeport_engine.platform_jar import PLATFORM_JAR
 from tests.delta.conftest import Lake
 from tests.delta.test_features import _copy_golden, _delta_rs, _hand_written_dv_log, _inline_vector
 

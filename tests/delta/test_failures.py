@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable, write_deltalake
 
-from jobs.spark.delta import DeltaConnectorError, EmbeddedDelta, UnsupportedFeatureError
+from lakeport_engine.delta import DeltaConnectorError, EmbeddedDelta, UnsupportedFeatureError
 from tests.delta.conftest import Lake, data_files
 
 pytestmark = pytest.mark.spark

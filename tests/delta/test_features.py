@@ -14,7 +14,7 @@ import pytest
 from deltalake import DeltaTable, QueryBuilder
 from pyspark.errors import PySparkException
 
-from jobs.spark.delta.errors import DeltaConnectorError, UnsupportedFeatureError
+from lakeport_engine.delta.errors import DeltaConnectorError, UnsupportedFeatureError
 from tests.delta.conftest import Lake
 from tests.delta.test_golden import GOLDEN
 

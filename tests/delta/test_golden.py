@@ -174,9 +174,9 @@ def test_table_version_matches_delta_rs(zone_results: Callable[[str, str], dict[
 
 def _assert_clear_error_for_unloadable(path: Path) -> None:
     """A table delta-rs cannot load is a DeltaConnectorError naming the table, never rows."""
-    from jobs.spark.delta.catalog import DeltaCatalog, TableRef
-    from jobs.spark.delta.errors import DeltaConnectorError
-    from jobs.spark.delta.snapshot import open_table
+    from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
+    from lakeport_engine.delta.errors import DeltaConnectorError
+    from lakeport_engine.delta.snapshot import open_table
 
     catalog = DeltaCatalog(name="golden", warehouse=str(path.parent.parent))
     ref = TableRef("golden", path.parent.name, path.name)

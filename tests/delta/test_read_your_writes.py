@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from deltalake import DeltaTable
 
-from jobs.spark.script import ScriptResult, ScriptRunner, json_value
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.script import ScriptResult, ScriptRunner, json_value
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
 from tests.delta.scripts import generate, script
 
 pytestmark = pytest.mark.spark
@@ -139,8 +139,8 @@ def test_an_overwrite_of_what_the_run_read_conflicts_with_a_commit_made_since(la
     import pyarrow as pa
     from deltalake import write_deltalake
 
-    from jobs.spark.delta.errors import DeltaConflictError
-    from jobs.spark.snapshots import SnapshotPins
+    from lakeport_engine.delta.errors import DeltaConflictError
+    from lakeport_engine.pins import SnapshotPins
 
     lake.sql("CREATE DATABASE lake.db")
     lake.sql("CREATE TABLE lake.db.t (id BIGINT)")

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.bindings.delta import DeltaBindingError, delta_mode
-from jobs.spark.delta import DeltaConnectorError, EmbeddedDelta
-from jobs.spark.delta.statements import StatementReader
+from lakeport_engine.bindings.delta import DeltaBindingError, delta_mode
+from lakeport_engine.delta import DeltaConnectorError, EmbeddedDelta
+from lakeport_engine.delta.statements import StatementReader
 from tests.delta.conftest import Lake
 
 pytestmark = pytest.mark.spark
@@ -67,7 +67,7 @@ def test_rewrite_keeps_the_rest_of_the_statement_verbatim(lake: Lake) -> None:
     refs = sorted(((str(r.ref), r.version, r.timestamp_sql, r.alias) for r in plan.references), key=repr)
     assert refs == sorted([("lake.db.t", None, None, "t"), ("lake.db.t", None, "'2024-01-01 00:00:00'", None),
                            ("lake.db.u", 3, None, "u")], key=repr)
-    from jobs.spark.delta.statements import rewrite
+    from lakeport_engine.delta.statements import rewrite
 
     views = {r.snapshot_key: f"v{i}" for i, r in enumerate(sorted(plan.references, key=lambda r: r.start))}
     assert rewrite(sql, plan.references, views) == (

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from drf_spectacular.validation import validate_schema
 
-from config.api.compat import API_DOCS, breaking_changes, latest_release, unannounced_breaking_changes
+from core.api.compat import API_DOCS, breaking_changes, latest_release, unannounced_breaking_changes
 
 OPERATION_ID = re.compile(r"^[a-z]+(_[a-z]+)+$")
 METHODS = ("get", "put", "post", "patch", "delete")

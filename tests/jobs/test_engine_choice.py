@@ -15,7 +15,7 @@ from jobs.engines import engine_key
 from jobs.engines.process import EngineKey
 from jobs.models import SqlJob
 from jobs.services.runs import run_submit
-from jobs.spark.errors import CatalogBindingError
+from lakeport_engine.errors import CatalogBindingError
 from teams.models import Team
 
 pytestmark = [pytest.mark.django_db]

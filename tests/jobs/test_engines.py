@@ -14,7 +14,7 @@ from jobs.engines import default_engine
 from jobs.engines.pool import EnginePool
 from jobs.engines.process import EngineKey, engine_env, engine_launch, engine_python, engine_static_conf
 from jobs.engines.spark_home import lean_spark_home, wanted_jar
-from jobs.spark.platform_jar import PLATFORM_JAR
+from lakeport_engine.platform_jar import PLATFORM_JAR
 from tests.support.paths import REPO
 
 PLATFORM_ENV = {
@@ -155,8 +155,8 @@ def test_the_engine_interpreter_imports_every_source_the_runtime_reads() -> None
     """As root, engines may run the system Python (3.11.2 on Debian 12) with the virtualenv's packages on its path:
     what the virtualenv's newer Python does without (redis-py's async_timeout below 3.11.3) must still be there."""
     python, paths = engine_python("lakeport-engine")
-    modules = ("jobs.spark.engine", "jobs.spark.streaming.redis_source", "jobs.spark.streaming.nats_source",
-               "jobs.spark.delta.stream_source", "redis.asyncio")
+    modules = ("lakeport_engine.engine", "lakeport_engine.streamio.redis_source", "lakeport_engine.streamio.nats_source",
+               "lakeport_engine.delta.stream_source", "redis.asyncio")
     done = subprocess.run([python, "-c", "import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]",
                            *modules], env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                                            "PYTHONPATH": os.pathsep.join([str(REPO), *paths])},

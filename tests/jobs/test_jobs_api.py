@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from catalogs.models import Catalog
-from config.errors import InvalidInput
+from core.errors import InvalidInput
 from jobs.models import JobRun, SqlJob
 from jobs.services.jobs import job_create
 from teams.models import Team

@@ -10,7 +10,7 @@ import pytest
 
 from jobs.models import JobRun
 from jobs.services.parameters import ParameterError, render_script, resolve_values
-from jobs.spark.sqltext import split_statements
+from lakeport_engine.sqltext import split_statements
 
 SQL = "SELECT * FROM t WHERE day = ${day} AND amount > ${min_amount} AND who = ${who} AND ok = ${ok} LIMIT ${n}"
 PARAMS = {

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection
 from django.test import override_settings
 
-from config.queues import EDITOR_QUEUE, RUN_QUEUE
+from core.queues import EDITOR_QUEUE, RUN_QUEUE
 from jobs.engines.pool import engine_pool
 from jobs.models import JobRun, RunStatus, SqlJob
 from jobs.services.interactive import interactive_execute

@@ -10,8 +10,8 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable, write_deltalake
 
-from jobs.spark.script import ScriptRunner
-from jobs.spark.store import CatalogEntry
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.store import CatalogEntry
 from tests.spark.conftest import TEAM, pg_rows
 
 pytestmark = pytest.mark.spark

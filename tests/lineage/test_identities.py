@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.bindings import Binding, binding_for, lineage_catalogs
+from lakeport_engine.bindings import Binding, binding_for, lineage_catalogs
 
 
 def _binding(kind: str, config: dict[str, Any], spark_name: str | None = "c") -> Binding:

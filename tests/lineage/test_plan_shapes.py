@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from jobs.spark.script import ScriptRunner
+from lakeport_engine.script import ScriptRunner
 from tests.conftest import PgDatabase
 from tests.spark.conftest import TEAM, pg_rows
 

@@ -20,10 +20,10 @@ from pathlib import Path
 from django.db import connection
 
 REPO = Path(__file__).resolve().parents[2]
-# Django apps and the project package: what talks to the platform database. The Spark runtime (jobs/spark) never
+# Django apps and the project package: what talks to the platform database. The Spark runtime (lakeport_engine) never
 # opens it, and catalogs/types/ queries the team's own servers, whose vendor the catalog type names.
 PLATFORM = ["config", "teams", "catalogs", "jobs", "schedules", "streams", "lineage"]
-NOT_PLATFORM_DB = ["jobs/spark/", "catalogs/types/"]
+NOT_PLATFORM_DB = ["lakeport_engine/", "catalogs/types/"]
 VENDOR_ONLY = {
     "a :: cast": re.compile(r"::\s*[A-Za-z_]"),
     "ILIKE": re.compile(r"\bILIKE\b", re.IGNORECASE),

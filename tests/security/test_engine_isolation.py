@@ -271,7 +271,7 @@ def test_an_engine_loads_delta_and_arrow_libraries_only_when_a_statement_needs_t
 ) -> None:
     # An idle team engine's memory (issue 12: ≤ 400 MiB) has no room for ~130 MiB of libraries it does not use.
     pid = engine_after_a_jdbc_run(team, client_for)
-    assert "jobs.spark.engine" in Path(f"/proc/{pid}/cmdline").read_text()
+    assert "lakeport_engine.engine" in Path(f"/proc/{pid}/cmdline").read_text()
     maps = Path(f"/proc/{pid}/maps").read_text()
     loaded = [lib for lib in ("pyarrow", "deltalake", "psycopg", "numpy") if f"site-packages/{lib}" in maps]
     assert loaded == []

@@ -92,7 +92,7 @@ def test_a_root_replaced_by_a_symlink_after_the_save_is_refused(landing: dict[st
 
 def test_the_reader_itself_refuses_a_symlinked_root(tmp_path: Path) -> None:
     """The check at use and the open are separate steps: the open refuses a root swapped between them on its own."""
-    from jobs.spark import confined
+    from lakeport_engine import confined
 
     (tmp_path / "loot" / "db" / "t").mkdir(parents=True)
     (tmp_path / "loot" / "db" / "t" / "o.json").write_text(VICTIM_ROW)

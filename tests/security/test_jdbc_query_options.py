@@ -15,8 +15,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from jobs.spark.bindings.jdbc import GUARDED_JDBC_CATALOG_CLASS, register
-from jobs.spark.platform_jar import PLATFORM_JAR
+from lakeport_engine.bindings.jdbc import GUARDED_JDBC_CATALOG_CLASS, register
+from lakeport_engine.platform_jar import PLATFORM_JAR
 from tests.conftest import PgDatabase
 from tests.spark.conftest import pg_config
 

@@ -17,9 +17,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from jobs.spark.guard import RULES, GuardPolicy, SqlGuard
-from jobs.spark.script import ScriptRunner, split_statements
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.guard import RULES, GuardPolicy, SqlGuard
+from lakeport_engine.script import ScriptRunner, split_statements
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
 from lakeport_kernel.redaction import MASK
 from tests.conftest import PgDatabase
 from tests.spark.conftest import PG_PASSWORD, pg_config

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.guard import GuardPolicy, GuardRefusal, GuardScope, SqlGuard
-from jobs.spark.sqltext import split_statements
+from lakeport_engine.guard import GuardPolicy, GuardRefusal, GuardScope, SqlGuard
+from lakeport_engine.sqltext import split_statements
 
 pytestmark = pytest.mark.spark
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobs.spark.guard import GuardRefusal, GuardScope, SqlGuard
-from jobs.spark.sqltext import split_statements
+from lakeport_engine.guard import GuardRefusal, GuardScope, SqlGuard
+from lakeport_engine.sqltext import split_statements
 
 pytestmark = pytest.mark.spark
 

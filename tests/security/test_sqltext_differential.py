@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from py4j.java_gateway import get_field  # type: ignore[import-untyped]
 
-from jobs.spark.sqltext import COMMENT, PUNCT, QUOTED, STRING, SqlTextError, split_statements, tokenize
+from lakeport_engine.sqltext import COMMENT, PUNCT, QUOTED, STRING, SqlTextError, split_statements, tokenize
 
 pytestmark = pytest.mark.spark
 

@@ -16,7 +16,7 @@ import psycopg
 import pymysql
 import pytest
 
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
 from tests.conftest import MARIADB, PgDatabase
 
 pytestmark = pytest.mark.spark

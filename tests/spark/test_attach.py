@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.attach import attach
-from jobs.spark.errors import UnknownCatalogError
+from lakeport_engine.attach import attach
+from lakeport_engine.errors import UnknownCatalogError
 from tests.spark.conftest import CUSTOMERS, ORDERS, TEAM
 
 pytestmark = pytest.mark.spark

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.script import ScriptRunner
+from lakeport_engine.script import ScriptRunner
 from tests.spark.conftest import TEAM, RecordingListener
 
 pytestmark = pytest.mark.spark

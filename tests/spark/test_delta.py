@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from deltalake import DeltaTable
 
-from jobs.spark.script import ScriptRunner
-from jobs.spark.store import CatalogEntry
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.store import CatalogEntry
 from tests.spark.conftest import ORDERS, TEAM
 
 pytestmark = pytest.mark.spark

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.engine import (
+from lakeport_engine.engine import (
     IDLE_POOL_THREAD_SECONDS,
     SPARK_CACHED_POOLS,
     _shorten_idle_pool_threads,

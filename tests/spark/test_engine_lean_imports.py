@@ -12,7 +12,7 @@ import sys
 
 
 def test_importing_the_engine_loads_no_arrow_delta_or_pandas() -> None:
-    probe = ("import sys, jobs.spark.engine; "
+    probe = ("import sys, lakeport_engine.engine; "
              "print(','.join(m for m in ('pyarrow', 'deltalake', 'pandas', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pymetastore.metastore import HMS
 
-from jobs.spark.script import ScriptRunner
+from lakeport_engine.script import ScriptRunner
 from tests.spark.conftest import (
     CUSTOMERS,
     MARIA_PASSWORD,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.progress import ProgressSampler
+from lakeport_engine.progress import ProgressSampler
 
 pytestmark = pytest.mark.spark
 AGGREGATION = "SELECT id % 3 AS k, count(*) AS n FROM range(0, 3000, 1, 4) GROUP BY 1 ORDER BY 1"

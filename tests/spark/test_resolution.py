@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.script import ScriptRunner
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
 from tests.spark.conftest import (
     MARIA_PASSWORD,
     ORDERS,

@@ -21,8 +21,8 @@ from django.conf import settings
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
 from catalogs.types.jdbc_config import JdbcConfig
-from jobs.spark.platform_jar import PLATFORM_JAR
-from jobs.spark.runner import build_py_files, format_table
+from lakeport_engine.platform_jar import PLATFORM_JAR
+from lakeport_engine.runner import build_py_files, format_table
 from tests.conftest import JDBC_JARS
 from tests.delta.test_features import _delta_rs
 from tests.factories import TeamFactory
@@ -45,7 +45,7 @@ pytestmark = pytest.mark.spark
 SPARK_HOME = Path(pyspark.__file__).parent
 SPARK_SUBMIT = SPARK_HOME / "bin" / "spark-submit"
 DELTA_GOLDEN = REPO / "tests" / "delta" / "golden"
-RUNNER = REPO / "jobs" / "spark" / "runner.py"
+RUNNER = REPO / "lakeport_engine" / "runner.py"
 
 CROSS_SCRIPT = """\
 USE CATALOG pg_sales;
@@ -240,7 +240,7 @@ def test_cross_catalog_script_on_a_standalone_cluster_with_py_files(tmp_path: Pa
     # cluster shape: the package travels as --py-files; the entry point lives outside the repository
     archive = build_py_files(tmp_path)
     app = tmp_path / "lakeport_main.py"
-    app.write_text("import sys\nfrom jobs.spark.runner import main\nsys.exit(main())\n")
+    app.write_text("import sys\nfrom lakeport_engine.runner import main\nsys.exit(main())\n")
     catalogs = tmp_path / "catalogs.json"
     catalogs.write_text(json.dumps([
         {"catalog_name": "pg_sales", "catalog_type": "jdbc", "configuration": pg_config(sales_db)},

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.runner import jdbc_jars
+from lakeport_engine.session import jdbc_jars
 from tests.spark.conftest import pg_config
 from tests.spark.test_runner_cli import RUNNER, SPARK_SUBMIT, _env
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from jobs.spark.bindings.delta import DELTA_CATALOG, DeltaBindingError, delta_mode, jvm_static_conf
-from jobs.spark.bindings.hive import HiveConfigError, static_conf
-from jobs.spark.bindings.jdbc import catalog_options, host_port, jdbc_url
-from jobs.spark.errors import CatalogBindingError
-from jobs.spark.resolver import hive_static_conf, statement_refs
-from jobs.spark.script import json_value, split_statements
-from jobs.spark.sqltext import SqlTextError, StatementSpan, rewrite, statement_spans, utf16_offsets
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.bindings.delta import DELTA_CATALOG, DeltaBindingError, delta_mode, jvm_static_conf
+from lakeport_engine.bindings.hive import HiveConfigError, static_conf
+from lakeport_engine.bindings.jdbc import catalog_options, host_port, jdbc_url
+from lakeport_engine.errors import CatalogBindingError
+from lakeport_engine.resolver import hive_static_conf, statement_refs
+from lakeport_engine.script import json_value, split_statements
+from lakeport_engine.sqltext import SqlTextError, StatementSpan, rewrite, statement_spans, utf16_offsets
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
 
 
 def test_split_handles_comments_strings_and_backticks() -> None:

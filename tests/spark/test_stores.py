@@ -17,7 +17,7 @@ from catalogs.services.rotation import catalog_secrets_rotate
 from catalogs.types.delta_config import DeltaConfig
 from catalogs.types.jdbc_config import JdbcConfig
 from jobs.engines.store import DjangoCatalogStore
-from jobs.spark.store import (
+from lakeport_engine.store import (
     CatalogEntry,
     CatalogStoreError,
     DatabaseCatalogStore,

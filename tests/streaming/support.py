@@ -15,7 +15,7 @@ import deltalake
 import pyarrow as pa
 import pytest
 
-from jobs.spark.resolver import CatalogResolver
+from lakeport_engine.resolver import CatalogResolver
 
 EVENT_DDL = "room STRING, ts TIMESTAMP, v INT"
 _drops = itertools.count()
@@ -91,7 +91,7 @@ def stream_spark() -> Iterator[Any]:
     Hive Metastore, whose start dominates a lone run of these tests). Stopped only if this fixture made it."""
     from pyspark.sql import SparkSession
 
-    from jobs.spark.guard import ENGINE_STATIC_CONF
+    from lakeport_engine.guard import ENGINE_STATIC_CONF
     from tests.conftest import JDBC_JARS
 
     active = SparkSession.getActiveSession()

@@ -14,9 +14,9 @@ from typing import Any
 import nats
 import pytest
 
-from jobs.spark.resolver import CatalogResolver
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.sources import stream_view
+from lakeport_engine.resolver import CatalogResolver
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.sources import stream_view
 from tests.streaming.conftest import NATS_URL, RedisServer, columns
 
 LIMIT = 4

@@ -14,9 +14,9 @@ import deltalake
 import pyarrow as pa
 import pytest
 
-from jobs.spark.resolver import CatalogResolver
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.sources import stream_view
+from lakeport_engine.resolver import CatalogResolver
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.sources import stream_view
 from tests.streaming import support
 from tests.streaming.support import delta_table
 

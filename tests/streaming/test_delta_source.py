@@ -14,13 +14,13 @@ import psycopg
 import pyarrow as pa
 import pytest
 
-from jobs.spark.delta.catalog import DeltaCatalog, TableRef
-from jobs.spark.delta.snapshot import open_table, snapshot_frame
-from jobs.spark.script import ScriptRunner
-from jobs.spark.sqltext import split_statements
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.query import StreamingPlan, plan_streaming, start_streaming
-from jobs.spark.streaming.sources import stream_view
+from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
+from lakeport_engine.delta.snapshot import open_table, snapshot_frame
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.sqltext import split_statements
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.query import StreamingPlan, plan_streaming, start_streaming
+from lakeport_engine.streaming.sources import stream_view
 from tests.conftest import PgDatabase
 from tests.streaming import support
 from tests.streaming.support import delta_rows, delta_table

@@ -15,17 +15,17 @@ import pyarrow as pa
 import pytest
 from pyspark.sql import types as T
 
-from jobs.spark.delta.catalog import DeltaCatalog, TableRef
-from jobs.spark.delta.errors import DeltaConnectorError
-from jobs.spark.delta.snapshot import open_table, snapshot_frame
-from jobs.spark.delta.static_source import check_planned_columns
-from jobs.spark.errors import SparkRuntimeError
-from jobs.spark.script import ScriptRunner
-from jobs.spark.sqltext import split_statements
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.query import StreamingPlan, plan_streaming, start_streaming, streaming_lineage
-from jobs.spark.streaming.sources import stream_view
-from jobs.spark.streaming.static_tables import delta_static_tables, without_watermarks
+from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
+from lakeport_engine.delta.errors import DeltaConnectorError
+from lakeport_engine.delta.snapshot import open_table, snapshot_frame
+from lakeport_engine.delta.static_source import check_planned_columns
+from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.sqltext import split_statements
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.query import StreamingPlan, plan_streaming, start_streaming, streaming_lineage
+from lakeport_engine.streaming.sources import stream_view
+from lakeport_engine.streaming.static_tables import delta_static_tables, without_watermarks
 from tests.streaming import support
 from tests.streaming.support import FileDrops, delta_rows, delta_table, event
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from jobs.spark.streaming.emit import APPEND, NO_EMIT, UPDATE, split_emit
-from jobs.spark.streaming.errors import StreamingStatementError
-from jobs.spark.streaming.statement import is_streaming, parse_streaming
+from lakeport_engine.streaming.emit import APPEND, NO_EMIT, UPDATE, split_emit
+from lakeport_engine.streaming.errors import StreamingStatementError
+from lakeport_engine.streaming.statement import is_streaming, parse_streaming
 
 QUERY = ("INSERT INTO lake.db.counts SELECT room, window.start, count(*) FROM STREAM(events.app.clicks) "
          "WATERMARK ts DELAY OF INTERVAL 5 SECONDS GROUP BY room, window(ts, '10 seconds')")

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.script import ScriptRunner
-from jobs.spark.sqltext import split_statements
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.errors import StreamingSinkError, StreamingStatementError
-from jobs.spark.streaming.query import plan_streaming, start_streaming
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.sqltext import split_statements
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.errors import StreamingSinkError, StreamingStatementError
+from lakeport_engine.streaming.query import plan_streaming, start_streaming
 from tests.streaming.support import EVENT_DDL, FileDrops, batch_rows, event
 
 pytestmark = pytest.mark.spark

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from jobs.spark.script import ScriptRunner
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.sources import StreamSourceError, stream_view
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.sources import StreamSourceError, stream_view
 from tests.streaming import support
 from tests.streaming.conftest import columns
 from tests.support.net import free_port

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.streaming.records import BatchParser, MalformedRecord, RecordParser
+from lakeport_engine.streamio.records import BatchParser, MalformedRecord, RecordParser
 
 COLUMNS = [("id", "bigint"), ("n", "int"), ("ts", "timestamp"), ("local", "timestamp_ntz"), ("who", "string"),
            ("ok", "boolean"), ("x", "double"), ("f", "float")]

@@ -13,9 +13,9 @@ import pytest
 import redis
 from pyspark.sql.streaming.datasource import ReadAllAvailable
 
-from jobs.spark.streaming import redis_source
-from jobs.spark.streaming.records import MalformedRecord
-from jobs.spark.streaming.redis_source import RedisStreamReader, entry_rows
+from lakeport_engine.streamio import redis_source
+from lakeport_engine.streamio.records import MalformedRecord
+from lakeport_engine.streamio.redis_source import RedisStreamReader, entry_rows
 from tests.streaming.conftest import RedisServer
 from tests.support.secrets import register_secret
 

@@ -33,7 +33,7 @@ from tests.support.servers import wait_until
 pytestmark = pytest.mark.spark
 stream_spark = support.stream_spark  # this module's SparkSession (streaming needs no Hive Metastore)
 
-RUNNER = REPO / "jobs" / "spark" / "runner.py"
+RUNNER = REPO / "lakeport_engine" / "runner.py"
 KILLS = 5
 TOTALS = "SELECT room, count(*), sum(v) FROM {src} GROUP BY room"
 # a few state partitions (fixed by the checkpoint at the first start): 200 would dominate every batch on 2 cores

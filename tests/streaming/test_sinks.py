@@ -18,11 +18,11 @@ import pyarrow as pa
 import pymysql
 import pytest
 
-from jobs.spark.script import ScriptRunner
-from jobs.spark.sqltext import split_statements
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.errors import StreamingSinkError, StreamingStatementError
-from jobs.spark.streaming.query import StreamingPlan, plan_streaming, start_streaming
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.sqltext import split_statements
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.errors import StreamingSinkError, StreamingStatementError
+from lakeport_engine.streaming.query import StreamingPlan, plan_streaming, start_streaming
 from tests.conftest import MARIADB, PgDatabase
 from tests.streaming import support
 from tests.streaming.support import (
@@ -384,7 +384,7 @@ def test_a_batch_script_cannot_name_the_platform_stream_views(lake: Harness) -> 
 
 def test_an_edited_aggregation_the_checkpoint_cannot_resume_fails_with_the_way_out(
         lake: Harness, warehouse: Path, session: Any) -> None:
-    from jobs.spark.streaming.errors import incompatible_checkpoint, user_message
+    from lakeport_engine.streaming.errors import incompatible_checkpoint, user_message
 
     path = delta_table(warehouse, "web", "room_totals", TOTALS_SCHEMA)
     sql = "INSERT INTO lake.web.room_totals SELECT room, {agg} FROM STREAM(files.web.clicks) GROUP BY room EMIT STREAM"

@@ -11,11 +11,11 @@ import psycopg
 import pyarrow as pa
 import pytest
 
-from jobs.spark.script import ScriptRunner
-from jobs.spark.sqltext import split_statements
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.query import plan_streaming, start_streaming, streaming_lineage
-from jobs.spark.streaming.sources import stream_view
+from lakeport_engine.script import ScriptRunner
+from lakeport_engine.sqltext import split_statements
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.query import plan_streaming, start_streaming, streaming_lineage
+from lakeport_engine.streaming.sources import stream_view
 from tests.conftest import PgDatabase
 from tests.streaming import support
 from tests.streaming.support import FileDrops, delta_rows, delta_table, event

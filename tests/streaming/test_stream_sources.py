@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from jobs.spark.resolver import CatalogResolver
-from jobs.spark.store import CatalogEntry, InMemoryCatalogStore
-from jobs.spark.streaming.sources import StreamSourceError, sample_rows, stream_view
+from lakeport_engine.resolver import CatalogResolver
+from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+from lakeport_engine.streaming.sources import StreamSourceError, sample_rows, stream_view
 from tests.streaming.conftest import NATS_URL, RedisServer, columns
 
 ORDER_COLUMNS = columns(("id", "bigint"), ("ts", "timestamp"))

@@ -44,7 +44,7 @@ def _exact(path: str, ids: list[int], what: str) -> None:
 
 
 def _drivers(*workers: Worker) -> list[int]:
-    """Engine processes (`python -m jobs.spark.engine`) under the workers."""
+    """Engine processes (`python -m lakeport_engine.engine`) under the workers."""
     found = []
     for worker in workers:
         assert worker.worker is not None
@@ -53,7 +53,7 @@ def _drivers(*workers: Worker) -> list[int]:
                 cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
-            if b"jobs.spark.engine" in cmdline:
+            if b"lakeport_engine.engine" in cmdline:
                 found.append(pid)
     return found
 

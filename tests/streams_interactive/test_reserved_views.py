@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.support.paths import REPO
 
-RUNNER = REPO / "jobs" / "spark" / "runner.py"
+RUNNER = REPO / "lakeport_engine" / "runner.py"
 
 
 def test_a_streaming_insert_naming_a_platform_view_is_refused_and_writes_nothing(tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ def published_examples() -> frozenset[str]:
     """String values of the OpenAPI examples. The fuzzer sends them as catalog passwords (so the scan would learn
     them from the catalog rows and the runtime's redaction registry), yet they are public text served by
     /api/schema/: seeing one in a response is not a leak."""
-    from config.api.schema import EXAMPLES
+    from core.api.schema import EXAMPLES
 
     found: set[str] = set()
 

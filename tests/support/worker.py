@@ -13,7 +13,7 @@ from typing import Any, Literal
 from django.conf import settings
 from django.db import connection
 
-from config.queues import ALL_QUEUES
+from core.queues import ALL_QUEUES
 from tests.support.paths import REPO
 from tests.support.processes import stop_process_group
 

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from catalogs.services import apply_document_entries, catalogs_apply
 from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.services.spec import field_paths
-from config.errors import DomainError
+from core.errors import DomainError
 from schedules.services.apply import pipeline_sections
 from teams.management.actor import add_as_argument, cli_actor
 from teams.models import Role, Team

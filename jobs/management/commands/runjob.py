@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.errors import DomainError
+from core.errors import DomainError
 from jobs.models import Engine, JobKind, JobRun, RunStatus, SqlJob
 from jobs.selectors import run_log_page
 from jobs.services.jobs import job_create, job_update

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalogs.models import Catalog
 from catalogs.services import catalogs_apply
-from config.errors import DomainError
+from core.errors import DomainError
 from jobs.engines.process import prepare_team_data
 from jobs.engines.users import engine_user
 from jobs.models import SqlJob

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.errors import DomainError
+from core.errors import DomainError
 from teams.models import Role, Team
 from teams.services import membership_set, user_get_or_create
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.errors import DomainError
+from core.errors import DomainError
 from teams.services import team_create
 
 
