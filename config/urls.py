@@ -1,4 +1,4 @@
-"""Top-level routes: the API under /api/v1/, its schema and docs, /healthz, and the browser app."""
+"""Top-level routes: the API under /api/v1/, its schema and docs, /healthz, runs' Spark UIs, and the browser app."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/v1/teams/<str:team>/", include("schedules.urls")),
     path("api/v1/teams/<str:team>/", include("lineage.urls")),
     path("api/v1/teams/<str:team>/", include("streams.urls")),
+    path("spark-ui/", include("jobs.spark_ui_urls")),  # a run's Spark UI, through the platform
     # Any other /api/ path: the JSON 404 envelope, whatever DEBUG says (handler404 is not used when DEBUG is on).
     re_path(r"^api(?:/|$)", api_not_found, name="api-not-found"),
 ]

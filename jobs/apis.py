@@ -132,7 +132,9 @@ class RunSummaryOutput(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     spark_app_id = BlankAsNull(allow_null=True)
-    spark_ui_url = BlankAsNull(allow_null=True)
+    spark_ui_url = BlankAsNull(source="spark_ui_path", allow_null=True, help_text=(
+        "The run's Spark UI through Lakeport (`/spark-ui/{team}/runs/{id}/`, for the team's members) while the "
+        "engine that ran it lives; null before the engine reported one."))
     catalogs = serializers.ListField(source="catalogs_used", child=serializers.CharField())
     parameters = serializers.DictField(child=ParameterValueOutput(), help_text="The values the run used, by name.")
 

@@ -106,7 +106,7 @@ class JobRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True, help_text="Written by the executing process.")
     spark_app_id = models.CharField(max_length=255, blank=True, default="")
-    spark_ui_url = models.CharField(max_length=500, blank=True, default="")
+    spark_ui_url = models.CharField(max_length=500, blank=True, default="")  # the engine's own address (loopback)
     progress = models.JSONField(default=empty_progress)
     statements = models.JSONField(default=list, blank=True, encoder=DjangoJSONEncoder)
     error = models.JSONField(null=True, blank=True, help_text='{"statement", "line", "column", "message"}')
@@ -129,6 +129,11 @@ class JobRun(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in TERMINAL_STATUSES
+
+    @property
+    def spark_ui_path(self) -> str:
+        """Where the team's members open this run's Spark UI (jobs/spark_ui_views.py); "" before it had one."""
+        return f"/spark-ui/{self.team.name}/runs/{self.pk}/" if self.spark_ui_url else ""
 
 
 class JobRunLogLine(models.Model):

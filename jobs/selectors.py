@@ -38,7 +38,7 @@ def run_list(
     until: datetime | None = None,
 ) -> QuerySet[JobRun]:
     """The team's runs, newest first, filtered by job, status, submitting user and submission time."""
-    qs = JobRun.objects.filter(team=team).select_related("job", "submitted_by")
+    qs = JobRun.objects.filter(team=team).select_related("job", "submitted_by", "team")
     if job_id is not None:
         qs = qs.filter(job_id=job_id)
     if statuses:
@@ -57,7 +57,7 @@ def run_list(
 
 def run_get(*, team: Team, run_id: int) -> JobRun:
     """One run of the team; a missing or another team's run raises NotFound."""
-    run = JobRun.objects.filter(team=team, id=run_id).select_related("job", "submitted_by").first()
+    run = JobRun.objects.filter(team=team, id=run_id).select_related("job", "submitted_by", "team").first()
     if run is None:
         raise NotFound(f"No run {run_id} in team '{team.name}'.")
     return run

@@ -63,4 +63,4 @@ class LakeportSession:
 
 def attach(spark: Any, store: CatalogStore, team: str | None = None, **options: Any) -> LakeportSession:
     """Attach a catalog store to `spark`; `team` defaults to the store's team (used in messages)."""
-    return LakeportSession(spark, store, team=team or getattr(store, "team", "default"), **options)
+    return LakeportSession(spark, store, team=team or str(getattr(store, "team", "default")), **options)

@@ -222,6 +222,7 @@ class EngineHost:
             return
         sc = self.spark.sparkContext
         _shorten_idle_pool_threads(self.spark)
+        _open_ui_to(self.spark, str(message.get("ui_token") or ""))
         for path in filter(None, static.get("spark.submit.pyFiles", "").split(",")):
             sc.addPyFile(path)  # executors on a cluster import lakeport_engine from it (no spark-submit did it)
         self.channel.send({"op": "ready", "ok": True, "pid": os.getpid(), "app_id": sc.applicationId,
@@ -373,6 +374,15 @@ class EngineHost:
             return
         if runner is not None:
             runner.cancel()
+
+
+def _open_ui_to(spark: Any, token: str) -> None:
+    """Give the Spark UI's access filter (platform jar) the token of Lakeport's proxy; without it the UI refuses all."""
+    if not token or spark.sparkContext.uiWebUrl is None:
+        return  # no UI (spark.ui.enabled=false without the platform jar)
+    from lakeport_engine.jvm import jvm
+
+    jvm(spark).io.lakeport.spark.UiAccessFilter.token(token)
 
 
 def _drop_numpy_converters() -> None:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from py4j.java_gateway import JavaObject  # type: ignore[import-untyped]
+from py4j.java_gateway import JavaObject
 
 from lakeport_engine.errors import SparkRuntimeError
 from lakeport_engine.sqltext import QUOTED, STRING, WORD, Statement, significant, tokenize

@@ -75,5 +75,5 @@ def parse_jdbc_url(url: str, *, product: str | None = None, strict: bool = False
             raise JdbcUrlError("base-url has an invalid port.")
     explicit = port is not None and port.isdigit()
     return JdbcUrl(product=kind, scheme=match.group("scheme"), host=host.strip("[]"),
-                   port=int(port) if explicit else DEFAULT_PORTS[kind], explicit_port=explicit,
+                   port=int(port) if explicit and port is not None else DEFAULT_PORTS[kind], explicit_port=explicit,
                    database=database, query=match.group("query") or "", host_port=match.group("hostport"))

@@ -98,7 +98,7 @@ class _Node:
 
     @property
     def name(self) -> str:
-        return self.data["class"].rsplit(".", 1)[-1]
+        return str(self.data["class"]).rsplit(".", 1)[-1]
 
 
 def _tree(flat: list[dict[str, Any]]) -> _Node | None:

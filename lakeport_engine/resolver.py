@@ -317,6 +317,7 @@ class CatalogResolver:
             return None
         by_name = {b.name: b for b in bindings}
         head = namespace[0].lower()
+        binding: Binding | None
         if len(namespace) >= 2 and head in by_name:
             self.current_catalog, self.current_database = head, ".".join(namespace[1:])
             binding = by_name[head]

@@ -200,9 +200,8 @@ class ScriptRunner:
         try:
             statements = split_statements(script)
         except SqlTextError as exc:
-            error = {"statement": _statement_at(script, exc.offset), "line": exc.line, "column": exc.column,
-                     "message": str(exc)}
-            return ScriptResult([], [], False, error)
+            return ScriptResult([], [], False, {"statement": _statement_at(script, exc.offset), "line": exc.line,
+                                                "column": exc.column, "message": str(exc)})
         early = self._static_error(statements)
         if early is not None:
             return self._fail_before_start(statements, early)
@@ -400,9 +399,9 @@ class ScriptRunner:
                                "message": redact(refusal.message)})
             except Exception as exc:  # noqa: BLE001 - reported as a validation error
                 schema = None
-                refusal = SqlGuard.refusal_for_error(exc, stmt)
-                exc = refusal or exc
-                if refusal is None and is_query(stmt.tokens) and _uses_created(stmt, created):
+                known = SqlGuard.refusal_for_error(exc, stmt)
+                exc = known or exc
+                if known is None and is_query(stmt.tokens) and _uses_created(stmt, created):
                     continue  # the table is made by an earlier statement of this script: fine at run time
                 errors.append({"statement": stmt.index, "line": stmt.line, "column": stmt.column,
                                "message": resolver.describe_failure(exc, stmt)})

@@ -274,6 +274,10 @@ LAKEPORT_ENGINE_SCRATCH_DIR = env(
 LAKEPORT_ENGINE_LEAN_CLASSPATH = env.bool("LAKEPORT_ENGINE_LEAN_CLASSPATH", default=True)
 # The address engines bind their driver and Spark UI to; loopback keeps the UI away from the network.
 LAKEPORT_ENGINE_BIND_ADDRESS = env("LAKEPORT_ENGINE_BIND_ADDRESS", default="127.0.0.1")
+# A class-data-sharing archive of Spark's classes for engine JVMs (jobs/engines/cds.py): a much faster cold start.
+LAKEPORT_ENGINE_CDS = env.bool("LAKEPORT_ENGINE_CDS", default=True)
+# Spark event logs per team ("{team}" in the path), for a history server once an engine is gone; "" keeps none.
+LAKEPORT_SPARK_EVENT_LOG_DIR = env("LAKEPORT_SPARK_EVENT_LOG_DIR", default="")
 # The longest an editor call (validate, preview) waits for a worker's engine, first engine start included.
 LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = env.float("LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS", default=120.0)
 # A live preview of a streaming statement stops by itself after this many seconds or rows (engine time is shared).

@@ -33,8 +33,10 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from catalogs.services.paths import catalog_bind_refusal, location_refusals
+from jobs.engines.cds import cds_build_env, cds_java_options
 from jobs.engines.scratch import EngineScratch, claim_scratch, scratch_dir, scratch_root, sweep_scratch
 from jobs.engines.spark_home import lean_spark_home
+from jobs.engines.spark_ui import ui_static_conf, ui_token
 from jobs.engines.store import DjangoCatalogStore
 from jobs.engines.users import EngineUserError, close_platform_files, engine_user, own_tree
 from jobs.models import Engine
@@ -173,6 +175,10 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str, instance: 
     conf["spark.driver.extraJavaOptions"] = f"{conf['spark.driver.extraJavaOptions']} -Djava.io.tmpdir={tmp}"
     conf.update(ENGINE_STATIC_CONF)  # last: an operator's or a catalog's conf cannot switch the guard off
     conf["spark.ui.killEnabled"] = "false"
+    conf.update(ui_static_conf(conf.get("spark.ui.filters", "")))  # the UI answers only Lakeport's proxy
+    events = event_log_dir(key.team)
+    if events is not None:  # redacted as the UI is (spark.redaction.regex): for a history server after the engine
+        conf.update({"spark.eventLog.enabled": "true", "spark.eventLog.dir": events.as_uri()})
     return conf
 
 
@@ -188,12 +194,17 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None, u
     spark_home = engine_spark_home(static, environ)
     if spark_home is not None:
         env["SPARK_HOME"] = str(spark_home)
+        shared = cds_java_options(spark_home, jvm_options=IDLE_FRIENDLY_JVM_OPTIONS, python=sys.executable,
+                                  env=cds_build_env(environ))
+        if shared:  # Spark's classes mapped from the archive the worker built: a faster cold start
+            static["spark.driver.extraJavaOptions"] = f"{static['spark.driver.extraJavaOptions']} {shared}"
     if not settings.SPARK_MASTER.startswith("local"):
         static["spark.submit.pyFiles"] = py_files_zip()  # executors on a cluster import lakeport_engine from it
     init = {
         "op": "init", "team": key.team, "master": settings.SPARK_MASTER, "app_name": f"lakeport-{key.label}",
         "static_conf": static, "connect_timeout": settings.LAKEPORT_CONNECT_TIMEOUT,
         "delta_mode": environ.get("LAKEPORT_DELTA_MODE"),
+        "ui_token": ui_token(key.team),  # for the UI's access filter; over the channel only
         "policy": {"conf_allowlist": list(settings.LAKEPORT_SPARK_CONF_ALLOWLIST),
                    "allowed_functions": list(settings.LAKEPORT_ALLOWED_HIVE_FUNCTIONS)},
     }
@@ -235,6 +246,12 @@ def py_files_zip() -> str:
         return str(dest)
 
 
+def event_log_dir(team: str) -> Path | None:
+    """Where team `team`'s engines write Spark event logs (LAKEPORT_SPARK_EVENT_LOG_DIR), or None for none."""
+    template = str(getattr(settings, "LAKEPORT_SPARK_EVENT_LOG_DIR", "") or "")
+    return Path(template.replace("{team}", team)).resolve() if template else None
+
+
 def prepare_team_data(team: str, user: str | None) -> None:
     """Create the team's default data roots under the platform's data dir, owned by the team's engine user, 0700.
 
@@ -242,8 +259,14 @@ def prepare_team_data(team: str, user: str | None) -> None:
     that belonged to another user (the shared engine user of earlier versions) is given to the team's, whole.
     """
     data_dir = Path(settings.DATA_DIR).resolve()
-    for template in getattr(settings, "LAKEPORT_TEAM_DATA_ROOTS", []):
-        root = Path(str(template).replace("{team}", team)).resolve()
+    roots = [Path(str(t).replace("{team}", team)).resolve() for t in getattr(settings, "LAKEPORT_TEAM_DATA_ROOTS", [])]
+    events = event_log_dir(team)
+    if events is not None:
+        events.mkdir(parents=True, exist_ok=True, mode=0o700)  # Spark wants it to exist, writable by the engine
+        if user is not None and data_dir not in events.parents:
+            own_tree(events, pwd.getpwnam(user))  # the operator's place: its parents are the operator's to open
+        roots.append(events)
+    for root in roots:
         if data_dir not in root.parents:
             continue  # an operator's root elsewhere: provisioned by the operator (docs/engines.md)
         root.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -94,7 +94,7 @@ class DeltaWriter:
             return self._commit_retrying(
                 ref, table, written, metadata, attempts=MAX_APPEND_ATTEMPTS, what="INSERT INTO",
                 commit=lambda t, props: t.create_write_transaction(
-                    written.adds, "append", t.schema(), partition_by=partition_cols, commit_properties=props),
+                    [*written.adds], "append", t.schema(), partition_by=partition_cols, commit_properties=props),
                 check=lambda t, latest: self._check_no_conflict(ref, t, latest, None, before, what="INSERT INTO"))
 
     def overwrite(self, ref: TableRef, frame: DataFrame, *, operation: str,
@@ -134,7 +134,7 @@ class DeltaWriter:
                     t.create_write_transaction([*self._removes(t, replaced), *written.adds], "append", t.schema(),
                                                partition_by=partition_cols, commit_properties=props)
                 else:
-                    t.create_write_transaction(written.adds, "overwrite", t.schema(), partition_by=partition_cols,
+                    t.create_write_transaction([*written.adds], "overwrite", t.schema(), partition_by=partition_cols,
                                                partition_filters=replaced[0] if replaced else None,
                                                commit_properties=props)
 
@@ -305,7 +305,8 @@ class DeltaWriter:
                 self.storage.rename(source, target)
                 moved.append(target)
                 # delta-rs expects the raw relative path here and URI-encodes it in the log itself.
-                adds.append(AddAction(final, info.size, values, info.modification_time, True, stats))
+                # delta-rs takes None for a file without statistics (object stores: the footer is not read back)
+                adds.append(AddAction(final, info.size, values, info.modification_time, True, stats))  # type: ignore[arg-type]
             self.storage.delete(staging)
             yield WrittenFiles(adds=adds, absolute_paths=moved, commit_id=commit_id)
         except BaseException:

@@ -13,7 +13,7 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import sqlglot
@@ -33,6 +33,7 @@ from lakeport_engine.delta.schema import spark_schema
 from lakeport_engine.delta.snapshot import open_table, snapshot_frame, travel
 from lakeport_engine.delta.statements import Plan, Reference, StatementReader, rewrite
 from lakeport_engine.delta.storage import Storage, storage_for
+from lakeport_engine.jvm import jvm
 from lakeport_engine.pins import SnapshotPins
 
 logger = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ class EmbeddedDelta:
         plan = self._plan(sql, current_catalog, current_database, remember=False)
         if plan is None:
             return self.spark.sql(sql)
-        handler = getattr(self, f"_run_{plan.kind}")
+        handler: Callable[[Plan], DataFrame | None] = getattr(self, f"_run_{plan.kind}")
         return handler(plan)
 
     def query_references(self, query: str, *, current_catalog: str | None,
@@ -105,7 +106,8 @@ class EmbeddedDelta:
         cached = getattr(self._read_versions, "plan", None)
         self._read_versions.plan = None
         if cached is not None and cached[0] == key:
-            return cached[1]
+            remembered: Plan | None = cached[1]
+            return remembered
         plan = self._reader(current_catalog, current_database).read(sql)
         if remember:
             self._read_versions.plan = (key, plan)
@@ -216,7 +218,7 @@ class EmbeddedDelta:
     def _timestamp(self, reference: Reference) -> dt.datetime:
         """`TIMESTAMP AS OF <expr>` evaluated by Spark (session time zone), as an aware UTC datetime."""
         try:
-            micros = self.spark.sql(f"SELECT unix_micros(CAST(({reference.timestamp_sql}) AS TIMESTAMP))").first()[0]
+            micros = self.spark.sql(f"SELECT unix_micros(CAST(({reference.timestamp_sql}) AS TIMESTAMP))").collect()[0][0]
         except Exception as exc:
             raise DeltaConnectorError(
                 f"TIMESTAMP AS OF on {reference.ref}: '{reference.timestamp_sql}' is not a timestamp."
@@ -454,7 +456,7 @@ class EmbeddedDelta:
 
     def _ddl_schema(self, ref: TableRef, ddl: str) -> T.StructType:
         try:
-            parsed = self.spark.sparkContext._jvm.org.apache.spark.sql.types.StructType.fromDDL(ddl)
+            parsed = jvm(self.spark).org.apache.spark.sql.types.StructType.fromDDL(ddl)
         except Exception as exc:
             raise DeltaConnectorError(f"CREATE TABLE {ref}: invalid column definitions: {_first_line(exc)}") from exc
         return T.StructType.fromJson(json.loads(parsed.json()))

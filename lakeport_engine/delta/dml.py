@@ -72,6 +72,7 @@ def apply_change(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, ch
     partition_cols = list(table.metadata().partition_columns)
     files = add_actions(table)
     _check_assignments(change, schema)
+    matched: dict[str, int | None]
     if change.operation == "TRUNCATE" or change.condition is None:
         matched = {f["path"]: f.get("num_records") for f in files}
         read_set = set(matched)
@@ -88,15 +89,14 @@ def apply_change(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, ch
             # data skipping: files whose min/max/null counts rule the condition out are neither read nor touched
             tests = conjuncts(change.condition)
             candidates = [f for f in files if not ruled_out(f, tests, partition_cols)]
-            matched = _matching_files(spark, table, change, candidates) if candidates else {}
+            matched = dict(_matching_files(spark, table, change, candidates)) if candidates else {}
             read_set = {f["path"] for f in candidates}
             whole_files = False
     if not matched:
         return ChangeResult(table.version(), 0, committed=False, rewritten=None)
     removed = [f for f in files if f["path"] in matched]
     if whole_files:
-        counts = [matched[f["path"]] for f in removed]
-        affected = sum(int(c) for c in counts if c is not None)
+        affected = sum(int(c) for c in (matched[f["path"]] for f in removed) if c is not None)
         version = writer.replace_files(ref, table, None, removed=removed, read_set=read_set,
                                        operation=change.operation, metrics=_metrics(change.operation, affected))
         return ChangeResult(version, affected, committed=True, rewritten=None)
@@ -190,7 +190,7 @@ def _matching_files(spark: SparkSession, table: DeltaTable, change: RowChange,
     return matched
 
 
-def conjuncts(condition: str) -> list[exp.Expression]:
+def conjuncts(condition: str) -> list[exp.Expr]:
     """The top-level AND terms of a condition, parsed once for every file `ruled_out` checks (none if unparsable)."""
     try:
         tree = sqlglot.parse_one(condition, dialect="spark")
@@ -199,24 +199,24 @@ def conjuncts(condition: str) -> list[exp.Expression]:
     return [_unwrap(c) for c in (tree.flatten() if isinstance(tree, exp.And) else [tree])]
 
 
-def ruled_out(action: dict[str, Any], terms: Sequence[exp.Expression], partition_cols: Sequence[str]) -> bool:
+def ruled_out(action: dict[str, Any], terms: Sequence[exp.Expr], partition_cols: Sequence[str]) -> bool:
     """True if the file's statistics prove no row of it satisfies the conjunction `terms` (`conjuncts()`): it is
     ruled out by any term that is `col <op> literal`, `IN (literals)`, `IS [NOT] NULL` on a data column with stats.
     Anything else, or a file without statistics, may match: the scan decides."""
     return any(_conjunct_ruled_out(term, action, partition_cols) for term in terms)
 
 
-_FLIPPED = {exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE, exp.EQ: exp.EQ}
+_FLIPPED: dict[type[exp.Expr], type[exp.Expr]] = {exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE, exp.EQ: exp.EQ}
 
 
-def _unwrap(node: exp.Expression) -> exp.Expression:
+def _unwrap(node: exp.Expr) -> exp.Expr:
     while isinstance(node, exp.Paren):
         node = node.this
     return node
 
 
-def _conjunct_ruled_out(node: exp.Expression, action: dict[str, Any], partition_cols: Sequence[str]) -> bool:
-    def column(n: exp.Expression) -> str | None:
+def _conjunct_ruled_out(node: exp.Expr, action: dict[str, Any], partition_cols: Sequence[str]) -> bool:
+    def column(n: exp.Expr) -> str | None:
         n = _unwrap(n)
         if isinstance(n, exp.Column) and n.name.lower() not in {c.lower() for c in partition_cols}:
             return n.name
@@ -224,7 +224,9 @@ def _conjunct_ruled_out(node: exp.Expression, action: dict[str, Any], partition_
 
     def stats(name: str) -> tuple[Any, Any, int | None, int | None]:
         lower = {k.lower(): k for k in action}
-        get = lambda key: action.get(lower.get(key.lower(), ""))  # noqa: E731 — a two-line lookup
+        def get(key: str) -> Any:
+            return action.get(lower.get(key.lower(), ""))
+
         nulls, rows = get(f"null_count.{name}"), action.get("num_records")
         return (get(f"min.{name}"), get(f"max.{name}"), None if nulls is None else int(nulls),
                 None if rows is None else int(rows))
@@ -245,7 +247,7 @@ def _conjunct_ruled_out(node: exp.Expression, action: dict[str, Any], partition_
             return False
         return all(not _comparable(v, low) or v < low or v > high for v in values) and all(
             _comparable(v, low) for v in values)
-    kind = type(node)
+    kind: type[exp.Expr] = type(node)
     if kind not in _FLIPPED:
         return False
     left, right = node.this, node.expression
@@ -257,11 +259,12 @@ def _conjunct_ruled_out(node: exp.Expression, action: dict[str, Any], partition_
     low, high, _, _ = stats(name)
     if low is None or high is None or not (_comparable(value, low) and _comparable(value, high)):
         return False  # no statistics (or all rows NULL, which a comparison never matches: the scan says so)
-    return {exp.EQ: value < low or value > high, exp.LT: low >= value, exp.LTE: low > value,
-            exp.GT: high <= value, exp.GTE: high < value}[kind]
+    outcome: dict[type[exp.Expr], bool] = {exp.EQ: value < low or value > high, exp.LT: low >= value,
+                                           exp.LTE: low > value, exp.GT: high <= value, exp.GTE: high < value}
+    return outcome[kind]
 
 
-def _literal(node: exp.Expression) -> int | float | str | None:
+def _literal(node: exp.Expr) -> int | float | str | None:
     node = _unwrap(node)
     negative = isinstance(node, exp.Neg)
     if negative:

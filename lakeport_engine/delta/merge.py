@@ -185,19 +185,19 @@ def apply_merge(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, spe
         inserts = [f"c{i}" for i, c in enumerate(spec.clauses) if c.action == "insert"]
         # a target row deleted by two source rows (allowed) is one deleted row
         counts = _sql(spark, ref, f"SELECT {_distinct_rows(updates)}, {_distinct_rows(deletes)}, "
-                                  f"{_count(inserts)} FROM {joined_view}").first()
+                                  f"{_count(inserts)} FROM {joined_view}").collect()[0]  # an aggregate: one row
         updated, deleted, inserted = (int(counts[0] or 0), int(counts[1] or 0), int(counts[2] or 0))
         if updated + deleted + inserted == 0:
             return MergeResult(table.version(), False, 0, 0, 0, None)
         columns = ", ".join(f"`__lp_kept`.`{f.name}`" for f in schema.fields)
         new_values = ", ".join(f"`__lp_new_{i}` AS `{f.name}`" for i, f in enumerate(schema.fields))
         changed_rows = f"SELECT DISTINCT `{_ROW}` FROM {joined_view} WHERE {_in(_ACTION, changes)}"
-        rows = _sql(spark, ref, f"""
+        kept_and_new = _sql(spark, ref, f"""
             SELECT {columns} FROM {target_view} AS `__lp_kept`
             LEFT ANTI JOIN ({changed_rows}) AS `__lp_changed` ON `__lp_kept`.`{_ROW}` = `__lp_changed`.`{_ROW}`
             UNION ALL
             SELECT {new_values} FROM {joined_view} WHERE {_in(_ACTION, updates + inserts)}""")
-        frame = align(rows, schema, ref=ref, by_name=True)
+        frame = align(kept_and_new, schema, ref=ref, by_name=True)
         removed = [f for f in files if f["path"] in touched]
         metrics = {"lakeport.numTargetRowsUpdated": updated, "lakeport.numTargetRowsDeleted": deleted,
                    "lakeport.numTargetRowsInserted": inserted}
@@ -217,7 +217,7 @@ def _candidates(spec: MergeSpec, source: DataFrame, files: list[dict[str, Any]],
     keys = _equi_keys(spec, set(source.columns))
     if not keys:
         return paths
-    bounds = source.agg(*[F.min(F.col(f"`{s}`")) for _, s in keys], *[F.max(F.col(f"`{s}`")) for _, s in keys]).first()
+    bounds = source.agg(*[F.min(F.col(f"`{s}`")) for _, s in keys], *[F.max(F.col(f"`{s}`")) for _, s in keys]).collect()[0]
     conditions = []
     for index, (target_column, _) in enumerate(keys):
         low, high = bounds[index], bounds[len(keys) + index]

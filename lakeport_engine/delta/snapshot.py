@@ -67,7 +67,8 @@ def travel(table: DeltaTable, ref: TableRef, *, version: int | None = None,
 
 def add_actions(table: DeltaTable) -> list[dict[str, Any]]:
     """The active files of the loaded snapshot: path, size_bytes, num_records, partition.<col> (typed)."""
-    return pa.table(table.get_add_actions(flatten=True)).to_pylist()
+    actions: list[dict[str, Any]] = pa.table(table.get_add_actions(flatten=True)).to_pylist()
+    return actions
 
 
 def snapshot_frame(spark: SparkSession, table: DeltaTable, ref: TableRef, *,

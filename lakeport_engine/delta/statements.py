@@ -15,7 +15,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.spark import Spark
 from sqlglot.errors import ParseError, TokenError
-from sqlglot.tokens import Token
+from sqlglot.tokenizer_core import Token  # where sqlglot defines it (sqlglot.tokens re-exports)
 
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef, check_name
 from lakeport_engine.delta.errors import DeltaConnectorError
@@ -198,7 +198,7 @@ class StatementReader:
                    and k + 1 < len(tokens) and tokens[k + 1].text == "."
                    and not (k > 0 and tokens[k - 1].text == ".") for k, tok in enumerate(tokens))
 
-    def _plan(self, text: str, tree: exp.Expression, tokens: list[Token]) -> Plan | None:
+    def _plan(self, text: str, tree: exp.Expr, tokens: list[Token]) -> Plan | None:
         if isinstance(tree, exp.Insert):
             return self._insert(text, tree, tokens)
         if isinstance(tree, exp.Create):
@@ -248,8 +248,8 @@ class StatementReader:
             return None
         return Plan("query", text, references=refs, keep_views=isinstance(tree, exp.Cache))
 
-    def references(self, text: str, tree: exp.Expression, tokens: list[Token], *,
-                   skip: exp.Expression | None = None, offset: int = 0) -> list[Reference]:
+    def references(self, text: str, tree: exp.Expr, tokens: list[Token], *,
+                   skip: exp.Expr | None = None, offset: int = 0) -> list[Reference]:
         """The Delta tables `tree` reads (not `skip`, a write target), with spans shifted by `offset`."""
         found: list[Reference] = []
         for table in tree.find_all(exp.Table):
@@ -261,7 +261,7 @@ class StatementReader:
             found.append(self._reference(text, table, ref, tokens, offset))
         return found
 
-    def _delta_ref(self, table: exp.Table, tree: exp.Expression) -> TableRef | None:
+    def _delta_ref(self, table: exp.Table, tree: exp.Expr) -> TableRef | None:
         parts = _parts(table)
         if not parts or (len(parts) < 3 and any("/" in p or ":" in p for p in parts)):
             return None  # parquet.`/path` and friends: files, not tables

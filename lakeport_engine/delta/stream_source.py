@@ -244,7 +244,7 @@ def read_active(table: DeltaTable, label: str, schema: StructType,
 
 def _partition_column(actions: pa.Table, name: str) -> str:
     wanted = f"partition.{name}".lower()
-    return next(c for c in actions.column_names if c.lower() == wanted)
+    return next(str(c) for c in actions.column_names if c.lower() == wanted)
 
 
 def _selection_vectors(table: DeltaTable, label: str) -> dict[str, list[bool]]:

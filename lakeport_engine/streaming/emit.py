@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from sqlglot.dialects.spark import Spark
-from sqlglot.tokens import Token, TokenType
+from sqlglot.tokenizer_core import Token, TokenType  # where sqlglot defines them (sqlglot.tokens re-exports)
 
 from lakeport_engine.streaming.errors import StreamingStatementError
 

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from pyspark.sql.streaming import StreamingQueryListener
+from pyspark.sql.streaming.listener import StreamingQueryListener
 
 Event = dict[str, Any]
 
@@ -78,7 +78,7 @@ def _lag(end: Any, latest: Any, metrics: dict[str, Any]) -> int | None:
     if isinstance(end, dict) and isinstance(latest, dict):
         pairs = [(end.get(k), v) for k, v in latest.items()]
         if pairs and all(isinstance(a, (int, float)) and isinstance(b, (int, float)) for a, b in pairs):
-            return int(sum(b - a for a, b in pairs))  # type: ignore[operator]
+            return int(sum(b - a for a, b in pairs))
     return None
 
 

@@ -350,7 +350,7 @@ def live_preview(runner: ScriptRunner, script: str, *, seconds: float, max_rows:
             if time.monotonic() >= deadline:
                 break
             with contextlib.suppress(Exception):
-                query.awaitTermination(0.2)
+                query.awaitTermination(0.2)  # type: ignore[arg-type]  # Spark takes float seconds (its stub says int)
         failure = query.exception()
         if failure is not None:
             from lakeport_engine.streaming.errors import user_message

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql.streaming import StreamingQuery
+from pyspark.sql.streaming.query import StreamingQuery
 
 from lakeport_engine.bindings import binding_for, lineage_catalogs, session_catalogs
 from lakeport_engine.datasets import Dataset
 from lakeport_engine.guard import PLATFORM_VIEW_PREFIX, GuardRefusal
+from lakeport_engine.jvm import jvm
 from lakeport_engine.lineage_capture import LineageContext, StatementLineage, frame_lineage, write_lineage
 from lakeport_engine.resolver import CatalogResolver
 from lakeport_engine.sqltext import QUOTED, WORD, Statement, split_statements, tokenize
@@ -234,9 +235,9 @@ def _output_ids(nodes: list[dict[str, Any]]) -> list[int | None]:
 
 def _check_mode(spark: SparkSession, frame: DataFrame, mode: str, emit: Emit) -> None:
     """Spark's own check of the output mode against the query, before start, as an EMIT message."""
-    jvm = spark.sparkContext._jvm
-    output_mode = getattr(jvm.org.apache.spark.sql.streaming.OutputMode, mode.capitalize())()
-    checker = jvm.org.apache.spark.sql.catalyst.analysis.UnsupportedOperationChecker
+    view = jvm(spark)
+    output_mode = getattr(view.org.apache.spark.sql.streaming.OutputMode, mode.capitalize())()
+    checker = view.org.apache.spark.sql.catalyst.analysis.UnsupportedOperationChecker
     try:
         checker.checkForStreaming(frame._jdf.queryExecution().analyzed(), output_mode)
     except Exception as exc:  # noqa: BLE001 - py4j carries Spark's AnalysisException

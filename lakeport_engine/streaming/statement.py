@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sqlglot.tokens import Token, TokenType
+from sqlglot.tokenizer_core import Token, TokenType  # where sqlglot defines them (sqlglot.tokens re-exports)
 
 from lakeport_engine.streaming.emit import NO_EMIT, Emit, split_emit, tokenize
 from lakeport_engine.streaming.errors import StreamingStatementError

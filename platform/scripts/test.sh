@@ -8,7 +8,8 @@ bash platform/scripts/build-jvm.sh
 bash platform/scripts/ensure-services.sh
 if [ -f frontend/package.json ]; then bash platform/scripts/build-frontend.sh; fi
 export PYSPARK_PYTHON="$PWD/.venv/bin/python"
-# The layers (docs/architecture.md) and the kernel's types, before the suite: seconds, and they fail fast.
+# Lint, the layers (docs/architecture.md) and the strict types, before the suite: seconds, and they fail fast.
+.venv/bin/ruff check .
 .venv/bin/lint-imports
 .venv/bin/mypy
 # A test run that was killed can leave servers connected to the test database, and --create-db cannot drop a
@@ -18,4 +19,4 @@ psql -h 127.0.0.1 -U postgres -d postgres -tAq -c \
   "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${test_db//\'/}' AND pid <> pg_backend_pid()" \
   >/dev/null 2>&1 || true
 # --create-db: a test database left by an earlier run never hides a migration problem.
-exec .venv/bin/python -m pytest --create-db "$@"
+exec .venv/bin/python -m pytest --create-db --durations=25 "$@"

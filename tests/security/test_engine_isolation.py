@@ -15,13 +15,13 @@ the other team's run carries on.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import pwd
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import urllib.error
@@ -253,17 +253,77 @@ def _is_java(pid: int) -> bool:
         return False
 
 
-def test_the_spark_ui_is_on_loopback_with_kill_links_off(engine_worker: Worker, team: Team, client_for: Any) -> None:
+def ui_get(client: APIClient, path: str) -> tuple[int, str]:
+    """GET a page of a run's Spark UI through Lakeport's proxy (a streamed answer): status and text."""
+    response = client.get(path)
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return response.status_code, body.decode(errors="replace")
+
+
+def _direct_status(url: str) -> int:
+    """What the engine's UI port answers to someone who is not Lakeport's proxy (another team's engine user)."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def test_the_spark_ui_answers_only_lakeport_and_only_for_the_runs_team(
+    engine_worker: Worker, team: Team, globex: Team, client_for: Any
+) -> None:
     client = client_of(team, client_for)
     run = submit(client, "acme", "SELECT 1")
     assert wait_status(run, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
-    ui = client.get(f"/api/v1/teams/acme/runs/{run}/").json().get("spark_ui_url") or ""
-    assert re.match(r"^http://(127\.0\.0\.1|localhost):\d+$", ui), ui
-    app = JobRun.objects.get(id=run).spark_app_id
-    with urllib.request.urlopen(f"{ui}/api/v1/applications/{app}/environment", timeout=30) as response:
-        spark_props = dict(json.load(response)["sparkProperties"])
+    prefix = f"/spark-ui/acme/runs/{run}"
+    assert client.get(f"/api/v1/teams/acme/runs/{run}/").json()["spark_ui_url"] == f"{prefix}/"
+    recorded = JobRun.objects.get(id=run)
+    assert re.match(r"^http://(127\.0\.0\.1|localhost):\d+$", recorded.spark_ui_url), recorded.spark_ui_url
+    # on loopback, the engine's port refuses whoever is not the proxy: pages and the REST API alike
+    for path in ("/", "/jobs/", f"/api/v1/applications/{recorded.spark_app_id}/environment"):
+        assert _direct_status(recorded.spark_ui_url + path) == 403, path
+
+    status, environment = ui_get(client, f"{prefix}/api/v1/applications/{recorded.spark_app_id}/environment")
+    assert status == 200, environment
+    spark_props = dict(json.loads(environment)["sparkProperties"])
     assert spark_props["spark.ui.killEnabled"] == "false"
     assert spark_props["spark.sql.restrictedMode.enabled"] == "true"
+    assert spark_props["spark.ui.filters"].startswith("io.lakeport.spark.UiAccessFilter")
+    assert "ui_token" not in environment.lower() and "X-Lakeport-UI-Token" not in environment
+    status, jobs = ui_get(client, f"{prefix}/jobs/")
+    assert status == 200 and "Spark Jobs" in jobs
+    assert f'href="{prefix}/' in jobs and 'href="/jobs/' not in jobs  # Spark writes its links under the proxy
+    root = client.get(f"{prefix}/")
+    assert root.status_code in (301, 302, 303, 307) and root["Location"].startswith(f"{prefix}/"), root
+
+    # other teams, anonymous callers and anything but reading are refused
+    assert client_of(globex, client_for).get(f"{prefix}/jobs/").status_code == 404
+    assert APIClient().get(f"{prefix}/jobs/").status_code in (401, 403)
+    assert client.post(f"{prefix}/jobs/job/kill/?id=0").status_code == 405
+    assert client_for(Role.VIEWER, in_team=team).get(f"{prefix}/jobs/").status_code == 200  # viewers read runs too
+
+    # crafted paths and Host headers never make the proxy call anything but that engine's UI port
+    with socket.socket() as canary:
+        canary.bind(("127.0.0.1", 0))
+        canary.listen(8)
+        canary.settimeout(0.5)
+        port = canary.getsockname()[1]
+        for path in (f"//127.0.0.1:{port}/", f"/..%2f..%2f:{port}/", f"@127.0.0.1:{port}/jobs/", "/%2e%2e/%2e%2e/",
+                     f"http://127.0.0.1:{port}/", "/jobs/?x=\r\nHost:%20evil"):
+            for headers in ({}, {"HTTP_X_FORWARDED_HOST": f"127.0.0.1:{port}"}, {"HTTP_HOST": f"127.0.0.1:{port}"}):
+                answer = client.get(f"{prefix}/{path.lstrip('/')}", **headers)
+                assert answer.status_code in (200, 302, 400, 404), (path, headers, answer.status_code)
+                if answer.streaming:
+                    b"".join(answer.streaming_content)
+        with pytest.raises(TimeoutError):
+            canary.accept()  # nobody ever connected to it
+
+    # the engine stops: the run's UI is gone, and says so
+    pid = engine_pid(run)
+    os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: not alive(pid), what="the engine to die")
+    gone = wait_until(lambda: (r := client.get(f"{prefix}/jobs/")).status_code == 404 and r, what="a 404")
+    assert "engine that ran it has stopped" in gone.json()["error"]["message"]
 
 
 def test_an_engine_loads_delta_and_arrow_libraries_only_when_a_statement_needs_them(
@@ -333,23 +393,32 @@ def test_the_spark_ui_kill_endpoints_do_not_stop_another_teams_running_stage(
     assert client_of(globex, client_for).get(f"/api/v1/teams/acme/runs/{victim}/").status_code == 404
     run = wait_until(lambda: JobRun.objects.filter(id=victim).exclude(spark_ui_url="").first(),
                      what="the run's Spark UI address")
-    api = f"{run.spark_ui_url}/api/v1/applications/{run.spark_app_id}"
-    stages = wait_until(lambda: _ui_json(f"{api}/stages?status=active"), what="an active stage")
-    jobs = _ui_json(f"{api}/jobs?status=running")
+    proxy = f"/spark-ui/acme/runs/{victim}"
+    api = f"{proxy}/api/v1/applications/{run.spark_app_id}"
+
+    def ui_json(path: str) -> Any:
+        status, text = ui_get(acme, path)
+        assert status == 200, (path, text[:300])
+        return json.loads(text)
+
+    stages = wait_until(lambda: ui_json(f"{api}/stages?status=active"), what="an active stage")
+    jobs = ui_json(f"{api}/jobs?status=running")
     assert jobs
 
     # Spark 4 wants the UI's CSRF token on a kill; its pages hand it out beside their kill links, when those are on.
-    base = run.spark_ui_url
     pages = ["/jobs/", "/stages/", *(f"/stages/stage/?id={s['stageId']}&attempt=0" for s in stages),
              *(f"/jobs/job/?id={j['jobId']}" for j in jobs)]
-    tokens = {t for page in pages for t in re.findall(r'name="csrfToken" value="([^"]+)"', _ui_text(base + page))}
+    tokens = {t for page in pages for t in re.findall(r'name="csrfToken" value="([^"]+)"', ui_get(acme, proxy + page)[1])}
     kills = [("/stages/stage/kill/", s["stageId"]) for s in stages] + [("/jobs/job/kill/", j["jobId"]) for j in jobs]
+    direct = run.spark_ui_url  # what an attacker scanning loopback finds: every request refused by the filter
     for path, target in kills:
         for token in tokens or {""}:
             form = urllib.parse.urlencode({"id": target, "terminate": "true", "csrfToken": token})
-            _ui_send(f"{base}{path}?{form}", "POST", form.encode())
-            _ui_send(f"{base}{path}?{form}", "GET")
-    still = {s["stageId"]: s["status"] for s in _ui_json(f"{api}/stages")}
+            assert _ui_send(f"{direct}{path}?{form}", "POST", form.encode()) == 403
+            assert _ui_send(f"{direct}{path}?{form}", "GET") == 403
+            assert acme.post(f"{proxy}{path}?{form}").status_code == 405  # the proxy only reads
+            ui_get(acme, f"{proxy}{path}?{form}")  # and a GET kill is off in the UI itself
+    still = {s["stageId"]: s["status"] for s in ui_json(f"{api}/stages")}
     assert all(still[s["stageId"]] == "ACTIVE" for s in stages), still
 
     gate.open()
@@ -358,22 +427,15 @@ def test_the_spark_ui_kill_endpoints_do_not_stop_another_teams_running_stage(
     assert acme.get(f"/api/v1/teams/acme/runs/{victim}/result/").json()["rows"] == [["released"]]
 
 
-def _ui_send(url: str, method: str, form: bytes | None = None) -> None:
-    """Send `method` (with a urlencoded `form`) to a Spark UI `url`; a refusal is as good an answer as any."""
+def _ui_send(url: str, method: str, form: bytes | None = None) -> int:
+    """Send `method` (with a urlencoded `form`) straight to an engine's Spark UI `url`; the HTTP status."""
     request = urllib.request.Request(url, method=method, data=form,
                                      headers={"Content-Type": "application/x-www-form-urlencoded"} if form else {})
-    with contextlib.suppress(urllib.error.HTTPError):  # 403 (no CSRF token) or 405: the run's outcome tells
-        urllib.request.urlopen(request, timeout=30).close()
-
-
-def _ui_text(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return str(response.read().decode(errors="replace"))
-
-
-def _ui_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return json.load(response)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
 
 
 def test_a_sigkilled_engine_with_retries_requeues_its_run_onto_a_fresh_engine_and_spares_other_teams(

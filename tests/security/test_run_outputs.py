@@ -14,20 +14,22 @@ as a developer of team acme on a real worker, team engine, PostgreSQL and MariaD
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
+import pyarrow as pa
 import pytest
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
 from catalogs.types.jdbc_config import JdbcConfig
+from jobs.engines.spark_ui import ui_token
 from jobs.models import JobRun, RunStatus, SqlJob
 from teams.models import Role, Team
 from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
@@ -54,6 +56,7 @@ def worker(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytes
     transport = json.dumps({"type": "file", "log_file_path": str(ol_dir / OL_FILE), "append": True})
     with running_worker(tmp_path_factory, "outputs-worker", beat=False, env={
             "LAKEPORT_OPENLINEAGE_TRANSPORT": transport, "LAKEPORT_RESULT_MAX_BYTES": str(MAX_BYTES),
+            "LAKEPORT_SPARK_EVENT_LOG_DIR": str(ol_dir / "spark-events" / "{team}"),  # for a history server
             # the Spark UI on (test workers turn it off), to read its SQL tab
             "LAKEPORT_SPARK_STATIC_CONF": "spark.driver.memory=1g,spark.sql.shuffle.partitions=2"}) as started:
         yield started
@@ -175,9 +178,24 @@ def test_jdbc_errors_carry_no_jvm_frames(worker: Worker, team: Team, client_for:
         assert_no_frames(preview.content.decode(), f"preview {sql}")
 
 
-def _ui_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 - the engine's UI on loopback
-        return json.loads(response.read())
+def _event_log_text(path: Path) -> str:
+    """A Spark event log file's text: Spark 4 writes them zstd-compressed (`spark.eventLog.compress`)."""
+    if path.suffix != ".zstd":
+        return path.read_text(errors="replace")
+    chunks: list[bytes] = []
+    # a live engine's log: its last frame is still open, so reading stops at its end
+    with pa.CompressedInputStream(pa.OSFile(str(path)), "zstd") as stream, \
+            contextlib.suppress(pa.ArrowException, OSError):
+        while chunk := stream.read(1 << 16):
+            chunks.append(bytes(chunk))
+    return b"".join(chunks).decode(errors="replace")
+
+
+def _ui_json(client: Any, path: str) -> Any:
+    """A Spark UI REST answer through Lakeport's proxy (the engine's port answers nobody else)."""
+    response = client.get(path)
+    assert response.status_code == 200, path
+    return json.loads(b"".join(response.streaming_content))
 
 
 def test_typed_secrets_never_reach_openlineage_or_spark_ui_plans(worker: Worker, team: Team, client_for: Any,
@@ -205,10 +223,20 @@ def test_typed_secrets_never_reach_openlineage_or_spark_ui_plans(worker: Worker,
 
     # the SQL tab's plan descriptions, through the Spark UI's REST API (the tab renders the same store)
     assert run.spark_ui_url and run.spark_app_id
-    executions = _ui_json(f"{run.spark_ui_url}/api/v1/applications/{run.spark_app_id}/sql"
-                          "?details=true&planDescription=true&length=1000")
+    executions = _ui_json(dev, f"/spark-ui/{team.name}/runs/{run.id}/api/v1/applications/{run.spark_app_id}/sql"
+                               "?details=true&planDescription=true&length=1000")
     plans = [e["planDescription"] for e in executions if "orders" in e["planDescription"]]
     assert plans, [e["planDescription"][:200] for e in executions]
     for plan in plans:
         assert PG_PASSWORD not in plan and TYPED not in plan, plan
     assert any("redacted" in plan for plan in plans)
+
+    # the team's Spark event log (what a history server shows once the engine is gone): the run's query is there,
+    # redacted as the UI is; no catalog secret, typed secret or the UI's token
+    events_dir = ol_dir / "spark-events" / team.name  # Spark 4 rolls event logs: a directory per application
+    logs = [p for p in events_dir.rglob("*") if p.is_file() and run.spark_app_id in str(p)]
+    assert logs, list(events_dir.rglob("*"))
+    events_text = "".join(_event_log_text(p) for p in logs)
+    assert "SparkListenerSQLExecutionStart" in events_text and "orders" in events_text
+    for secret in (PG_PASSWORD, TYPED, OPTION_SECRET, ui_token(team.name)):
+        assert secret not in events_text, secret

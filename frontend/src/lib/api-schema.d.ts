@@ -1816,6 +1816,7 @@ export interface components {
             /** Format: date-time */
             finished_at: string | null;
             spark_app_id: string | null;
+            /** @description The run's Spark UI through Lakeport (`/spark-ui/{team}/runs/{id}/`, for the team's members) while the engine that ran it lives; null before the engine reported one. */
             spark_ui_url: string | null;
             catalogs: string[];
             /** @description The values the run used, by name. */
@@ -1916,6 +1917,7 @@ export interface components {
             /** Format: date-time */
             finished_at: string | null;
             spark_app_id: string | null;
+            /** @description The run's Spark UI through Lakeport (`/spark-ui/{team}/runs/{id}/`, for the team's members) while the engine that ran it lives; null before the engine reported one. */
             spark_ui_url: string | null;
             catalogs: string[];
             /** @description The values the run used, by name. */

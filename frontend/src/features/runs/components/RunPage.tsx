@@ -94,6 +94,16 @@ export function RunPage() {
               <dd>{r.engine_used}</dd>
             </>
           )}
+          {r.spark_ui_url && (
+            <>
+              <dt>Spark UI</dt>
+              <dd>
+                <a href={r.spark_ui_url} target="_blank" rel="noreferrer" data-testid="run-spark-ui">
+                  Open the Spark UI
+                </a>
+              </dd>
+            </>
+          )}
           {r.catalogs.length > 0 && (
             <>
               <dt>Catalogs</dt>
