@@ -1,12 +1,13 @@
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useCatalogTypes } from "@/features/catalogs/api/get-catalog-types";
-import { useCatalogs } from "@/features/catalogs/api/get-catalogs";
 import { useDebounced } from "@/hooks/use-debounced";
 import { useTeam } from "@/hooks/use-team";
 import { formatDateTime } from "@/lib/format";
+import { catalogListQuery } from "@/lib/queries/catalogs";
 
 /** The team's catalogs with type and name filters; admins get "New catalog". */
 export function CatalogsPage() {
@@ -17,7 +18,7 @@ export function CatalogsPage() {
   const [page, setPage] = useState(1);
   const namePrefix = useDebounced(name.trim().toLowerCase(), 250);
   const types = useCatalogTypes(team);
-  const list = useCatalogs(team, { catalogType: catalogType || undefined, namePrefix: namePrefix || undefined, page });
+  const list = useQuery(catalogListQuery(team, { catalogType: catalogType || undefined, namePrefix: namePrefix || undefined, page }));
   const typeName = (key: string) => types.data?.find((t) => t.key === key)?.display_name ?? key;
   const base = `/t/${encodeURIComponent(team)}/catalogs`;
 

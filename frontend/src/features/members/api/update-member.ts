@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiRequest } from "@/lib/api-client";
+import { meQueryKey } from "@/lib/auth";
 import type { Member, MemberInput } from "@/features/members/types";
 
 export async function updateMember(team: string, m: MemberInput): Promise<Member> {
@@ -13,7 +14,7 @@ export function useUpdateMember(team: string) {
     mutationFn: (m: MemberInput) => updateMember(team, m),
     onSettled: () => {
       qc.invalidateQueries({ queryKey: ["members", team] });
-      qc.invalidateQueries({ queryKey: ["me"] });
+      qc.invalidateQueries({ queryKey: meQueryKey });
     },
   });
 }
