@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 
+import { Pager } from "@/components/Pager";
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useCatalogTypes } from "@/features/catalogs/api/get-catalog-types";
 import { useDebounced } from "@/hooks/use-debounced";
@@ -109,17 +110,7 @@ export function CatalogsPage() {
               ))}
             </tbody>
           </table>
-          {(list.data.next || list.data.previous) && (
-            <nav className="pager" aria-label="Pages">
-              <button type="button" className="btn small" disabled={!list.data.previous} onClick={() => setPage((p) => p - 1)}>
-                Previous
-              </button>
-              <span className="muted">Page {page} · {list.data.count} catalogs</span>
-              <button type="button" className="btn small" disabled={!list.data.next} onClick={() => setPage((p) => p + 1)}>
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager page={page} data={list.data} noun="catalogs" onPage={setPage} />
         </>
       )}
     </>

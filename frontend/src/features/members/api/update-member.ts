@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { memberKeys } from "@/features/members/api/get-members";
 import { apiRequest } from "@/lib/api-client";
 import { meQueryKey } from "@/lib/auth";
 import type { Member, MemberInput } from "@/features/members/types";
@@ -13,7 +14,7 @@ export function useUpdateMember(team: string) {
   return useMutation({
     mutationFn: (m: MemberInput) => updateMember(team, m),
     onSettled: () => {
-      qc.invalidateQueries({ queryKey: ["members", team] });
+      qc.invalidateQueries({ queryKey: memberKeys.all(team) });
       qc.invalidateQueries({ queryKey: meQueryKey });
     },
   });
