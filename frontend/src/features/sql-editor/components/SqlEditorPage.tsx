@@ -1,21 +1,21 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 
-import { ResultView } from "@/components/ResultView";
 import { ErrorBox, PageHeader } from "@/components/Status";
 import { useDeployStream } from "@/features/sql-editor/api/deploy-stream";
 import { useSaveAndRun } from "@/features/sql-editor/api/submit-run";
 import { LivePreviewPanel } from "@/features/sql-editor/components/LivePreviewPanel";
+import { PreviewSection } from "@/features/sql-editor/components/PreviewSection";
 import { SqlEditor } from "@/features/sql-editor/components/SqlEditor";
+import { ValidationStatus } from "@/features/sql-editor/components/ValidationStatus";
 import { metadataCompletionSource } from "@/features/sql-editor/hooks/sql-completion";
 import { defaultJobName, useEditorScript } from "@/features/sql-editor/hooks/use-editor-script";
 import { useLivePreviewSession } from "@/features/sql-editor/hooks/use-live-preview";
 import { usePreview } from "@/features/sql-editor/hooks/use-preview";
 import { useValidation } from "@/features/sql-editor/hooks/use-validation";
 import { useTeam } from "@/hooks/use-team";
-import { ApiError, fieldErrors } from "@/lib/api-client";
-import { formatDuration } from "@/lib/format";
+import { fieldErrors } from "@/lib/api-client";
 import { catalogNamesQuery } from "@/lib/queries/catalogs";
 
 // a script that reads FROM STREAM(…) can also be previewed live (the server decides what is streaming)
@@ -85,7 +85,6 @@ export function SqlEditorPage() {
     setParams(new URLSearchParams(), { replace: true });
   };
 
-  const v = validation.data;
   // the job name's own errors describe its input; the script's and the catalog's are listed under the editor
   const nameErrors = [run.error, deploy.error].flatMap((e) => fieldErrors(e, "name"));
   const saveErrors = [run.error, deploy.error].flatMap((e) => [...fieldErrors(e, "sql"), ...fieldErrors(e, "default_catalog")]);
@@ -147,21 +146,7 @@ export function SqlEditorPage() {
         {jobs.error && <ErrorBox error={jobs.error} title="Could not load jobs" onRetry={() => jobs.refetch()} />}
         {catalogs.error && <ErrorBox error={catalogs.error} title="Could not load catalogs for completion" onRetry={() => catalogs.refetch()} />}
         <SqlEditor value={sqlText} onChange={setSqlText} diagnostics={diagnostics} completion={completion} onPreview={doPreview} onRun={doRun} />
-        <div className="editor-status" aria-live="polite" data-testid="validation-status">
-          {!canRunSql ? null : !sqlText.trim() ? (
-            <span className="muted">Type Spark SQL. Ctrl+Space completes names; Ctrl+Enter previews.</span>
-          ) : checking ? (
-            <span className="muted">Checking…</span>
-          ) : validation.error ? (
-            <span className="error-text">Validation unavailable: {validation.error instanceof ApiError ? validation.error.message : "error"}</span>
-          ) : v?.valid ? (
-            <span className="ok-text">✓ Valid</span>
-          ) : v ? (
-            <span className="error-text">
-              ✗ {v.errors.length} problem{v.errors.length === 1 ? "" : "s"}: {v.errors[0]?.message}
-            </span>
-          ) : null}
-        </div>
+        {canRunSql && <ValidationStatus empty={!sqlText.trim()} checking={checking} error={validation.error} result={validation.data} />}
         {canRunSql ? (
           <div className="form-actions">
             <button type="button" className="btn" onClick={doPreview} disabled={!sqlText.trim() || preview.isPending} title="Ctrl+Enter">
@@ -194,41 +179,9 @@ export function SqlEditorPage() {
         {run.error && <ErrorBox error={run.error} title="Could not submit the run" />}
         {deploy.error && <ErrorBox error={deploy.error} title="Could not deploy the streaming job" />}
       </div>
-      {(preview.isPending || preview.data || preview.error) && (
-        <section className="card" aria-labelledby="preview-title">
-          <h2 id="preview-title">
-            Preview {previewMs !== null && <span className="muted small">· {formatDuration(previewMs)}</span>}
-          </h2>
-          {preview.isPending ? (
-            <PreviewClock started={previewStarted} />
-          ) : preview.error ? (
-            <ErrorBox error={preview.error} title="Preview failed" />
-          ) : preview.data ? (
-            <>
-              {preview.data.streaming && (
-                <p className="muted small">A batch over the newest records of each stream; the watermark and EMIT are ignored and nothing is written.</p>
-              )}
-              <ResultView result={preview.data} caption="Preview rows" />
-            </>
-          ) : null}
-        </section>
-      )}
+      <PreviewSection preview={preview} started={previewStarted} ms={previewMs} />
       {startLive.error && <ErrorBox error={startLive.error} title="Could not start the live preview" />}
       {liveId && <LivePreviewPanel key={liveId} team={team} id={liveId} />}
     </>
-  );
-}
-
-function PreviewClock({ started }: { started: number | null }) {
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    const id = window.setInterval(() => setNow(performance.now()), 250);
-    return () => window.clearInterval(id);
-  }, []);
-  return (
-    <div className="loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      Running on Spark… {started !== null && formatDuration(now - started)}
-    </div>
   );
 }
