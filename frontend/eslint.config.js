@@ -5,6 +5,7 @@ import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import js from "@eslint/js";
+import { defineConfig } from "eslint/config";
 import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -13,10 +14,10 @@ import tseslint from "typescript-eslint";
 const src = fileURLToPath(new URL("./src", import.meta.url));
 const features = readdirSync(`${src}/features`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ["dist/", "node_modules/", "src/lib/api-schema.d.ts"] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   reactHooks.configs.flat.recommended,
   {
     files: ["src/**/*.{ts,tsx}"],
