@@ -12,6 +12,9 @@ export PYSPARK_PYTHON="$PWD/.venv/bin/python"
 .venv/bin/ruff check .
 .venv/bin/lint-imports
 .venv/bin/mypy
+# The web UI's lint (frontend/eslint.config.js: feature boundaries, hooks, typescript-eslint); cached in
+# frontend/node_modules/.cache, so only changed files are linted again.
+if [ -f frontend/package.json ] && command -v npm >/dev/null 2>&1; then (cd frontend && npm run lint --silent); fi
 # A test run that was killed can leave servers connected to the test database, and --create-db cannot drop a
 # database in use: end those sessions first (only the test database's, never another).
 test_db=${LAKEPORT_TEST_DB:-test_lakeport}

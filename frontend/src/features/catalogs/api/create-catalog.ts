@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiPost } from "@/lib/api-client";
 import type { Catalog, CatalogInput } from "@/features/catalogs/types";
+import { invalidateCatalogs } from "@/lib/queries/catalogs";
 
 export function createCatalog(team: string, input: CatalogInput): Promise<Catalog> {
   return apiPost<Catalog>(`teams/${encodeURIComponent(team)}/catalogs/`, input);
@@ -11,9 +12,7 @@ export function useCreateCatalog(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: CatalogInput) => createCatalog(team, input),
-    onSuccess: () => {
-      // lists, the metadata tree and SQL completion all name catalogs
-      for (const key of [["catalogs", team], ["sql-meta", team], ["metadata", team]]) qc.invalidateQueries({ queryKey: key });
-    },
+    // lists, the metadata tree and SQL completion all name catalogs
+    onSuccess: () => invalidateCatalogs(qc, team),
   });
 }

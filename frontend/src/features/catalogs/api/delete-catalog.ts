@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiRequest } from "@/lib/api-client";
+import { invalidateCatalogs } from "@/lib/queries/catalogs";
 
 export async function deleteCatalog(team: string, name: string, ifMatch: string | null): Promise<void> {
   await apiRequest<null>(`teams/${encodeURIComponent(team)}/catalogs/${encodeURIComponent(name)}/`, {
@@ -14,10 +15,6 @@ export function useDeleteCatalog(team: string) {
   return useMutation({
     mutationFn: ({ name, ifMatch }: { name: string; ifMatch: string | null }) => deleteCatalog(team, name, ifMatch),
     // mark stale without refetching: the page still showing the deleted catalog must not ask for it again
-    onSuccess: () => {
-      for (const key of [["catalogs", team], ["sql-meta", team], ["metadata", team]]) {
-        qc.invalidateQueries({ queryKey: key, refetchType: "none" });
-      }
-    },
+    onSuccess: () => invalidateCatalogs(qc, team, { refetch: false }),
   });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiRequest } from "@/lib/api-client";
 import type { Catalog, CatalogInput } from "@/features/catalogs/types";
+import { invalidateCatalogs } from "@/lib/queries/catalogs";
 
 export type UpdateCatalogInput = { name: string; input: Omit<CatalogInput, "catalog_name">; ifMatch: string | null };
 
@@ -20,9 +21,7 @@ export function useUpdateCatalog(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: UpdateCatalogInput) => updateCatalog(team, v),
-    onSuccess: () => {
-      // a changed configuration can change what the tree and completion see
-      for (const key of [["catalogs", team], ["sql-meta", team], ["metadata", team]]) qc.invalidateQueries({ queryKey: key });
-    },
+    // a changed configuration can change what the tree and completion see
+    onSuccess: () => invalidateCatalogs(qc, team),
   });
 }

@@ -1,10 +1,10 @@
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useDeleteCatalog } from "@/features/catalogs/api/delete-catalog";
-import { useCatalog } from "@/features/catalogs/api/get-catalog";
 import { useCatalogTypes } from "@/features/catalogs/api/get-catalog-types";
 import { useTestConnection } from "@/features/catalogs/api/test-connection";
 import { CatalogHistory } from "@/features/catalogs/components/CatalogHistory";
@@ -13,6 +13,7 @@ import { fieldsOf } from "@/features/catalogs/hooks/use-config-form";
 import { schemaOf } from "@/features/catalogs/types";
 import { useTeam } from "@/hooks/use-team";
 import { formatDateTime } from "@/lib/format";
+import { catalogQuery } from "@/lib/queries/catalogs";
 
 function show(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
@@ -25,7 +26,7 @@ export function CatalogDetailPage() {
   const { name = "" } = useParams();
   const { team, isAdmin, canRunSql } = useTeam();
   const navigate = useNavigate();
-  const q = useCatalog(team, name);
+  const q = useQuery(catalogQuery(team, name));
   const types = useCatalogTypes(team);
   const test = useTestConnection(team);
   const del = useDeleteCatalog(team);

@@ -1,10 +1,10 @@
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 
 import { FieldErrors } from "@/components/FieldErrors";
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useCreateCatalog } from "@/features/catalogs/api/create-catalog";
-import { useCatalog } from "@/features/catalogs/api/get-catalog";
 import { useCatalogTypes } from "@/features/catalogs/api/get-catalog-types";
 import { useTestConnection } from "@/features/catalogs/api/test-connection";
 import { useUpdateCatalog } from "@/features/catalogs/api/update-catalog";
@@ -14,6 +14,7 @@ import { fieldsOf, initialValues, toConfiguration, type FormValues } from "@/fea
 import { schemaOf, type Catalog, type CatalogType } from "@/features/catalogs/types";
 import { useTeam } from "@/hooks/use-team";
 import { ApiError, fieldErrors } from "@/lib/api-client";
+import { catalogQuery } from "@/lib/queries/catalogs";
 
 const NAME_PATTERN = "[a-z][a-z0-9_]{0,62}";
 
@@ -22,7 +23,7 @@ export function CatalogEditPage() {
   const { name } = useParams();
   const { team, isAdmin } = useTeam();
   const types = useCatalogTypes(team);
-  const existing = useCatalog(team, name);
+  const existing = useQuery(catalogQuery(team, name));
 
   if (!isAdmin) {
     return (
@@ -68,10 +69,13 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
   const test = useTestConnection(team);
   const save = isEdit ? update : create;
 
-  // a new type brings its own fields and defaults
-  useEffect(() => {
+  // a new type brings its own fields and defaults (adjusted while rendering, React's way for state that follows
+  // other state)
+  const [valuesOf, setValuesOf] = useState(fields);
+  if (valuesOf !== fields) {
+    setValuesOf(fields);
     if (!isEdit) setValues(initialValues(fields));
-  }, [fields, isEdit]);
+  }
 
   const keepSecrets = useMemo(
     () => new Set([...secretsSet].filter((s) => !replacing.has(s))),
@@ -85,6 +89,7 @@ function CatalogForm({ team, types, existing, etag }: FormProps) {
   useEffect(() => {
     if (saveFailed) resetSave();
     if (testFailed) resetTest();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [values, catalogName, catalogType, description]);
   const err = save.error;
   const errorsFor = (field: string) => [...fieldErrors(err, "configuration", field), ...fieldErrors(test.error, "configuration", field)];

@@ -1,7 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { ErrorBox, Loading } from "@/components/Status";
-import { useCatalogHistory } from "@/features/catalogs/api/get-catalog-history";
 import type { CatalogHistoryEntry } from "@/features/catalogs/types";
 import { formatDateTime } from "@/lib/format";
+import { catalogHistoryQuery } from "@/lib/queries/catalogs";
 
 function brief(v: unknown): string {
   if (v === null || v === undefined || v === "") return "∅";
@@ -22,7 +23,7 @@ function what(e: CatalogHistoryEntry): string[] {
 
 /** The catalog's change history, newest first. */
 export function CatalogHistory({ team, name }: { team: string; name: string }) {
-  const q = useCatalogHistory(team, name);
+  const q = useQuery(catalogHistoryQuery(team, name));
   return (
     <section className="card" aria-labelledby="history-title">
       <h2 id="history-title">History</h2>

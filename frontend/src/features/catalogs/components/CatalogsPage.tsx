@@ -1,12 +1,14 @@
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 
+import { Pager } from "@/components/Pager";
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useCatalogTypes } from "@/features/catalogs/api/get-catalog-types";
-import { useCatalogs } from "@/features/catalogs/api/get-catalogs";
 import { useDebounced } from "@/hooks/use-debounced";
 import { useTeam } from "@/hooks/use-team";
 import { formatDateTime } from "@/lib/format";
+import { catalogListQuery } from "@/lib/queries/catalogs";
 
 /** The team's catalogs with type and name filters; admins get "New catalog". */
 export function CatalogsPage() {
@@ -17,7 +19,7 @@ export function CatalogsPage() {
   const [page, setPage] = useState(1);
   const namePrefix = useDebounced(name.trim().toLowerCase(), 250);
   const types = useCatalogTypes(team);
-  const list = useCatalogs(team, { catalogType: catalogType || undefined, namePrefix: namePrefix || undefined, page });
+  const list = useQuery(catalogListQuery(team, { catalogType: catalogType || undefined, namePrefix: namePrefix || undefined, page }));
   const typeName = (key: string) => types.data?.find((t) => t.key === key)?.display_name ?? key;
   const base = `/t/${encodeURIComponent(team)}/catalogs`;
 
@@ -108,17 +110,7 @@ export function CatalogsPage() {
               ))}
             </tbody>
           </table>
-          {(list.data.next || list.data.previous) && (
-            <nav className="pager" aria-label="Pages">
-              <button type="button" className="btn small" disabled={!list.data.previous} onClick={() => setPage((p) => p - 1)}>
-                Previous
-              </button>
-              <span className="muted">Page {page} · {list.data.count} catalogs</span>
-              <button type="button" className="btn small" disabled={!list.data.next} onClick={() => setPage((p) => p + 1)}>
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager page={page} data={list.data} noun="catalogs" onPage={setPage} />
         </>
       )}
     </>

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiPost } from "@/lib/api-client";
+import { invalidateJobs } from "@/lib/queries/jobs";
 import type { Job, JobCreateInput } from "@/features/jobs/types";
 
 export function createJob(team: string, input: JobCreateInput): Promise<Job> {
@@ -12,6 +13,6 @@ export function useCreateJob(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: JobCreateInput) => createJob(team, input),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["jobs", team] }),
+    onSuccess: () => invalidateJobs(qc, team),
   });
 }

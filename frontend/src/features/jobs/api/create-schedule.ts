@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { scheduleKeys } from "@/features/jobs/api/get-schedules";
 import { apiPost } from "@/lib/api-client";
 import type { Schedule, ScheduleInput } from "@/features/jobs/types";
 
@@ -11,6 +12,6 @@ export function useCreateSchedule(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: ScheduleInput) => createSchedule(team, input),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["schedules", team] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: scheduleKeys.all(team) }),
   });
 }

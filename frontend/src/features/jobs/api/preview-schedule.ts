@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 
+import { scheduleKeys } from "@/features/jobs/api/get-schedules";
 import { apiGet } from "@/lib/api-client";
 import type { SchedulePreview } from "@/features/jobs/types";
 
@@ -13,7 +14,7 @@ export function previewSchedule(team: string, cron: string, timeZone: string): P
 /** The next five fire times of what is typed so far (the caller debounces). */
 export function useSchedulePreview(team: string, cron: string, timeZone: string) {
   return useQuery({
-    queryKey: ["schedules", team, "preview", cron, timeZone],
+    queryKey: scheduleKeys.preview(team, cron, timeZone),
     queryFn: () => previewSchedule(team, cron, timeZone),
     enabled: cron.trim().length > 0,
     placeholderData: keepPreviousData,

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiPost } from "@/lib/api-client";
+import { invalidateRuns } from "@/lib/queries/runs";
 import type { SubmittedJobRun } from "@/features/jobs/types";
 
 /** Submit a run of a saved job with parameter values over its defaults (the server checks and types them). */
@@ -13,6 +14,6 @@ export function useRunJob(team: string) {
   return useMutation({
     mutationFn: ({ jobId, parameters }: { jobId: number; parameters: Record<string, string> }) =>
       runJob(team, jobId, parameters),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["runs", team] }),
+    onSuccess: () => invalidateRuns(qc, team),
   });
 }

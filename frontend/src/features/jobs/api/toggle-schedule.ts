@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { scheduleKeys } from "@/features/jobs/api/get-schedules";
 import { apiPost } from "@/lib/api-client";
 import type { Schedule } from "@/features/jobs/types";
 
@@ -12,6 +13,6 @@ export function useToggleSchedule(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: number; action: "pause" | "resume" }) => toggleSchedule(team, id, action),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["schedules", team] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: scheduleKeys.all(team) }),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { scheduleKeys } from "@/features/jobs/api/get-schedules";
 import { apiRequest } from "@/lib/api-client";
 import type { Schedule, ScheduleInput } from "@/features/jobs/types";
 
@@ -17,7 +18,7 @@ export function useUpdateSchedule(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id: number; input: Partial<ScheduleInput> }) => updateSchedule(team, id, input),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["schedules", team] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: scheduleKeys.all(team) }),
   });
 }
 
@@ -25,6 +26,6 @@ export function useDeleteSchedule(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => deleteSchedule(team, id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["schedules", team] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: scheduleKeys.all(team) }),
   });
 }

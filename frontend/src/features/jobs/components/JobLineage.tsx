@@ -1,7 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 
-import { useJobLineage } from "@/features/jobs/api/get-job-lineage";
 import type { JobDataset } from "@/features/jobs/types";
+import { jobLineageQuery } from "@/lib/queries/lineage";
 
 function Tables({ team, items }: { team: string; items: JobDataset[] }) {
   if (items.length === 0) return <span className="muted">—</span>;
@@ -20,7 +21,7 @@ function Tables({ team, items }: { team: string; items: JobDataset[] }) {
 
 /** A job's inputs and outputs, each a link to that table's lineage graph. */
 export function JobLineage({ team, jobId }: { team: string; jobId: string }) {
-  const q = useJobLineage(team, jobId);
+  const q = useQuery(jobLineageQuery(team, jobId));
   if (!q.data || (q.data.inputs.length === 0 && q.data.outputs.length === 0)) return null;
   return (
     <section className="card" data-testid="job-lineage">

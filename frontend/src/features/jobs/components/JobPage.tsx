@@ -1,8 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useParams } from "react-router";
 
 import { ErrorBox, Loading, PageHeader } from "@/components/Status";
-import { useJob } from "@/features/jobs/api/get-job";
 import { useSchedules } from "@/features/jobs/api/get-schedules";
 import type { Job } from "@/features/jobs/types";
 import { RunJobForm } from "@/features/jobs/components/RunJobForm";
@@ -10,6 +10,7 @@ import { ScheduleEditor } from "@/features/jobs/components/ScheduleEditor";
 import { JobLineage } from "@/features/jobs/components/JobLineage";
 import { ScheduleList } from "@/features/jobs/components/ScheduleList";
 import { useTeam } from "@/hooks/use-team";
+import { jobQuery } from "@/lib/queries/jobs";
 
 type Props = {
   /** What a streaming job shows instead of parameters and schedules (the app passes the streams feature's panel,
@@ -22,7 +23,7 @@ type Props = {
 export function JobPage({ renderStreaming }: Props) {
   const { team, canRunSql } = useTeam();
   const { jobId = "" } = useParams();
-  const job = useJob(team, jobId);
+  const job = useQuery(jobQuery(team, jobId));
   const streaming = job.data?.kind === "streaming";
   const schedules = useSchedules(team, jobId, !streaming);
   if (job.isPending) return <Loading label="Loading job…" />;

@@ -1,14 +1,15 @@
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
-import { useJobs } from "@/features/jobs/api/get-jobs";
 import { useTeam } from "@/hooks/use-team";
 import { formatDateTime } from "@/lib/format";
+import { jobListQuery } from "@/lib/queries/jobs";
 
 /** The team's saved SQL jobs (batch or streaming); each opens its page. Developers and admins create new ones. */
 export function JobsPage() {
   const { team, canRunSql } = useTeam();
-  const q = useJobs(team);
+  const q = useQuery(jobListQuery(team));
   const base = `/t/${encodeURIComponent(team)}`;
   return (
     <>

@@ -12,7 +12,6 @@ export type JobKind = Schemas["KindEnum"];
 export type Job = Schemas["JobOutput"];
 export type JobList = Schemas["PaginatedJobOutputList"];
 export type JobDataset = Schemas["JobEdgeDatasetOutput"];
-export type JobLineageData = Schemas["JobLineageOutput"];
 export type JobCreateInput = Pick<Schemas["JobInputRequest"], "name" | "kind" | "sql" | "default_catalog">;
 
 export type ScheduleFire = Schemas["FireOutput"];

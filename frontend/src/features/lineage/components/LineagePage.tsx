@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import "@xyflow/react/dist/style.css";
 
 import dagre from "@dagrejs/dagre";
@@ -6,9 +7,9 @@ import { useMemo, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 
 import { ErrorBox, Loading, PageHeader } from "@/components/Status";
-import { useColumnLineage, useDataset, useDatasetByName, useLineageGraph } from "@/features/lineage/api/get-lineage";
 import type { LineageGraph } from "@/features/lineage/types";
 import { useTeam } from "@/hooks/use-team";
+import { columnLineageQuery, datasetByNameQuery, datasetQuery, lineageGraphQuery } from "@/lib/queries/lineage";
 
 const NODE_W = 230;
 const NODE_H = 44;
@@ -58,14 +59,14 @@ export function LineagePage() {
   const navigate = useNavigate();
   const tableName = params.get("table");
   const idParam = params.get("dataset");
-  const byName = useDatasetByName(team, idParam ? null : tableName);
+  const byName = useQuery(datasetByNameQuery(team, idParam ? null : tableName));
   const id = idParam ? Number(idParam) : byName.data?.[0]?.id ?? null;
   const [depth, setDepth] = useState(3);
   const [column, setColumn] = useState<string | null>(null);
-  const detail = useDataset(team, id);
-  const up = useLineageGraph(team, id, "upstream", depth);
-  const down = useLineageGraph(team, id, "downstream", depth);
-  const columnLineage = useColumnLineage(team, id, column);
+  const detail = useQuery(datasetQuery(team, id));
+  const up = useQuery(lineageGraphQuery(team, id, "upstream", depth));
+  const down = useQuery(lineageGraphQuery(team, id, "downstream", depth));
+  const columnLineage = useQuery(columnLineageQuery(team, id, column));
   const drawn = useMemo(() => (up.data && down.data && id !== null ? layout([up.data, down.data], id) : null), [up.data, down.data, id]);
   const base = `/t/${encodeURIComponent(team)}`;
 

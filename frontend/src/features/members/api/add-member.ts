@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { memberKeys } from "@/features/members/api/get-members";
 import { apiPost } from "@/lib/api-client";
 import type { Member, MemberInput } from "@/features/members/types";
 
@@ -9,5 +10,5 @@ export function addMember(team: string, input: MemberInput): Promise<Member> {
 
 export function useAddMember(team: string) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (m: MemberInput) => addMember(team, m), onSuccess: () => qc.invalidateQueries({ queryKey: ["members", team] }) });
+  return useMutation({ mutationFn: (m: MemberInput) => addMember(team, m), onSuccess: () => qc.invalidateQueries({ queryKey: memberKeys.all(team) }) });
 }

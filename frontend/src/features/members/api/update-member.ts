@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { memberKeys } from "@/features/members/api/get-members";
 import { apiRequest } from "@/lib/api-client";
+import { meQueryKey } from "@/lib/auth";
 import type { Member, MemberInput } from "@/features/members/types";
 
 export async function updateMember(team: string, m: MemberInput): Promise<Member> {
@@ -12,8 +14,8 @@ export function useUpdateMember(team: string) {
   return useMutation({
     mutationFn: (m: MemberInput) => updateMember(team, m),
     onSettled: () => {
-      qc.invalidateQueries({ queryKey: ["members", team] });
-      qc.invalidateQueries({ queryKey: ["me"] });
+      qc.invalidateQueries({ queryKey: memberKeys.all(team) });
+      qc.invalidateQueries({ queryKey: meQueryKey });
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiRequest } from "@/lib/api-client";
+import { invalidateCatalogs } from "@/lib/queries/catalogs";
 
 export type StreamColumn = { name: string; type: string };
 export type ConfirmStreamSchema = { catalog: string; database: string; table: string; columns: StreamColumn[]; eventTime?: string };
@@ -25,9 +26,7 @@ export function useConfirmStreamSchema(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: ConfirmStreamSchema) => confirmStreamSchema(team, v),
-    onSuccess: () => {
-      // the table is now declared: its detail, samples, the tree and completion read the new schema
-      for (const key of [["metadata", team], ["catalogs", team], ["sql-meta", team]]) qc.invalidateQueries({ queryKey: key });
-    },
+    // the table is now declared: its detail, samples, the tree and completion read the new schema
+    onSuccess: () => invalidateCatalogs(qc, team),
   });
 }

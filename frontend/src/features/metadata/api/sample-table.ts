@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 
 import { apiPost } from "@/lib/api-client";
+import { metadataKeys } from "@/lib/queries/metadata";
 import type { TableSample } from "@/features/metadata/types";
 
 export const SAMPLE_LIMIT = 20;
@@ -15,7 +16,7 @@ export function sampleTable(team: string, catalog: string, database: string, tab
 
 export function useSampleTable(team: string, catalog: string, database: string, table: string) {
   return useMutation({
-    mutationKey: ["metadata", team, catalog, database, table, "sample"],
+    mutationKey: metadataKeys.sample(team, catalog, database, table),
     mutationFn: (limit: number = SAMPLE_LIMIT) => sampleTable(team, catalog, database, table, limit),
   });
 }

@@ -1,14 +1,12 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
-import { useCatalogNames } from "@/features/metadata/api/get-catalog-names";
-import { useDatabases } from "@/features/metadata/api/get-databases";
-import { useTables } from "@/features/metadata/api/get-tables";
 import { TableColumns } from "@/features/metadata/components/TableColumns";
-import type { TableSummary } from "@/features/metadata/types";
 import { useTeam } from "@/hooks/use-team";
+import { catalogNamesQuery } from "@/lib/queries/catalogs";
+import { databasesQuery, metadataKeys, tablesQuery, type TableSummary } from "@/lib/queries/metadata";
 
 type Selected = { catalog: string; database: string; table: string } | null;
 
@@ -19,7 +17,7 @@ type TreeCtx = {
   toggle: (key: string) => void;
   selected: Selected;
   select: (s: Selected) => void;
-  loadedMatch: (prefix: unknown[]) => boolean;
+  loadedMatch: (prefix: readonly unknown[]) => boolean;
 };
 
 const matches = (name: string, filter: string) => !filter || name.toLowerCase().includes(filter);
@@ -28,7 +26,7 @@ const matches = (name: string, filter: string) => !filter || name.toLowerCase().
 export function MetadataBrowserPage() {
   const { team, isAdmin } = useTeam();
   const qc = useQueryClient();
-  const catalogs = useCatalogNames(team);
+  const catalogs = useQuery(catalogNamesQuery(team));
   const [filterText, setFilterText] = useState("");
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [selected, setSelected] = useState<Selected>(null);
@@ -44,8 +42,8 @@ export function MetadataBrowserPage() {
   );
   const filter = filterText.trim().toLowerCase();
 
-  /** Whether anything already loaded under `prefix` (["metadata", team, catalog, db?]) matches the filter. */
-  const loadedMatch = (prefix: unknown[]): boolean => {
+  /** Whether anything already loaded under `prefix` (a metadataKeys prefix) matches the filter. */
+  const loadedMatch = (prefix: readonly unknown[]): boolean => {
     if (!filter) return true;
     for (const [, data] of qc.getQueriesData<unknown>({ queryKey: prefix })) {
       if (Array.isArray(data) && data.some((x) => matches(typeof x === "string" ? x : (x as TableSummary).name, filter))) return true;
@@ -69,7 +67,7 @@ export function MetadataBrowserPage() {
     loadedMatch,
   };
 
-  const visible = catalogs.data?.filter((c) => matches(c.catalog_name, filter) || loadedMatch(["metadata", team, c.catalog_name])) ?? [];
+  const visible = catalogs.data?.filter((c) => matches(c.catalog_name, filter) || loadedMatch(metadataKeys.catalog(team, c.catalog_name))) ?? [];
 
   return (
     <>
@@ -133,8 +131,8 @@ function Toggle({ open, label, onClick, icon }: { open: boolean; label: string; 
 function CatalogNode({ ctx, catalog, type, parentMatched }: { ctx: TreeCtx; catalog: string; type: string; parentMatched: boolean }) {
   const key = catalog;
   const open = ctx.expanded.has(key);
-  const dbs = useDatabases(ctx.team, catalog, open);
-  const shown = dbs.data?.filter((d) => parentMatched || matches(d, ctx.filter) || ctx.loadedMatch(["metadata", ctx.team, catalog, d])) ?? [];
+  const dbs = useQuery({ ...databasesQuery(ctx.team, catalog), enabled: open });
+  const shown = dbs.data?.filter((d) => parentMatched || matches(d, ctx.filter) || ctx.loadedMatch(metadataKeys.tables(ctx.team, catalog, d))) ?? [];
   return (
     <li>
       <Toggle open={open} label={catalog} icon="" onClick={() => ctx.toggle(key)} />
@@ -161,7 +159,7 @@ function CatalogNode({ ctx, catalog, type, parentMatched }: { ctx: TreeCtx; cata
 function DatabaseNode({ ctx, catalog, database, parentMatched }: { ctx: TreeCtx; catalog: string; database: string; parentMatched: boolean }) {
   const key = `${catalog}/${database}`;
   const open = ctx.expanded.has(key);
-  const tables = useTables(ctx.team, catalog, database, open);
+  const tables = useQuery({ ...tablesQuery(ctx.team, catalog, database), enabled: open });
   const shown = tables.data?.filter((t) => parentMatched || matches(t.name, ctx.filter)) ?? [];
   return (
     <li>

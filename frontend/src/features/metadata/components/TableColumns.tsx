@@ -1,16 +1,17 @@
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 
 import { ErrorBox, Loading } from "@/components/Status";
-import { useTable } from "@/features/metadata/api/get-table";
 import { InferredSchema } from "@/features/metadata/components/InferredSchema";
 import { StreamSample } from "@/features/metadata/components/StreamSample";
+import { tableQuery } from "@/lib/queries/metadata";
 
 /** Columns (with types and partition columns) of one table, and Delta's version and row count. */
 export function TableColumns({ team, catalog, database, table, isAdmin = false }: {
   team: string; catalog: string; database: string; table: string; isAdmin?: boolean;
 }) {
-  const q = useTable(team, catalog, database, table);
+  const q = useQuery(tableQuery(team, catalog, database, table));
   const fq = `${catalog}.${database}.${table}`;
   const stream = q.data?.kind === "stream";
   // a stream table is read as STREAM(…): the editor previews it over the newest records

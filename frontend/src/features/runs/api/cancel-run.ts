@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiPost } from "@/lib/api-client";
+import { runKeys } from "@/lib/queries/runs";
 import type { Run } from "@/features/runs/types";
 
 export function cancelRun(team: string, id: string): Promise<Run> {
@@ -11,6 +12,6 @@ export function useCancelRun(team: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => cancelRun(team, id),
-    onSettled: (_d, _e, id) => qc.invalidateQueries({ queryKey: ["runs", team, "detail", id] }),
+    onSettled: (_d, _e, id) => qc.invalidateQueries({ queryKey: runKeys.detail(team, id) }),
   });
 }

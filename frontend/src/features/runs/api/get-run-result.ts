@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { apiGet } from "@/lib/api-client";
+import { runKeys } from "@/lib/queries/runs";
 import type { RunResult } from "@/features/runs/types";
 
 export function getRunResult(team: string, id: string): Promise<RunResult> {
@@ -8,5 +9,5 @@ export function getRunResult(team: string, id: string): Promise<RunResult> {
 }
 
 export function useRunResult(team: string, id: string, enabled: boolean) {
-  return useQuery({ queryKey: ["runs", team, "result", id], queryFn: () => getRunResult(team, id), enabled, staleTime: Infinity });
+  return useQuery({ queryKey: runKeys.result(team, id), queryFn: () => getRunResult(team, id), enabled, staleTime: Infinity });
 }

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { apiGet } from "@/lib/api-client";
+import { runKeys } from "@/lib/queries/runs";
 import { isTerminal, type Run } from "@/features/runs/types";
 
 export function getRun(team: string, id: string): Promise<Run> {
@@ -10,7 +11,7 @@ export function getRun(team: string, id: string): Promise<Run> {
 /** One run, polled every second until it finishes. */
 export function useRun(team: string, id: string) {
   return useQuery({
-    queryKey: ["runs", team, "detail", id],
+    queryKey: runKeys.detail(team, id),
     queryFn: () => getRun(team, id),
     refetchInterval: (q) => (q.state.error ? false : isTerminal(q.state.data?.status) ? false : 1000),
     staleTime: 0,

@@ -1,9 +1,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 
 import { apiGet } from "@/lib/api-client";
+import { runKeys, type RunFilters } from "@/lib/queries/runs";
 import { isTerminal, type RunList } from "@/features/runs/types";
-
-export type RunFilters = { status?: string; user?: string; job?: string; page?: number };
 
 export function getRuns(team: string, f: RunFilters): Promise<RunList> {
   return apiGet<RunList>(`teams/${encodeURIComponent(team)}/runs/`, {
@@ -18,7 +17,7 @@ export function getRuns(team: string, f: RunFilters): Promise<RunList> {
 /** The runs list, refreshed every few seconds while any run on it is still going. */
 export function useRuns(team: string, f: RunFilters) {
   return useQuery({
-    queryKey: ["runs", team, "list", f],
+    queryKey: runKeys.list(team, f),
     queryFn: () => getRuns(team, f),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.results.some((r) => !isTerminal(r.status)) ? 3000 : false),

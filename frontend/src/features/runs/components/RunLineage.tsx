@@ -1,7 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 
-import { useRunLineage } from "@/features/runs/api/get-run-lineage";
 import type { RunDataset } from "@/features/runs/types";
+import { runLineageQuery } from "@/lib/queries/lineage";
 
 function Rows({ team, items, verb }: { team: string; items: RunDataset[]; verb: string }) {
   return (
@@ -20,7 +21,7 @@ function Rows({ team, items, verb }: { team: string; items: RunDataset[]; verb: 
 
 /** What a run read and wrote, statement by statement, with the Delta versions. */
 export function RunLineage({ team, runId, finished }: { team: string; runId: number; finished: boolean }) {
-  const q = useRunLineage(team, runId, finished);
+  const q = useQuery(runLineageQuery(team, runId, finished));
   if (!q.data || (q.data.inputs.length === 0 && q.data.outputs.length === 0)) return null;
   return (
     <section className="card" data-testid="run-lineage">

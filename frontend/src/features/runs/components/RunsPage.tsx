@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 
+import { Pager } from "@/components/Pager";
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
 import { useRuns } from "@/features/runs/api/get-runs";
 import { RunStatusBadge } from "@/features/runs/components/RunStatusBadge";
@@ -95,17 +96,7 @@ export function RunsPage() {
               ))}
             </tbody>
           </table>
-          {(q.data.next || q.data.previous) && (
-            <nav className="pager" aria-label="Pages">
-              <button type="button" className="btn small" disabled={!q.data.previous} onClick={() => setPage((p) => p - 1)}>
-                Previous
-              </button>
-              <span className="muted">Page {page} · {q.data.count} runs</span>
-              <button type="button" className="btn small" disabled={!q.data.next} onClick={() => setPage((p) => p + 1)}>
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager page={page} data={q.data} noun="runs" onPage={setPage} />
         </>
       )}
     </>

@@ -20,6 +20,5 @@ export type LogLine = Schemas["RunLogLineOutput"];
 export type RunLog = Schemas["RunLogOutput"];
 export type RunResult = Schemas["RunResultOutput"];
 export type RunDataset = Schemas["RunEdgeDatasetOutput"];
-export type RunLineageData = Schemas["RunLineageOutput"];
 
 export const isTerminal = (s: string | undefined) => !!s && (TERMINAL as string[]).includes(s);

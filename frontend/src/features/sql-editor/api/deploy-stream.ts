@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiPost } from "@/lib/api-client";
+import { invalidateJobs } from "@/lib/queries/jobs";
 import { saveJob } from "@/features/sql-editor/api/save-job";
 import type { JobInput, SqlJob } from "@/features/sql-editor/types";
 
@@ -18,6 +19,6 @@ export function useDeployStream(team: string) {
   return useMutation({
     mutationFn: ({ streamingJobId, input }: { streamingJobId: number | null; input: JobInput }): Promise<SqlJob> =>
       streamingJobId === null ? createStreamingJob(team, input) : saveJob(team, streamingJobId, input),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["jobs", team] }),
+    onSuccess: () => invalidateJobs(qc, team),
   });
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiPost } from "@/lib/api-client";
+import { invalidateJobs } from "@/lib/queries/jobs";
+import { invalidateRuns } from "@/lib/queries/runs";
 import { saveJob } from "@/features/sql-editor/api/save-job";
 import type { JobInput, SqlJob, SubmittedRun } from "@/features/sql-editor/types";
 
@@ -18,8 +20,8 @@ export function useSaveAndRun(team: string) {
       return { job, run };
     },
     onSuccess: () => {
-      qc.invalidateQueries({ queryKey: ["jobs", team] });
-      qc.invalidateQueries({ queryKey: ["runs", team] });
+      invalidateJobs(qc, team);
+      invalidateRuns(qc, team);
     },
   });
 }

@@ -13,7 +13,7 @@ import {
   lineNumbers,
   placeholder,
 } from "@codemirror/view";
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 
 import { SparkSQL } from "@/features/sql-editor/hooks/spark-dialect";
 
@@ -33,7 +33,9 @@ export function SqlEditor({ value, onChange, diagnostics, completion, onPreview,
   const view = useRef<EditorView | null>(null);
   // the editor is created once; callbacks are read through refs so they stay current
   const handlers = useRef({ onChange, onPreview, onRun, completion });
-  handlers.current = { onChange, onPreview, onRun, completion };
+  useLayoutEffect(() => {
+    handlers.current = { onChange, onPreview, onRun, completion };
+  });
 
   useEffect(() => {
     const state = EditorState.create({

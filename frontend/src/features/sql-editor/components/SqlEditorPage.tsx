@@ -1,34 +1,25 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 
-import { ResultView } from "@/components/ResultView";
 import { ErrorBox, PageHeader } from "@/components/Status";
 import { useDeployStream } from "@/features/sql-editor/api/deploy-stream";
-import { catalogNamesQuery } from "@/features/sql-editor/api/get-completion-metadata";
-import { useJobs } from "@/features/sql-editor/api/get-jobs";
-import { useStartLivePreview } from "@/features/sql-editor/api/live-preview";
-import { usePreviewSql } from "@/features/sql-editor/api/preview-sql";
 import { useSaveAndRun } from "@/features/sql-editor/api/submit-run";
-import { useValidateSql } from "@/features/sql-editor/api/validate-sql";
 import { LivePreviewPanel } from "@/features/sql-editor/components/LivePreviewPanel";
+import { PreviewSection } from "@/features/sql-editor/components/PreviewSection";
 import { SqlEditor } from "@/features/sql-editor/components/SqlEditor";
-import { toDiagnostics } from "@/features/sql-editor/hooks/diagnostics";
+import { ValidationStatus } from "@/features/sql-editor/components/ValidationStatus";
 import { metadataCompletionSource } from "@/features/sql-editor/hooks/sql-completion";
-import { useDebounced } from "@/hooks/use-debounced";
+import { defaultJobName, useEditorScript } from "@/features/sql-editor/hooks/use-editor-script";
+import { useLivePreviewSession } from "@/features/sql-editor/hooks/use-live-preview";
+import { usePreview } from "@/features/sql-editor/hooks/use-preview";
+import { useValidation } from "@/features/sql-editor/hooks/use-validation";
 import { useTeam } from "@/hooks/use-team";
-import { ApiError, fieldErrors } from "@/lib/api-client";
-import { formatDuration } from "@/lib/format";
+import { fieldErrors } from "@/lib/api-client";
+import { catalogNamesQuery } from "@/lib/queries/catalogs";
 
-const draftKey = (team: string) => `lakeport.sql-draft.${team}`;
 // a script that reads FROM STREAM(…) can also be previewed live (the server decides what is streaming)
 const STREAMING = /\bSTREAM\s*\(/i;
-
-function defaultJobName(): string {
-  const d = new Date();
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `query_${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
-}
 
 /** Write Spark SQL with completion and live validation; Preview runs it interactively, Run submits a job run. */
 export function SqlEditorPage() {
@@ -36,65 +27,27 @@ export function SqlEditorPage() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const jobParam = params.get("job");
-  const [sqlText, setSqlText] = useState(() => params.get("sql") ?? localStorage.getItem(draftKey(team)) ?? "");
-  const [defaultCatalog, setDefaultCatalog] = useState("");
-  const [jobId, setJobId] = useState<number | null>(jobParam ? Number(jobParam) : null);
-  const [jobName, setJobName] = useState(defaultJobName);
-  const debouncedSql = useDebounced(sqlText, 400);
+  const script = useEditorScript(team, params.get("job"), params.get("sql"));
+  const { sqlText, setSqlText, jobId, setJobId, jobName, setJobName, defaultCatalog, setDefaultCatalog, jobs } = script;
   // validate, preview and run all resolve unqualified names in the picked default catalog
-  const validation = useValidateSql(team, debouncedSql, canRunSql, jobId, defaultCatalog);
-  const preview = usePreviewSql(team);
+  const { validation, diagnostics, checking } = useValidation(team, sqlText, canRunSql, jobId, defaultCatalog);
+  const { preview, started: previewStarted, ms: previewMs, start: startPreview } = usePreview(team);
+  const live = useLivePreviewSession(team);
+  const { startLive, liveId } = live;
   const run = useSaveAndRun(team);
   const deploy = useDeployStream(team);
-  const jobs = useJobs(team);
   const catalogs = useQuery(catalogNamesQuery(team));
-  const [previewStarted, setPreviewStarted] = useState<number | null>(null);
-  const [previewMs, setPreviewMs] = useState<number | null>(null);
-  const startLive = useStartLivePreview(team);
-  const [liveId, setLiveId] = useState<string | null>(null);
   const streaming = STREAMING.test(sqlText);
-
-  const teamRef = useRef(team);
-  const catalogRef = useRef(defaultCatalog);
-  teamRef.current = team;
-  catalogRef.current = defaultCatalog;
-  const completion = useMemo(() => metadataCompletionSource(qc, () => teamRef.current, () => catalogRef.current), [qc]);
-
-  useEffect(() => {
-    localStorage.setItem(draftKey(team), sqlText);
-  }, [team, sqlText]);
-
-  // opening a saved job loads its script, name and default catalog
-  useEffect(() => {
-    if (!jobParam || !jobs.data) return;
-    const job = jobs.data.find((j) => j.id === Number(jobParam));
-    if (job) {
-      setJobId(job.id);
-      setJobName(job.name);
-      setSqlText(job.sql);
-      setDefaultCatalog(job.default_catalog);
-    }
-  }, [jobParam, jobs.data]);
-
-  const diagnostics = useMemo(() => {
-    // markers only for the text they were computed on (not an earlier text's answer kept while this one is
-    // validated), so they never point at shifted positions
-    if (!validation.data || validation.isPlaceholderData || debouncedSql !== sqlText) return [];
-    return toDiagnostics(sqlText, validation.data.errors ?? [], validation.data.statements ?? []);
-  }, [validation.data, validation.isPlaceholderData, debouncedSql, sqlText]);
+  // completion reads the team and default catalog when it runs; the editor always calls the newest source
+  const completion = useMemo(() => metadataCompletionSource(qc, () => team, () => defaultCatalog), [qc, team, defaultCatalog]);
 
   const doPreview = () => {
     if (!canRunSql || !sqlText.trim() || preview.isPending) return;
-    const t0 = performance.now();
-    setPreviewStarted(t0);
-    setPreviewMs(null);
-    preview.mutate({ sql: sqlText, job: jobId, defaultCatalog }, { onSettled: () => setPreviewMs(performance.now() - t0) });
+    startPreview(sqlText, jobId, defaultCatalog);
   };
   const doLive = () => {
     if (!canRunSql || !sqlText.trim() || startLive.isPending) return;
-    setLiveId(null);
-    startLive.mutate({ sql: sqlText, defaultCatalog }, { onSuccess: (p) => setLiveId(p.id) });
+    live.start(sqlText, defaultCatalog);
   };
   const doRun = () => {
     if (!canRunSql || !sqlText.trim() || run.isPending) return;
@@ -116,8 +69,7 @@ export function SqlEditorPage() {
   const doDeploy = () => {
     if (!canRunSql || !sqlText.trim() || deploy.isPending) return;
     // a batch job held by the editor stays batch: deploying makes a new streaming job beside it
-    const held = jobs.data?.find((j) => j.id === jobId);
-    const streamingJobId = held?.kind === "streaming" ? held.id : null;
+    const streamingJobId = script.heldJob?.kind === "streaming" ? script.heldJob.id : null;
     deploy.mutate(
       { streamingJobId, input: { name: jobName.trim() || defaultJobName(), sql: sqlText, default_catalog: defaultCatalog } },
       { onSuccess: (job) => navigate(`/t/${encodeURIComponent(team)}/jobs/${job.id}`) },
@@ -125,19 +77,14 @@ export function SqlEditorPage() {
   };
 
   const newScript = () => {
-    setJobId(null);
-    setJobName(defaultJobName());
-    setSqlText("");
+    script.clear();
     preview.reset();
     run.reset();
     deploy.reset();
-    startLive.reset();
-    setLiveId(null);
+    live.reset();
     setParams(new URLSearchParams(), { replace: true });
   };
 
-  const v = validation.data;
-  const checking = validation.isFetching || debouncedSql !== sqlText;
   // the job name's own errors describe its input; the script's and the catalog's are listed under the editor
   const nameErrors = [run.error, deploy.error].flatMap((e) => fieldErrors(e, "name"));
   const saveErrors = [run.error, deploy.error].flatMap((e) => [...fieldErrors(e, "sql"), ...fieldErrors(e, "default_catalog")]);
@@ -165,7 +112,7 @@ export function SqlEditorPage() {
               }}
             >
               <option value="">(new job)</option>
-              {jobs.data?.map((j) => (
+              {jobs.data?.results.map((j) => (
                 <option key={j.id} value={j.id}>
                   {j.name}
                 </option>
@@ -189,8 +136,8 @@ export function SqlEditorPage() {
             <select id="default-catalog" value={defaultCatalog} onChange={(e) => setDefaultCatalog(e.target.value)}>
               <option value="">(none: use catalog.database.table)</option>
               {catalogs.data?.map((c) => (
-                <option key={c.name} value={c.name}>
-                  {c.name} ({c.type})
+                <option key={c.catalog_name} value={c.catalog_name}>
+                  {c.catalog_name} ({c.catalog_type})
                 </option>
               ))}
             </select>
@@ -199,21 +146,7 @@ export function SqlEditorPage() {
         {jobs.error && <ErrorBox error={jobs.error} title="Could not load jobs" onRetry={() => jobs.refetch()} />}
         {catalogs.error && <ErrorBox error={catalogs.error} title="Could not load catalogs for completion" onRetry={() => catalogs.refetch()} />}
         <SqlEditor value={sqlText} onChange={setSqlText} diagnostics={diagnostics} completion={completion} onPreview={doPreview} onRun={doRun} />
-        <div className="editor-status" aria-live="polite" data-testid="validation-status">
-          {!canRunSql ? null : !sqlText.trim() ? (
-            <span className="muted">Type Spark SQL. Ctrl+Space completes names; Ctrl+Enter previews.</span>
-          ) : checking ? (
-            <span className="muted">Checking…</span>
-          ) : validation.error ? (
-            <span className="error-text">Validation unavailable: {validation.error instanceof ApiError ? validation.error.message : "error"}</span>
-          ) : v?.valid ? (
-            <span className="ok-text">✓ Valid</span>
-          ) : v ? (
-            <span className="error-text">
-              ✗ {v.errors.length} problem{v.errors.length === 1 ? "" : "s"}: {v.errors[0]?.message}
-            </span>
-          ) : null}
-        </div>
+        {canRunSql && <ValidationStatus empty={!sqlText.trim()} checking={checking} error={validation.error} result={validation.data} />}
         {canRunSql ? (
           <div className="form-actions">
             <button type="button" className="btn" onClick={doPreview} disabled={!sqlText.trim() || preview.isPending} title="Ctrl+Enter">
@@ -246,41 +179,9 @@ export function SqlEditorPage() {
         {run.error && <ErrorBox error={run.error} title="Could not submit the run" />}
         {deploy.error && <ErrorBox error={deploy.error} title="Could not deploy the streaming job" />}
       </div>
-      {(preview.isPending || preview.data || preview.error) && (
-        <section className="card" aria-labelledby="preview-title">
-          <h2 id="preview-title">
-            Preview {previewMs !== null && <span className="muted small">· {formatDuration(previewMs)}</span>}
-          </h2>
-          {preview.isPending ? (
-            <PreviewClock started={previewStarted} />
-          ) : preview.error ? (
-            <ErrorBox error={preview.error} title="Preview failed" />
-          ) : preview.data ? (
-            <>
-              {preview.data.streaming && (
-                <p className="muted small">A batch over the newest records of each stream; the watermark and EMIT are ignored and nothing is written.</p>
-              )}
-              <ResultView result={preview.data} caption="Preview rows" />
-            </>
-          ) : null}
-        </section>
-      )}
+      <PreviewSection preview={preview} started={previewStarted} ms={previewMs} />
       {startLive.error && <ErrorBox error={startLive.error} title="Could not start the live preview" />}
       {liveId && <LivePreviewPanel key={liveId} team={team} id={liveId} />}
     </>
-  );
-}
-
-function PreviewClock({ started }: { started: number | null }) {
-  const [, tick] = useState(0);
-  useEffect(() => {
-    const id = window.setInterval(() => tick((n) => n + 1), 250);
-    return () => window.clearInterval(id);
-  }, []);
-  return (
-    <div className="loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      Running on Spark… {started !== null && formatDuration(performance.now() - started)}
-    </div>
   );
 }

@@ -61,7 +61,7 @@ export function metadataCompletionSource(
     const dflt = getDefaultCatalog();
     try {
       const catalogs = await fetchCatalogNames(qc, team);
-      const isCatalog = (n: string) => catalogs.some((c) => c.name === n);
+      const isCatalog = (n: string) => catalogs.some((c) => c.catalog_name === n);
       const options: Completion[] = [];
       const doc = ctx.state.doc.toString();
 
@@ -71,7 +71,7 @@ export function metadataCompletionSource(
         );
 
       if (path.length === 0) {
-        options.push(...catalogs.map((c) => opt(c.name, "namespace", `${c.type} catalog`, 1)));
+        options.push(...catalogs.map((c) => opt(c.catalog_name, "namespace", `${c.catalog_type} catalog`, 1)));
         if (dflt && isCatalog(dflt)) {
           options.push(...(await fetchDatabaseNames(qc, team, dflt)).map((d) => opt(d, "namespace", `database in ${dflt}`)));
         }

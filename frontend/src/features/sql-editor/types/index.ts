@@ -12,7 +12,6 @@ export type ValidationResult = Schemas["ValidationOutput"];
 export type PreviewResult = Schemas["SqlPreviewOutput"];
 
 export type SqlJob = Schemas["JobOutput"];
-export type SqlJobList = Schemas["PaginatedJobOutputList"];
 export type JobInput = Pick<Schemas["JobInputRequest"], "name" | "sql" | "default_catalog" | "spark_conf">;
 export type SubmittedRun = Schemas["RunOutput"];
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
@@ -27,7 +27,9 @@ export function TimeSeriesChart({ id, title, xs, series, height = 180, axisForma
   const labels = series.map((s) => s.label).join("|");
   const data = [xs, ...series.map((s) => s.values)] as uPlot.AlignedData;
   const dataRef = useRef(data);
-  dataRef.current = data;
+  useLayoutEffect(() => {
+    dataRef.current = data;
+  });
 
   useEffect(() => {
     const el = host.current;
@@ -62,6 +64,7 @@ export function TimeSeriesChart({ id, title, xs, series, height = 180, axisForma
       plot.current = null;
     };
     // series styling is fixed per chart; only a different set of series rebuilds it
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [labels, height]);
 
   useEffect(() => {
