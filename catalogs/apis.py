@@ -1,4 +1,5 @@
-"""Catalog REST endpoints under /api/v1/teams/{team}/: types, CRUD with ETag/If-Match, history, apply.
+"""Catalog REST endpoints under /api/v1/teams/{team}/: types, CRUD with ETag/If-Match, history
+(the declarative `apply/` is declarative/apis.py's).
 
 Views stay thin: they parse headers and query parameters, call a service or selector and shape the response.
 Team admins write; developers and viewers read. Secret values never appear in a response.
@@ -14,8 +15,7 @@ from django.core.paginator import InvalidPage, Paginator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound, ParseError
-from rest_framework.parsers import BaseParser
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,25 +27,19 @@ from catalogs.selectors import CATALOG_ROW_FIELDS, catalog_get, catalog_history,
 from catalogs.services import (
     IfMatch,
     InvalidInput,
-    apply_document_entries,
     catalog_create,
     catalog_delete,
     catalog_put,
     catalog_update,
-    catalogs_apply,
 )
-from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.types import CATALOG_TYPES
 from core.api.pagination import StandardPagination
 from core.api.parsers import SafeJSONParser
-from schedules.services.apply import pipeline_sections
 from teams.permissions import TeamScopedMixin
 
 logger = logging.getLogger("lakeport.catalogs")
 
 _ETAG_PART = re.compile(r'^(?:W/)?"?(\d{1,10})"?$')
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"", "0", "false", "no", "off"}
 _FILTER_MAX = 200
 
 
@@ -104,19 +98,6 @@ def parse_if_match(request: Request) -> IfMatch:
                                {"If-Match": ['Expected an ETag such as "3" or *.']})
         versions.add(int(match.group(1)))
     return versions
-
-
-def _flag(request: Request, name: str, body: Any) -> bool:
-    value: Any = request.query_params.get(name)
-    if value is None and isinstance(body, dict):
-        value = body.get(name)
-    if value is None or isinstance(value, bool):
-        return bool(value)
-    if str(value).strip().lower() in _TRUE:
-        return True
-    if str(value).strip().lower() in _FALSE:
-        return False
-    raise InvalidInput(f"Invalid input: {name}.", {name: ["Expected true or false."]})
 
 
 class RowPagination(StandardPagination):
@@ -252,46 +233,3 @@ class CatalogHistoryApi(CatalogApiMixin, APIView):
         paginator = StandardPagination()
         page = paginator.paginate_queryset(catalog_history(team=self.team, name=name), request, view=self)
         return paginator.get_paginated_response(s.CatalogChangeOutputSerializer(page or [], many=True).data)
-
-
-class YamlParser(BaseParser):
-    """`Content-Type: application/yaml` bodies (a declarative catalogs file as is)."""
-
-    media_type = "application/yaml"
-
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
-        try:
-            text = stream.read().decode("utf-8") if stream is not None else ""
-            return load_apply_document(text)
-        except UnicodeDecodeError as exc:
-            raise ParseError("The body is not UTF-8 text.") from exc
-        except DocumentError as exc:
-            raise ParseError(str(exc)) from exc
-
-
-class XYamlParser(YamlParser):
-    media_type = "application/x-yaml"
-
-
-class TextYamlParser(YamlParser):
-    media_type = "text/yaml"
-
-
-class CatalogApplyApi(CatalogApiMixin, APIView):
-    """Make the team's catalogs match a declarative document (JSON or YAML), all or nothing."""
-
-    parser_classes = [SafeJSONParser, YamlParser, XYamlParser, TextYamlParser]
-
-    @extend_schema(
-        request=s.ApplyInputSerializer,
-        responses=s.ApplyResultSerializer,
-        parameters=[OpenApiParameter("prune", bool), OpenApiParameter("dry_run", bool)],
-    )
-    def post(self, request: Request, team: str) -> Response:
-        document = request.data
-        result = catalogs_apply(
-            team=self.team, actor=request.user, entries=apply_document_entries(document),
-            prune=_flag(request, "prune", document), dry_run=_flag(request, "dry_run", document),
-            pipelines=pipeline_sections(document),
-        )
-        return Response(result.as_dict())

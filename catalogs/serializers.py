@@ -50,21 +50,3 @@ class CatalogChangeOutputSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     changes = serializers.DictField(child=serializers.JSONField(),
                                     help_text='field → {"from", "to"}, or "set"/"changed"/"removed" for secrets.')
-
-
-class ApplyInputSerializer(serializers.Serializer):
-    catalogs = CatalogInputSerializer(many=True)
-    prune = serializers.BooleanField(default=False, help_text="Delete the team's catalogs not listed.")
-    dry_run = serializers.BooleanField(default=False, help_text="Report what would change; change nothing.")
-
-
-class ApplyResultSerializer(serializers.Serializer):
-    created = serializers.ListField(child=serializers.CharField())
-    updated = serializers.ListField(child=serializers.CharField())
-    deleted = serializers.ListField(child=serializers.CharField())
-    unchanged = serializers.ListField(child=serializers.CharField())
-    dry_run = serializers.BooleanField()
-    jobs = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
-                                 help_text="created/updated/deleted/unchanged job names, when the document has `jobs`.")
-    schedules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
-                                      help_text="The same for a `schedules` section.")

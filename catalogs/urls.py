@@ -13,5 +13,4 @@ urlpatterns: list = [
     path("catalogs/", apis.CatalogListApi.as_view(), name="catalog-list"),
     path("catalogs/<str:name>/", apis.CatalogDetailApi.as_view(), name="catalog-detail"),
     path("catalogs/<str:name>/history/", apis.CatalogHistoryApi.as_view(), name="catalog-history"),
-    path("apply/", apis.CatalogApplyApi.as_view(), name="catalog-apply"),
 ]

@@ -5,21 +5,21 @@
     schedules: [{name, job (a job name), cron, time_zone, enabled, catchup, concurrency, max_retries,
                  retry_backoff_seconds, parameters}]
 
-Called by catalogs_apply inside its transaction, so the whole document is all or nothing. A section that is
-absent is left alone; `prune` deletes only within the sections the document has. `dry_run` applies in a
+Called by document_apply (declarative/services.py) inside its transaction, so the whole document is all or
+nothing. A section that is absent is left alone; `prune` deletes only within the sections the document has. `dry_run` applies in a
 savepoint and rolls it back, so it reports exactly what would change, validation included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from catalogs.services import SectionResult
 from core.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
@@ -29,39 +29,9 @@ from schedules.models import CatchUp, Concurrency, Schedule
 from schedules.services.schedules import schedule_create, schedule_delete, schedule_update
 from teams.models import Team
 
-SECTIONS = ("jobs", "schedules")
 JOB_FIELDS = {"name", "kind", "sql", "parameters", "spark_conf", "default_catalog", "engine", "max_retries"}
 SCHEDULE_FIELDS = {"name", "job", "cron", "time_zone", "enabled", "catchup", "concurrency", "max_retries",
                    "retry_backoff_seconds", "parameters"}
-
-
-@dataclass
-class SectionResult:
-    """Names created, updated, deleted (prune) and unchanged in one section."""
-
-    created: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-
-    def upsert(self, name: str, current: object | None, wanted: Mapping[str, Any], *, create: Callable[[], object],
-               update: Callable[[], object]) -> None:
-        """`create()` when the entry is missing, `update()` when a wanted field differs; record which (or neither)."""
-        if current is None:
-            create()
-            self.created.append(name)
-        elif any(getattr(current, k) != v for k, v in wanted.items()):
-            update()
-            self.updated.append(name)
-        else:
-            self.unchanged.append(name)
-
-
-def pipeline_sections(document: Any) -> dict[str, Any]:
-    """The `jobs` and `schedules` sections a document has (none for a plain list of catalogs)."""
-    if not isinstance(document, Mapping):
-        return {}
-    return {name: document[name] for name in SECTIONS if name in document}
 
 
 def _fail(label: str, name: str | None, error: Exception) -> InvalidInput:
@@ -178,4 +148,4 @@ def pipelines_apply(*, team: Team, actor: AbstractBaseUser | None, sections: Map
                              results["schedules"])
         if dry_run:
             transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
-    return {name: {k: sorted(v) for k, v in asdict(r).items()} for name, r in results.items()}
+    return {name: r.sorted() for name, r in results.items()}
