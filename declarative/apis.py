@@ -18,7 +18,7 @@ from core.errors import InvalidInput
 from declarative import serializers as s
 from declarative.documents import DocumentError, load_document
 from declarative.services import document_apply
-from teams.permissions import TeamScopedMixin
+from teams.permissions import TeamScopedMixin, request_user
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"", "0", "false", "no", "off"}
@@ -72,6 +72,6 @@ class ApplyApi(TeamScopedMixin, APIView):
     )
     def post(self, request: Request, team: str) -> Response:
         document = request.data
-        result = document_apply(team=self.team, actor=request.user, document=document,
+        result = document_apply(team=self.team, actor=request_user(request), document=document,
                                 prune=_flag(request, "prune", document), dry_run=_flag(request, "dry_run", document))
         return Response(result.as_dict())

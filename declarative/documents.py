@@ -16,9 +16,9 @@ class _NoAliasLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
-            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed",
-                                              self.peek_event().start_mark)
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed", mark)
+        return super().compose_node(parent, index)
 
 
 class DocumentError(ValueError):

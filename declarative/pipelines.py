@@ -72,6 +72,14 @@ def _job_wanted(entry: dict[str, Any]) -> dict[str, Any]:
             "max_retries": entry.get("max_retries", 0), "kind": entry.get("kind", JobKind.BATCH)}
 
 
+def _job_update(job: SqlJob, data: dict[str, Any]) -> SqlJob:
+    return job_update(job=job, data=data)
+
+
+def _schedule_update(schedule: Schedule, data: dict[str, Any]) -> Schedule:
+    return schedule_update(schedule=schedule, data=data)
+
+
 def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[str, Any]], prune: bool,
                 result: SectionResult) -> None:
     existing = {j.name: j for j in SqlJob.objects.select_for_update().filter(team=team)}
@@ -85,7 +93,7 @@ def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[s
                 raise InvalidInput.of({"kind": [f"Use one of {', '.join(JobKind.values)}."]})
             job = existing.get(name)
             result.upsert(name, job, wanted, create=partial(job_create, team=team, user=actor, name=name, **wanted),
-                          update=partial(job_update, job=job, data=wanted))
+                          update=partial(_job_update, data=wanted))
         except (InvalidInput, TypeError) as exc:
             raise _fail(f"jobs[{index}]", name, exc) from None
     if prune:
@@ -120,7 +128,7 @@ def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[d
             schedule = existing.get(name)
             result.upsert(name, schedule, wanted,
                           create=partial(schedule_create, team=team, user=actor, name=name, **wanted),
-                          update=partial(schedule_update, schedule=schedule, data=wanted))
+                          update=partial(_schedule_update, data=wanted))
         except (InvalidInput, TypeError, ValueError) as exc:
             raise _fail(label, name, exc) from None
     if prune:

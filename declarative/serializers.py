@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from catalogs.serializers import CatalogInputSerializer
 
 
-class ApplyInputSerializer(serializers.Serializer):
+class ApplyInputSerializer(serializers.Serializer[Any]):
     catalogs = CatalogInputSerializer(many=True)
     prune = serializers.BooleanField(default=False, help_text="Delete the team's catalogs not listed.")
     dry_run = serializers.BooleanField(default=False, help_text="Report what would change; change nothing.")
 
 
-class ApplyResultSerializer(serializers.Serializer):
+class ApplyResultSerializer(serializers.Serializer[Any]):
     created = serializers.ListField(child=serializers.CharField())
     updated = serializers.ListField(child=serializers.CharField())
     deleted = serializers.ListField(child=serializers.CharField())

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -17,15 +17,17 @@ from catalogs.services.audit import actor_label
 from catalogs.services.crud import catalog_differs, catalog_insert, catalog_overwrite, catalog_remove
 from catalogs.services.spec import (
     CatalogSpec,
-    InvalidInput,
     catalog_spec_build,
     field_paths,
     find_env_refs,
     resolve_env_refs,
 )
+from core.errors import InvalidInput
 from teams.models import Team
 
 logger = logging.getLogger("lakeport.catalogs")
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -38,14 +40,15 @@ class SectionResult:
     deleted: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
 
-    def upsert(self, name: str, current: object | None, wanted: Mapping[str, Any], *, create: Callable[[], object],
-               update: Callable[[], object]) -> None:
-        """`create()` when the entry is missing, `update()` when a wanted field differs; record which (or neither)."""
+    def upsert(self, name: str, current: T | None, wanted: Mapping[str, Any], *, create: Callable[[], object],
+               update: Callable[[T], object]) -> None:
+        """`create()` when the entry is missing, `update(current)` when a wanted field differs; record which (or
+        neither)."""
         if current is None:
             create()
             self.created.append(name)
         elif any(getattr(current, k) != v for k, v in wanted.items()):
-            update()
+            update(current)
             self.updated.append(name)
         else:
             self.unchanged.append(name)
