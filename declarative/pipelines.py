@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from catalogs.services import SectionResult
@@ -80,7 +80,7 @@ def _schedule_update(schedule: Schedule, data: dict[str, Any]) -> Schedule:
     return schedule_update(schedule=schedule, data=data)
 
 
-def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[str, Any]], prune: bool,
+def _apply_jobs(team: Team, actor: User | None, entries: list[dict[str, Any]], prune: bool,
                 result: SectionResult) -> None:
     existing = {j.name: j for j in SqlJob.objects.select_for_update().filter(team=team)}
     for index, entry in enumerate(entries):
@@ -107,7 +107,7 @@ def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[s
             result.deleted.append(name)
 
 
-def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[dict[str, Any]], prune: bool,
+def _apply_schedules(team: Team, actor: User | None, entries: list[dict[str, Any]], prune: bool,
                      result: SectionResult) -> None:
     existing = {s.name: s for s in Schedule.objects.select_for_update(of=("self",)).select_related("job")
                 .filter(team=team)}
@@ -138,7 +138,7 @@ def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[d
             result.deleted.append(name)
 
 
-def pipelines_apply(*, team: Team, actor: AbstractBaseUser | None, sections: Mapping[str, Any], prune: bool = False,
+def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, Any], prune: bool = False,
                     dry_run: bool = False) -> dict[str, dict[str, list[str]]]:
     """Make `team`'s jobs and schedules match the document's `jobs`/`schedules` sections (see the module doc).
 

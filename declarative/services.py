@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from catalogs.services import SectionResult, catalogs_apply
@@ -32,7 +32,7 @@ class ApplyResult(SectionResult):
 def document_apply(
     *,
     team: Team,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     document: Any,
     prune: bool = False,
     dry_run: bool = False,

@@ -6,8 +6,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, User
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -93,9 +92,8 @@ def api_token_revoke(*, token: ApiToken) -> ApiToken:
     return token
 
 
-def user_get_or_create(*, username: str, password: str | None = None, email: str = "") -> AbstractBaseUser:
+def user_get_or_create(*, username: str, password: str | None = None, email: str = "") -> User:
     """Fetch a user by name, creating it (with `password`, or unusable) when missing."""
-    User = get_user_model()
     user, created = User.objects.get_or_create(username=username, defaults={"email": email})
     if created or password:
         if password:

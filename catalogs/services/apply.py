@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from catalogs.models import Catalog
@@ -107,7 +107,7 @@ def _validate(entries: list[Any], existing: dict[str, Catalog], environ: Mapping
 def catalogs_apply(
     *,
     team: Team,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     entries: Any,
     prune: bool = False,
     dry_run: bool = False,
