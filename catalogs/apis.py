@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.paginator import InvalidPage, Paginator
@@ -16,6 +17,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
+from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -35,7 +37,7 @@ from catalogs.services import (
 from catalogs.types import CATALOG_TYPES
 from core.api.pagination import StandardPagination
 from core.api.parsers import SafeJSONParser
-from teams.permissions import TeamScopedMixin
+from teams.permissions import TeamScopedMixin, request_user
 
 logger = logging.getLogger("lakeport.catalogs")
 
@@ -47,8 +49,8 @@ def catalog_out(catalog: Catalog) -> dict[str, Any]:
     """The API body of a catalog: configuration without secret values, plus which secrets are set."""
     return _catalog_body(
         {f: getattr(catalog, f) for f in CATALOG_ROW_FIELDS},
-        created_by=catalog.created_by.get_username() if catalog.created_by_id else None,
-        updated_by=catalog.user.get_username() if catalog.user_id else None,
+        created_by=catalog.created_by.get_username() if catalog.created_by is not None else None,
+        updated_by=catalog.user.get_username() if catalog.user is not None else None,
     )
 
 
@@ -129,7 +131,7 @@ class RowPagination(StandardPagination):
 class CatalogApiMixin(TeamScopedMixin):
     """Team-scoped (viewers read, admins write); bodies are JSON only."""
 
-    parser_classes = [SafeJSONParser]
+    parser_classes: Sequence[type[BaseParser]] = [SafeJSONParser]
 
 
 class CatalogTypeListApi(CatalogApiMixin, APIView):
@@ -173,7 +175,7 @@ class CatalogListApi(CatalogApiMixin, APIView):
 
     @extend_schema(request=s.CatalogInputSerializer, responses={201: s.CatalogOutputSerializer})
     def post(self, request: Request, team: str) -> Response:
-        catalog = catalog_create(team=self.team, actor=request.user, data=request.data)
+        catalog = catalog_create(team=self.team, actor=request_user(request), data=request.data)
         response = Response(catalog_out(catalog), status=status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"{catalog.catalog_name}/")
         return _with_etag(response, catalog)
@@ -200,7 +202,7 @@ class CatalogDetailApi(CatalogApiMixin, APIView):
     )
     def put(self, request: Request, team: str, name: str) -> Response:
         write = catalog_put(
-            team=self.team, name=name, actor=request.user, data=request.data, if_match=parse_if_match(request),
+            team=self.team, name=name, actor=request_user(request), data=request.data, if_match=parse_if_match(request),
             if_none_match=request.headers.get("If-None-Match", "").strip() == "*",
         )
         code = status.HTTP_201_CREATED if write.created else status.HTTP_200_OK
@@ -212,14 +214,14 @@ class CatalogDetailApi(CatalogApiMixin, APIView):
         parameters=[OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER)],
     )
     def patch(self, request: Request, team: str, name: str) -> Response:
-        write = catalog_update(team=self.team, name=name, actor=request.user, data=request.data, partial=True,
+        write = catalog_update(team=self.team, name=name, actor=request_user(request), data=request.data, partial=True,
                                if_match=parse_if_match(request))
         return _with_etag(Response(catalog_out(write.catalog)), write.catalog)
 
     @extend_schema(responses={204: None},
                    parameters=[OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER)])
     def delete(self, request: Request, team: str, name: str) -> Response:
-        catalog_delete(team=self.team, name=name, actor=request.user, if_match=parse_if_match(request))
+        catalog_delete(team=self.team, name=name, actor=request_user(request), if_match=parse_if_match(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from catalogs import apis
 
-urlpatterns: list = [
+urlpatterns: list[URLPattern | URLResolver] = [
     # First: test-connection and metadata routes (catalogs/test-connection/, catalogs/{name}/databases/…).
     path("", include("catalogs.metadata_urls")),
     path("catalog-types/", apis.CatalogTypeListApi.as_view(), name="catalog-type-list"),
