@@ -1,4 +1,5 @@
-"""Catalog REST endpoints under /api/v1/teams/{team}/: types, CRUD with ETag/If-Match, history, apply.
+"""Catalog REST endpoints under /api/v1/teams/{team}/: types, CRUD with ETag/If-Match, history
+(the declarative `apply/` is declarative/apis.py's).
 
 Views stay thin: they parse headers and query parameters, call a service or selector and shape the response.
 Team admins write; developers and viewers read. Secret values never appear in a response.
@@ -8,13 +9,14 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.paginator import InvalidPage, Paginator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound, ParseError
+from rest_framework.exceptions import NotFound
 from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,25 +29,19 @@ from catalogs.selectors import CATALOG_ROW_FIELDS, catalog_get, catalog_history,
 from catalogs.services import (
     IfMatch,
     InvalidInput,
-    apply_document_entries,
     catalog_create,
     catalog_delete,
     catalog_put,
     catalog_update,
-    catalogs_apply,
 )
-from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.types import CATALOG_TYPES
 from core.api.pagination import StandardPagination
 from core.api.parsers import SafeJSONParser
-from schedules.services.apply import pipeline_sections
-from teams.permissions import TeamScopedMixin
+from teams.permissions import TeamScopedMixin, request_user
 
 logger = logging.getLogger("lakeport.catalogs")
 
 _ETAG_PART = re.compile(r'^(?:W/)?"?(\d{1,10})"?$')
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"", "0", "false", "no", "off"}
 _FILTER_MAX = 200
 
 
@@ -53,8 +49,8 @@ def catalog_out(catalog: Catalog) -> dict[str, Any]:
     """The API body of a catalog: configuration without secret values, plus which secrets are set."""
     return _catalog_body(
         {f: getattr(catalog, f) for f in CATALOG_ROW_FIELDS},
-        created_by=catalog.created_by.get_username() if catalog.created_by_id else None,
-        updated_by=catalog.user.get_username() if catalog.user_id else None,
+        created_by=catalog.created_by.get_username() if catalog.created_by is not None else None,
+        updated_by=catalog.user.get_username() if catalog.user is not None else None,
     )
 
 
@@ -106,19 +102,6 @@ def parse_if_match(request: Request) -> IfMatch:
     return versions
 
 
-def _flag(request: Request, name: str, body: Any) -> bool:
-    value: Any = request.query_params.get(name)
-    if value is None and isinstance(body, dict):
-        value = body.get(name)
-    if value is None or isinstance(value, bool):
-        return bool(value)
-    if str(value).strip().lower() in _TRUE:
-        return True
-    if str(value).strip().lower() in _FALSE:
-        return False
-    raise InvalidInput(f"Invalid input: {name}.", {name: ["Expected true or false."]})
-
-
 class RowPagination(StandardPagination):
     """`?page=&page_size=` like StandardPagination (same body), for selectors that fetch a page and its total
     in one query: the view asks for the window, then builds the response from the rows and the total."""
@@ -148,7 +131,7 @@ class RowPagination(StandardPagination):
 class CatalogApiMixin(TeamScopedMixin):
     """Team-scoped (viewers read, admins write); bodies are JSON only."""
 
-    parser_classes = [SafeJSONParser]
+    parser_classes: Sequence[type[BaseParser]] = [SafeJSONParser]
 
 
 class CatalogTypeListApi(CatalogApiMixin, APIView):
@@ -192,7 +175,7 @@ class CatalogListApi(CatalogApiMixin, APIView):
 
     @extend_schema(request=s.CatalogInputSerializer, responses={201: s.CatalogOutputSerializer})
     def post(self, request: Request, team: str) -> Response:
-        catalog = catalog_create(team=self.team, actor=request.user, data=request.data)
+        catalog = catalog_create(team=self.team, actor=request_user(request), data=request.data)
         response = Response(catalog_out(catalog), status=status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"{catalog.catalog_name}/")
         return _with_etag(response, catalog)
@@ -219,7 +202,7 @@ class CatalogDetailApi(CatalogApiMixin, APIView):
     )
     def put(self, request: Request, team: str, name: str) -> Response:
         write = catalog_put(
-            team=self.team, name=name, actor=request.user, data=request.data, if_match=parse_if_match(request),
+            team=self.team, name=name, actor=request_user(request), data=request.data, if_match=parse_if_match(request),
             if_none_match=request.headers.get("If-None-Match", "").strip() == "*",
         )
         code = status.HTTP_201_CREATED if write.created else status.HTTP_200_OK
@@ -231,14 +214,14 @@ class CatalogDetailApi(CatalogApiMixin, APIView):
         parameters=[OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER)],
     )
     def patch(self, request: Request, team: str, name: str) -> Response:
-        write = catalog_update(team=self.team, name=name, actor=request.user, data=request.data, partial=True,
+        write = catalog_update(team=self.team, name=name, actor=request_user(request), data=request.data, partial=True,
                                if_match=parse_if_match(request))
         return _with_etag(Response(catalog_out(write.catalog)), write.catalog)
 
     @extend_schema(responses={204: None},
                    parameters=[OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER)])
     def delete(self, request: Request, team: str, name: str) -> Response:
-        catalog_delete(team=self.team, name=name, actor=request.user, if_match=parse_if_match(request))
+        catalog_delete(team=self.team, name=name, actor=request_user(request), if_match=parse_if_match(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -252,46 +235,3 @@ class CatalogHistoryApi(CatalogApiMixin, APIView):
         paginator = StandardPagination()
         page = paginator.paginate_queryset(catalog_history(team=self.team, name=name), request, view=self)
         return paginator.get_paginated_response(s.CatalogChangeOutputSerializer(page or [], many=True).data)
-
-
-class YamlParser(BaseParser):
-    """`Content-Type: application/yaml` bodies (a declarative catalogs file as is)."""
-
-    media_type = "application/yaml"
-
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
-        try:
-            text = stream.read().decode("utf-8") if stream is not None else ""
-            return load_apply_document(text)
-        except UnicodeDecodeError as exc:
-            raise ParseError("The body is not UTF-8 text.") from exc
-        except DocumentError as exc:
-            raise ParseError(str(exc)) from exc
-
-
-class XYamlParser(YamlParser):
-    media_type = "application/x-yaml"
-
-
-class TextYamlParser(YamlParser):
-    media_type = "text/yaml"
-
-
-class CatalogApplyApi(CatalogApiMixin, APIView):
-    """Make the team's catalogs match a declarative document (JSON or YAML), all or nothing."""
-
-    parser_classes = [SafeJSONParser, YamlParser, XYamlParser, TextYamlParser]
-
-    @extend_schema(
-        request=s.ApplyInputSerializer,
-        responses=s.ApplyResultSerializer,
-        parameters=[OpenApiParameter("prune", bool), OpenApiParameter("dry_run", bool)],
-    )
-    def post(self, request: Request, team: str) -> Response:
-        document = request.data
-        result = catalogs_apply(
-            team=self.team, actor=request.user, entries=apply_document_entries(document),
-            prune=_flag(request, "prune", document), dry_run=_flag(request, "dry_run", document),
-            pipelines=pipeline_sections(document),
-        )
-        return Response(result.as_dict())

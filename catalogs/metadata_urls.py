@@ -7,11 +7,11 @@ table literally named `tables` resolves.
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import URLPattern, URLResolver, path
 
 from catalogs import metadata_apis
 
-urlpatterns: list = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "catalogs/test-connection/",
         metadata_apis.CatalogConfigTestConnectionApi.as_view(),

@@ -3,6 +3,8 @@ each type's pydantic model, see catalogs/services/spec.py); these serializers do
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from catalogs.models import CatalogChangeAction
@@ -12,7 +14,7 @@ from catalogs.types import CATALOG_TYPES
 CATALOG_TYPE_CHOICES = [(key, catalog_type.display_name) for key, catalog_type in CATALOG_TYPES.items()]
 
 
-class CatalogInputSerializer(serializers.Serializer):
+class CatalogInputSerializer(serializers.Serializer[Any]):
     catalog_name = serializers.RegexField(r"^[a-z][a-z0-9_]{0,62}$", help_text="Unique in the team; cannot change.")
     catalog_type = serializers.ChoiceField(choices=CATALOG_TYPE_CHOICES, help_text="Cannot change once created.")
     configuration = serializers.JSONField(
@@ -22,7 +24,7 @@ class CatalogInputSerializer(serializers.Serializer):
     description = serializers.CharField(max_length=1000, required=False, allow_blank=True)
 
 
-class CatalogOutputSerializer(serializers.Serializer):
+class CatalogOutputSerializer(serializers.Serializer[Any]):
     catalog_name = serializers.CharField()
     catalog_type = serializers.ChoiceField(choices=CATALOG_TYPE_CHOICES)
     description = serializers.CharField()
@@ -35,13 +37,13 @@ class CatalogOutputSerializer(serializers.Serializer):
     updated_by = serializers.CharField(allow_null=True)
 
 
-class CatalogTypeOutputSerializer(serializers.Serializer):
+class CatalogTypeOutputSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
     display_name = serializers.CharField()
     schema = serializers.JSONField(help_text="JSON Schema of the configuration; secret fields have writeOnly.")
 
 
-class CatalogChangeOutputSerializer(serializers.Serializer):
+class CatalogChangeOutputSerializer(serializers.Serializer[Any]):
     catalog_name = serializers.CharField()
     catalog_type = serializers.CharField()
     action = serializers.ChoiceField(choices=CatalogChangeAction.choices)
@@ -50,21 +52,3 @@ class CatalogChangeOutputSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     changes = serializers.DictField(child=serializers.JSONField(),
                                     help_text='field → {"from", "to"}, or "set"/"changed"/"removed" for secrets.')
-
-
-class ApplyInputSerializer(serializers.Serializer):
-    catalogs = CatalogInputSerializer(many=True)
-    prune = serializers.BooleanField(default=False, help_text="Delete the team's catalogs not listed.")
-    dry_run = serializers.BooleanField(default=False, help_text="Report what would change; change nothing.")
-
-
-class ApplyResultSerializer(serializers.Serializer):
-    created = serializers.ListField(child=serializers.CharField())
-    updated = serializers.ListField(child=serializers.CharField())
-    deleted = serializers.ListField(child=serializers.CharField())
-    unchanged = serializers.ListField(child=serializers.CharField())
-    dry_run = serializers.BooleanField()
-    jobs = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
-                                 help_text="created/updated/deleted/unchanged job names, when the document has `jobs`.")
-    schedules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
-                                      help_text="The same for a `schedules` section.")

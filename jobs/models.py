@@ -76,7 +76,7 @@ class RunStatus(models.TextChoices):
 TERMINAL_STATUSES = (RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.CANCELLED)
 
 
-def empty_progress() -> dict:
+def empty_progress() -> dict[str, int]:
     return {"statements_done": 0, "statements_total": 0, "stages_done": 0, "stages_total": 0,
             "tasks_done": 0, "tasks_total": 0}
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -22,7 +24,7 @@ from teams.models import Role
 
 
 # A LivePreviewState: the body of start, poll and stop (no docstring: it would become the schema's description).
-class LivePreviewOutput(serializers.Serializer):
+class LivePreviewOutput(serializers.Serializer[Any]):
     id = serializers.CharField()
     status = serializers.ChoiceField(choices=[s.value for s in LivePreviewStatus])
     columns = ResultColumnOutput(many=True)
@@ -36,7 +38,7 @@ class LivePreviewOutput(serializers.Serializer):
         ref_name = "LivePreview"  # the schema's name for it since API 1.1.0 (clients import it by that name)
 
 
-class LivePreviewInput(serializers.Serializer):
+class LivePreviewInput(serializers.Serializer[Any]):
     sql = serializers.CharField(trim_whitespace=False, allow_blank=True)
     default_catalog = serializers.CharField(required=False, allow_blank=True, default="", max_length=63, help_text=(
         "A catalog of the team where unqualified names resolve, as a run of a job with this `default_catalog` "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -67,7 +68,7 @@ def run_get(*, team: Team, run_id: int) -> JobRun:
 class LogPage:
     """Log lines from `offset` on, the offset to ask for next, and the run's status when read."""
 
-    lines: list[dict[str, Any]]
+    lines: Sequence[Mapping[str, Any]]
     offset: int
     next_offset: int
     finished: bool

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import URLPattern, URLResolver, path
 
 from jobs import apis, preview_apis
 
-urlpatterns: list = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("jobs/", apis.JobListApi.as_view(), name="job-list"),
     path("jobs/<int:job_id>/", apis.JobDetailApi.as_view(), name="job-detail"),
     path("jobs/<int:job_id>/runs/", apis.JobRunsApi.as_view(), name="job-runs"),

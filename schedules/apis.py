@@ -39,7 +39,7 @@ class SchedulesMixin(TeamScopedMixin):
 
 
 # ---- schemas --------------------------------------------------------------------------------------------
-class ScheduleInput(serializers.Serializer):
+class ScheduleInput(serializers.Serializer[Any]):
     job = serializers.IntegerField(help_text="Id of the job the schedule runs.")
     name = serializers.RegexField(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,199}$", max_length=200, error_messages={
         "invalid": "Use up to 200 letters, digits, spaces, '_', '.', '-', starting with a letter or digit."})
@@ -53,7 +53,7 @@ class ScheduleInput(serializers.Serializer):
     parameters = serializers.DictField(required=False, default=dict, help_text="Overrides of the job's defaults.")
 
 
-class FireOutput(serializers.Serializer):
+class FireOutput(serializers.Serializer[Any]):
     fire_time = serializers.DateTimeField()
     status = serializers.CharField()
     run = serializers.IntegerField(source="run_id", allow_null=True)
@@ -65,7 +65,7 @@ class FireOutput(serializers.Serializer):
 class NextFireTimes(serializers.ListField):
     """The schedule's next five ticks in its time zone while it is enabled (the field's source is the schedule)."""
 
-    def to_representation(self, data: Schedule) -> list[str | None]:
+    def to_representation(self, data: Schedule) -> list[str | None]:  # type: ignore[override]  # source: a Schedule
         if not data.enabled:
             return []
         return super().to_representation(
@@ -73,15 +73,15 @@ class NextFireTimes(serializers.ListField):
         )
 
 
-class RecentFires(serializers.ListSerializer):
+class RecentFires(serializers.ListSerializer[Any]):
     """The schedule's latest fires, newest first (the field's source is the schedule)."""
 
-    def to_representation(self, data: Schedule) -> list[dict[str, Any]]:
+    def to_representation(self, data: Schedule) -> list[dict[str, Any]]:  # type: ignore[override]  # a Schedule
         return super().to_representation(schedule_recent_fires(schedule=data))
 
 
 # The body of every schedule answer (and its OpenAPI schema).
-class ScheduleOutput(serializers.Serializer):
+class ScheduleOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     job = serializers.IntegerField(source="job_id")
@@ -103,12 +103,12 @@ class ScheduleOutput(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class PreviewErrorOutput(serializers.Serializer):
+class PreviewErrorOutput(serializers.Serializer[Any]):
     field = serializers.CharField(help_text="cron | time_zone")
     message = serializers.CharField()
 
 
-class PreviewOutput(serializers.Serializer):
+class PreviewOutput(serializers.Serializer[Any]):
     cron = serializers.CharField()
     time_zone = serializers.CharField()
     valid = serializers.BooleanField()

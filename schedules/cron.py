@@ -63,7 +63,7 @@ def check_cron(expression: str) -> None:
 
 
 def _names_hours(expression: str) -> bool:
-    return croniter(expression).expanded[1] != ["*"]
+    return bool(croniter(expression).expanded[1] != ["*"])
 
 
 def fire_times(expression: str, time_zone: str, *, after: datetime) -> Iterator[datetime]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import URLPattern, path
 
 from schedules import apis
 
-urlpatterns: list = [
+urlpatterns: list[URLPattern] = [
     path("schedules/", apis.ScheduleListApi.as_view(), name="schedule-list"),
     path("schedules/preview/", apis.SchedulePreviewApi.as_view(), name="schedule-preview"),
     path("schedules/<int:schedule_id>/", apis.ScheduleDetailApi.as_view(), name="schedule-detail"),

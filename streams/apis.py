@@ -30,7 +30,7 @@ class StreamsMixin(TeamScopedMixin):
 
 
 # ---- bodies: every stream answer is serialized by these (and documented by them) ---------------------------
-class StreamMetricOutput(serializers.Serializer):
+class StreamMetricOutput(serializers.Serializer[Any]):
     batch_id = serializers.IntegerField()
     ts = serializers.DateTimeField()
     input_rows = serializers.IntegerField()
@@ -45,7 +45,7 @@ class StreamMetricOutput(serializers.Serializer):
     lag = serializers.IntegerField(allow_null=True, help_text="Records the sources hold beyond this batch.")
 
 
-class StreamStateOutput(serializers.Serializer):
+class StreamStateOutput(serializers.Serializer[Any]):
     # Serializes a streams.selectors.StreamView.
     status = serializers.ChoiceField(source="state.status", choices=StreamStatus.choices)
     desired = serializers.ChoiceField(source="state.desired", choices=Desired.choices)
@@ -64,11 +64,11 @@ def stream_body(state: StreamState) -> dict[str, Any]:
     return dict(StreamStateOutput(stream_view(state)).data)
 
 
-class StreamMetricsOutput(serializers.Serializer):
+class StreamMetricsOutput(serializers.Serializer[Any]):
     results = StreamMetricOutput(many=True)
 
 
-class StreamResetInput(serializers.Serializer):
+class StreamResetInput(serializers.Serializer[Any]):
     confirm = serializers.BooleanField(required=False, default=False,
                                        help_text="Must be true: the next start replays every source.")
 
@@ -142,7 +142,7 @@ class StreamMetricsApi(StreamsMixin, APIView):
         return Response(StreamMetricsOutput({"results": rows}).data)
 
 
-class StreamAuditOutput(serializers.Serializer):
+class StreamAuditOutput(serializers.Serializer[Any]):
     # Serializes a streams.models.StreamAudit.
     action = serializers.CharField(help_text="start | stop | restart | reset")
     actor = serializers.CharField(source="actor_name", help_text=(

@@ -31,8 +31,8 @@ def metrics_range(*, job: SqlJob, since: datetime | None = None, until: datetime
 def falling_behind(*, job: SqlJob, batches: int | None = None) -> bool:
     """True when the source lag grew at each of the last N batches (LAKEPORT_STREAM_FALLING_BEHIND_BATCHES)."""
     n = batches or settings.LAKEPORT_STREAM_FALLING_BEHIND_BATCHES
-    lags = list(StreamMetric.objects.filter(job=job, lag__isnull=False).order_by("-ts", "-id")
-                .values_list("lag", flat=True)[: n + 1])
+    lags = [lag for lag in StreamMetric.objects.filter(job=job, lag__isnull=False).order_by("-ts", "-id")
+            .values_list("lag", flat=True)[: n + 1] if lag is not None]
     if len(lags) < n + 1:
         return False
     lags.reverse()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import URLPattern, URLResolver, path
 
 from streams import apis
 
-urlpatterns: list = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("jobs/<int:job_id>/stream/", apis.StreamApi.as_view(), name="stream-detail"),
     path("jobs/<int:job_id>/stream/start/", apis.StreamStartApi.as_view(), name="stream-start"),
     path("jobs/<int:job_id>/stream/stop/", apis.StreamStopApi.as_view(), name="stream-stop"),

@@ -11,7 +11,8 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 from core.api.pagination import StandardPagination
 from core.api.validation import validated
 from teams.models import TEAM_NAME_RE, ApiToken, Membership, Role, Team
-from teams.permissions import IsPlatformAdmin, TeamScopedMixin
+from teams.permissions import IsPlatformAdmin, TeamScopedMixin, request_user
 from teams.selectors import roles_by_team, teams_visible_to
 from teams.services import (
     api_token_create,
@@ -33,7 +34,7 @@ from teams.throttling import lockout_message, lockout_seconds
 
 # ---- auth -------------------------------------------------------------------------------------------
 # No docstring: it would become the schema's description. ref_name keeps the component name clients import.
-class CsrfOutput(serializers.Serializer):
+class CsrfOutput(serializers.Serializer[Any]):
     csrf_token = serializers.CharField()
 
     class Meta:
@@ -44,7 +45,7 @@ class CsrfApi(APIView):
     """Set the CSRF cookie for the browser app."""
 
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses=CsrfOutput)
     @method_decorator(ensure_csrf_cookie)
@@ -53,12 +54,12 @@ class CsrfApi(APIView):
 
 
 # ---- the signed-in user ------------------------------------------------------------------------------
-class TeamRoleOutput(serializers.Serializer):
+class TeamRoleOutput(serializers.Serializer[Any]):
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=Role.choices, help_text="A platform admin is admin of every team.")
 
 
-class MyTeams(serializers.ListSerializer):
+class MyTeams(serializers.ListSerializer[Any]):
     """The teams the user sees, with their role in each (the field's source is the user; admins see every team)."""
 
     def to_representation(self, data: Any) -> list[dict[str, Any]]:
@@ -70,7 +71,7 @@ class MyTeams(serializers.ListSerializer):
 
 
 # Named *Serializer so its schema component stays `Me`, the model name generated clients already import.
-class MeSerializer(serializers.Serializer):
+class MeSerializer(serializers.Serializer[Any]):
     """The signed-in user with the teams they see."""
 
     username = serializers.CharField()
@@ -79,7 +80,7 @@ class MeSerializer(serializers.Serializer):
 
 
 # No docstring: it would become the schema's description. ref_name keeps the component name clients import.
-class SessionOutput(serializers.Serializer):
+class SessionOutput(serializers.Serializer[Any]):
     authenticated = serializers.BooleanField()
     user = MeSerializer(allow_null=True)
 
@@ -92,7 +93,7 @@ class LoginApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=256, write_only=True)
 
@@ -143,12 +144,12 @@ class MeApi(APIView):
 class CallerRole(serializers.CharField):
     """The caller's role in the team (its source is the team): context["roles"] maps team id → role."""
 
-    def to_representation(self, value: Team) -> str | None:
+    def to_representation(self, value: Team) -> str | None:  # type: ignore[override]  # its source is a Team
         role: str | None = self.context["roles"].get(value.id)
         return role
 
 
-class TeamOutputSerializer(serializers.Serializer):
+class TeamOutputSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     description = serializers.CharField()
     created_at = serializers.DateTimeField()
@@ -160,19 +161,20 @@ class TeamListApi(APIView):
 
     pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         name = serializers.RegexField(TEAM_NAME_RE, max_length=63)
         description = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
-    def get_permissions(self) -> list:
+    def get_permissions(self) -> list[BasePermission]:
         return [IsAuthenticated(), IsPlatformAdmin()] if self.request.method == "POST" else [IsAuthenticated()]
 
     @extend_schema(responses=TeamOutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        roles = roles_by_team(user=request.user)
+        user = request_user(request)
+        roles = roles_by_team(user=user)
         paginator = StandardPagination()
-        page = paginator.paginate_queryset(teams_visible_to(user=request.user), request, view=self)
-        if request.user.is_superuser:
+        page = paginator.paginate_queryset(teams_visible_to(user=user), request, view=self) or []
+        if user.is_superuser:
             roles = {t.id: Role.ADMIN for t in page}
         return paginator.get_paginated_response(TeamOutputSerializer(page, many=True, context={"roles": roles}).data)
 
@@ -193,7 +195,7 @@ class TeamDetailApi(TeamScopedMixin, APIView):
 
 
 # ---- members ----------------------------------------------------------------------------------------
-class MemberOutputSerializer(serializers.Serializer):
+class MemberOutputSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(source="user.username")
     role = serializers.ChoiceField(choices=Role.choices)
     created_at = serializers.DateTimeField()
@@ -204,7 +206,7 @@ class MemberListApi(TeamScopedMixin, APIView):
 
     pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField(max_length=150)
         role = serializers.ChoiceField(choices=Role.choices)
 
@@ -228,7 +230,7 @@ class MemberListApi(TeamScopedMixin, APIView):
 class MemberDetailApi(TeamScopedMixin, APIView):
     """Change a member's role or remove them (team admins)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         role = serializers.ChoiceField(choices=Role.choices)
 
     def _membership(self, username: str) -> Membership:
@@ -252,7 +254,7 @@ class MemberDetailApi(TeamScopedMixin, APIView):
 
 
 # ---- tokens -----------------------------------------------------------------------------------------
-class TokenOutputSerializer(serializers.Serializer):
+class TokenOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     prefix = serializers.CharField()
@@ -266,7 +268,7 @@ class TokenOutputSerializer(serializers.Serializer):
 class TokenIssuedOutputSerializer(TokenOutputSerializer):
     token = serializers.CharField(source="raw", help_text="The token's value: shown only in this answer, store it now.")
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         # It writes an IssuedToken: the stored token's fields come from `.token`, the value (never stored) from `.raw`.
         fields = super().get_fields()
         for name, field in fields.items():
@@ -280,20 +282,20 @@ class TokenListApi(APIView):
 
     pagination_class = StandardPagination  # documents the paginated envelope in the OpenAPI schema
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=100)
         expires_in_days = serializers.IntegerField(min_value=1, max_value=3650, required=False, allow_null=True)
 
     @extend_schema(responses=TokenOutputSerializer(many=True))
     def get(self, request: Request) -> Response:
         paginator = StandardPagination()
-        page = paginator.paginate_queryset(ApiToken.objects.filter(user=request.user), request, view=self)
+        page = paginator.paginate_queryset(ApiToken.objects.filter(user=request_user(request)), request, view=self)
         return paginator.get_paginated_response(TokenOutputSerializer(page, many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: TokenIssuedOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
-        issued = api_token_create(user=request.user, name=data["name"], expires_in_days=data.get("expires_in_days"))
+        issued = api_token_create(user=request_user(request), name=data["name"], expires_in_days=data.get("expires_in_days"))
         # The value exists only here (the stored digest cannot give it back), so it joins the token's body once.
         return Response(TokenIssuedOutputSerializer(issued).data, status=status.HTTP_201_CREATED)
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import User
 from rest_framework import exceptions, permissions
 from rest_framework.request import Request
 
 from teams.models import Role, Team
 from teams.selectors import role_allows, team_role
+
+if TYPE_CHECKING:
+    from rest_framework.permissions import _PermissionClass
 
 
 class TeamRolePermission(permissions.BasePermission):
@@ -34,6 +39,14 @@ class TeamRolePermission(permissions.BasePermission):
         return True
 
 
+def request_user(request: Request) -> User:
+    """The signed-in user of a request its view's permissions let through (never the anonymous user there)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise exceptions.NotAuthenticated()
+    return user
+
+
 def _default_required(request: Request, view: Any) -> str:
     if request.method in permissions.SAFE_METHODS:
         return getattr(view, "read_role", Role.VIEWER)
@@ -43,7 +56,7 @@ def _default_required(request: Request, view: Any) -> str:
 class TeamScopedMixin:
     """Mixin for views under `/teams/{team}/`: sets `self.team` and `self.team_role` before the handler runs."""
 
-    permission_classes = [TeamRolePermission]
+    permission_classes: Sequence[_PermissionClass] = [TeamRolePermission]
     read_role: str = Role.VIEWER
     write_role: str = Role.ADMIN
     team: Team

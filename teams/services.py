@@ -6,8 +6,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -32,7 +31,7 @@ def team_create(*, name: str, description: str = "") -> Team:
     return team
 
 
-def membership_set(*, team: Team, user: AbstractBaseUser, role: str) -> Membership:
+def membership_set(*, team: Team, user: User, role: str) -> Membership:
     """Add `user` to `team` with `role`, or change the role of an existing member."""
     if role not in Role.values:
         raise InvalidInput.of({"role": [f"Unknown role '{role}'; use one of {', '.join(Role.values)}."]})
@@ -75,7 +74,7 @@ class IssuedToken:
     raw: str
 
 
-def api_token_create(*, user: AbstractBaseUser, name: str, expires_in_days: int | None = None) -> IssuedToken:
+def api_token_create(*, user: User, name: str, expires_in_days: int | None = None) -> IssuedToken:
     """Issue a bearer token for `user`; the raw value is returned once."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     expires_at = timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None
@@ -93,9 +92,8 @@ def api_token_revoke(*, token: ApiToken) -> ApiToken:
     return token
 
 
-def user_get_or_create(*, username: str, password: str | None = None, email: str = "") -> AbstractBaseUser:
+def user_get_or_create(*, username: str, password: str | None = None, email: str = "") -> User:
     """Fetch a user by name, creating it (with `password`, or unusable) when missing."""
-    User = get_user_model()
     user, created = User.objects.get_or_create(username=username, defaults={"email": email})
     if created or password:
         if password:

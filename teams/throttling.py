@@ -4,6 +4,8 @@ so they are not affected."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
@@ -22,7 +24,7 @@ def lockout_message() -> str:
 
 
 def lockout_response(request: HttpRequest, original_response: HttpResponse | None = None,
-                     credentials: dict | None = None) -> HttpResponse:
+                     credentials: dict[str, Any] | None = None) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: the API's 429 envelope with Retry-After (AxesMiddleware returns it)."""
     response = JsonResponse(error_body("throttled", lockout_message(), {"retry_after": lockout_seconds()}),
                             status=429)

@@ -1,14 +1,15 @@
-"""Declarative apply: make a team's catalogs match a document, all or nothing."""
+"""The catalogs section of a declarative apply: make a team's catalogs match a list of catalog bodies, all or nothing.
+
+The document as a whole (parsing, its jobs and schedules sections, the one transaction) is declarative/'s."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, TypeVar
 
-import yaml
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from catalogs.models import Catalog
@@ -16,67 +17,45 @@ from catalogs.services.audit import actor_label
 from catalogs.services.crud import catalog_differs, catalog_insert, catalog_overwrite, catalog_remove
 from catalogs.services.spec import (
     CatalogSpec,
-    InvalidInput,
     catalog_spec_build,
     field_paths,
     find_env_refs,
     resolve_env_refs,
 )
-from schedules.services.apply import SectionResult, pipelines_apply
+from core.errors import InvalidInput
 from teams.models import Team
 
 logger = logging.getLogger("lakeport.catalogs")
 
+T = TypeVar("T")
+
 
 @dataclass
-class ApplyResult(SectionResult):
-    """Names of the catalogs an apply created, updated, deleted (prune) and left unchanged; its other sections'."""
+class SectionResult:
+    """Names created, updated, deleted (prune) and unchanged in one section of a declarative document (its
+    catalogs here; declarative/pipelines.py records its jobs and schedules the same way)."""
 
-    dry_run: bool = False
-    jobs: dict[str, list[str]] | None = None  # the same four lists for a document's `jobs` section
-    schedules: dict[str, list[str]] | None = None  # …and for its `schedules` section
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+    def upsert(self, name: str, current: T | None, wanted: Mapping[str, Any], *, create: Callable[[], object],
+               update: Callable[[T], object]) -> None:
+        """`create()` when the entry is missing, `update(current)` when a wanted field differs; record which (or
+        neither)."""
+        if current is None:
+            create()
+            self.created.append(name)
+        elif any(getattr(current, k) != v for k, v in wanted.items()):
+            update(current)
+            self.updated.append(name)
+        else:
+            self.unchanged.append(name)
 
-
-class _NoAliasLoader(yaml.SafeLoader):
-    """Safe YAML without anchors/aliases: a small document must not expand into a huge one."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed",
-                                              self.peek_event().start_mark)
-        return super().compose_node(parent, index)
-
-
-class DocumentError(ValueError):
-    """A declarative document that is not valid YAML/JSON; the message quotes no part of it."""
-
-
-def load_apply_document(text: str) -> Any:
-    """Parse a declarative document (YAML or JSON, which is YAML). Errors give line and column, never content
-    (the document may hold secrets)."""
-    try:
-        return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 (a SafeLoader subclass)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        raise DocumentError(f"Invalid YAML{where}: {exc.problem or exc.context or 'syntax error'}.") from None
-    except yaml.YAMLError:
-        raise DocumentError("Invalid YAML.") from None
-    except RecursionError:
-        raise DocumentError("Invalid YAML: the document is nested too deeply.") from None
-
-
-def apply_document_entries(document: Any) -> Any:
-    """The catalog list of a declarative document: the document itself when it is a list, else its `catalogs`;
-    None for a document of only jobs/schedules (its catalogs are left alone)."""
-    if isinstance(document, Mapping) and "catalogs" in document:
-        return document["catalogs"]
-    if isinstance(document, Mapping) and ("jobs" in document or "schedules" in document):
-        return None
-    return document
+    def sorted(self) -> dict[str, list[str]]:
+        """The four lists, each sorted, by name."""
+        return {k: sorted(v) for k, v in asdict(self).items()}
 
 
 def _entry_with_env(entry: dict[str, Any], environ: Mapping[str, str] | None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -128,31 +107,24 @@ def _validate(entries: list[Any], existing: dict[str, Catalog], environ: Mapping
 def catalogs_apply(
     *,
     team: Team,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     entries: Any,
     prune: bool = False,
     dry_run: bool = False,
     environ: Mapping[str, str] | None = None,
     actor_name: str | None = None,
-    pipelines: Mapping[str, Any] | None = None,
-) -> ApplyResult:
+) -> SectionResult:
     """Make `team`'s catalogs match `entries` (catalog bodies as in the API): create the missing ones, update the
     ones that differ and, with `prune`, delete the ones not listed. All or nothing: one invalid entry raises
     InvalidInput naming the entry and field, and nothing is written. `dry_run` reports the same result without
     writing. An entry that omits a secret keeps the stored one. `${VAR}` references in configurations are
     resolved from `environ` (the CLI passes its environment); without `environ` they are refused.
-    `pipelines` holds the document's `jobs`/`schedules` sections (schedules/services/apply.py), applied in the
-    same transaction; `entries=None` with pipelines leaves the catalogs alone.
     """
-    if entries is None and pipelines:
-        entries, manage_catalogs = [], False
-    else:
-        manage_catalogs = True
     if not isinstance(entries, list):
         raise InvalidInput("Expected a list of catalogs (or an object with a 'catalogs' list).",
                            {"catalogs": ["Expected a list of catalog objects."]})
     label = actor_name or actor_label(actor, "system")
-    result = ApplyResult(dry_run=dry_run)
+    result = SectionResult()
     with transaction.atomic():
         # Lock the team's catalogs so the plan and the writes see the same state.
         existing = {
@@ -172,15 +144,12 @@ def catalogs_apply(
                 result.updated.append(spec.name)
             else:
                 result.unchanged.append(spec.name)
-        if prune and manage_catalogs:
+        if prune:
             listed = {spec.name for spec in specs}
             for name in sorted(set(existing) - listed):
                 result.deleted.append(name)
                 if not dry_run:
                     catalog_remove(catalog=existing[name], actor=actor, actor_name=label)
-        if pipelines:
-            applied = pipelines_apply(team=team, actor=actor, sections=pipelines, prune=prune, dry_run=dry_run)
-            result.jobs, result.schedules = applied.get("jobs"), applied.get("schedules")
     for names in (result.created, result.updated, result.deleted, result.unchanged):
         names.sort()
     # LogRecord has its own `created`: count keys carry a suffix.

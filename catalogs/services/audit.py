@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from catalogs.models import CatalogChange
 from catalogs.secrets import secret_fields
@@ -55,7 +55,7 @@ def catalog_diff(
     return changes
 
 
-def actor_label(actor: AbstractBaseUser | None, fallback: str) -> str:
+def actor_label(actor: User | None, fallback: str) -> str:
     """The name recorded for an actor: the user name, or `fallback` (the command) when no user acted."""
     return actor.get_username() if actor is not None else fallback
 
@@ -66,7 +66,7 @@ def catalog_change_record(
     catalog_name: str,
     catalog_type: str,
     action: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     actor_name: str,
     version: int,
     changes: dict[str, Any],

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -64,7 +64,7 @@ def check_if_match(catalog: Catalog | None, if_match: IfMatch) -> None:
 
 
 def catalog_insert(
-    *, team: Team, spec: CatalogSpec, actor: AbstractBaseUser | None, actor_name: str
+    *, team: Team, spec: CatalogSpec, actor: User | None, actor_name: str
 ) -> Catalog:
     """Insert a validated catalog and its `create` audit entry (call inside a transaction)."""
     catalog_paths_check(team=team, spec=spec)
@@ -104,7 +104,7 @@ def catalog_differs(*, catalog: Catalog, spec: CatalogSpec, stored: dict[str, An
 
 
 def catalog_overwrite(
-    *, catalog: Catalog, spec: CatalogSpec, actor: AbstractBaseUser | None, actor_name: str
+    *, catalog: Catalog, spec: CatalogSpec, actor: User | None, actor_name: str
 ) -> bool:
     """Store `spec` over a locked `catalog` unless nothing changed; bump its version and record the change.
 
@@ -139,7 +139,7 @@ def catalog_overwrite(
     return True
 
 
-def catalog_create(*, team: Team, actor: AbstractBaseUser | None, data: Any, actor_name: str | None = None) -> Catalog:
+def catalog_create(*, team: Team, actor: User | None, data: Any, actor_name: str | None = None) -> Catalog:
     """Create a catalog from an API body; a taken name raises Conflict (409), bad input InvalidInput (400)."""
     spec = catalog_spec_build(body=data, stored=None)
     with transaction.atomic():
@@ -150,7 +150,7 @@ def catalog_update(
     *,
     team: Team,
     name: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     data: Any,
     partial: bool,
     if_match: IfMatch = None,
@@ -173,7 +173,7 @@ def catalog_put(
     *,
     team: Team,
     name: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     data: Any,
     if_match: IfMatch = None,
     if_none_match: bool = False,
@@ -202,7 +202,7 @@ def catalog_put(
     return CatalogWrite(catalog=catalog, created=False, changed=changed)
 
 
-def catalog_remove(*, catalog: Catalog, actor: AbstractBaseUser | None, actor_name: str) -> None:
+def catalog_remove(*, catalog: Catalog, actor: User | None, actor_name: str) -> None:
     """Delete a locked catalog and record it (call inside a transaction); its audit trail stays."""
     catalog_change_record(
         team=catalog.team, catalog_name=catalog.catalog_name, catalog_type=catalog.catalog_type,
@@ -213,7 +213,7 @@ def catalog_remove(*, catalog: Catalog, actor: AbstractBaseUser | None, actor_na
 
 
 def catalog_delete(
-    *, team: Team, name: str, actor: AbstractBaseUser | None, if_match: IfMatch = None, actor_name: str | None = None
+    *, team: Team, name: str, actor: User | None, if_match: IfMatch = None, actor_name: str | None = None
 ) -> None:
     """Delete the catalog `name`; 404 when missing, PreconditionFailed on a stale `If-Match`."""
     with transaction.atomic():

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "schedules",
     "lineage",
     "streams",
+    "declarative",
 ]
 
 MIDDLEWARE = [

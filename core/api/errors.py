@@ -67,7 +67,7 @@ ERROR_CODES: dict[int, tuple[str, ...]] = {
 }
 
 
-class ApiErrorDetailSerializer(serializers.Serializer):
+class ApiErrorDetailSerializer(serializers.Serializer[Any]):
     """What went wrong: a stable `code`, a `message` for people and `details` (field → messages for `invalid`)."""
 
     code = serializers.CharField(help_text="Stable, machine-readable: `invalid`, `not_found`, `conflict`, …")
@@ -75,7 +75,7 @@ class ApiErrorDetailSerializer(serializers.Serializer):
     details = serializers.JSONField(help_text="Field → messages for `invalid`; otherwise usually empty.")
 
 
-class ApiErrorSerializer(serializers.Serializer):
+class ApiErrorSerializer(serializers.Serializer[Any]):
     """`{"error": {"code", "message", "details"}}`: the body of every 4xx/5xx answer of the API."""
 
     # Named ApiError, not Error: a generated client model `Error` with a field `error` shadows itself.
@@ -151,10 +151,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             message = f"Invalid input: {fields}." if fields else "Invalid input."
         response.data = error_body("invalid", message, detail)
     else:
-        detail = exc.detail
-        message = str(detail) if not isinstance(detail, (dict, list)) else exc.default_detail
-        extra = detail if isinstance(detail, (dict, list)) else {}
-        response.data = error_body(_first_code(exc.get_codes()), str(message), extra)
+        other = exc.detail
+        text = str(other) if not isinstance(other, (dict, list)) else exc.default_detail
+        extra = other if isinstance(other, (dict, list)) else {}
+        response.data = error_body(_first_code(exc.get_codes()), str(text), extra)
     return response
 
 

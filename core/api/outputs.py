@@ -12,7 +12,7 @@ from rest_framework import serializers
 from rest_framework.fields import SkipField
 
 
-class ResultColumnOutput(serializers.Serializer):
+class ResultColumnOutput(serializers.Serializer[Any]):
     """A column of a result, preview or sample: its name and Spark SQL type."""
 
     name = serializers.CharField()

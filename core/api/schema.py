@@ -159,7 +159,7 @@ class LakeportAutoSchema(AutoSchema):
     def get_tags(self) -> list[str]:
         return [self._name().tag]
 
-    def get_serializer_name(self, serializer: Serializer, direction: str) -> str:  # type: ignore[override]
+    def get_serializer_name(self, serializer: Serializer[Any], direction: str) -> str:
         """Nested serializers are named after their view (`TokenListApi.InputSerializer` → `TokenListApiInput`),
         so the views' conventional `InputSerializer`/`OutputSerializer` classes never collide in components."""
         cls = serializer.__class__
@@ -276,7 +276,7 @@ def add_examples(result: JsonObject, generator: SchemaGenerator, request: Any, p
     return result
 
 
-class BearerTokenScheme(OpenApiAuthenticationExtension):
+class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular
     """Documents `Authorization: Bearer <token>` for REST integrations."""
 
     target_class = "teams.authentication.BearerTokenAuthentication"

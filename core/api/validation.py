@@ -10,7 +10,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 
 
-def validated(serializer_class: type[serializers.Serializer], data: Any, **kwargs: Any) -> dict[str, Any]:
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any, **kwargs: Any) -> dict[str, Any]:
     """Validate a request body with `serializer_class`; a non-object body is a 400, never a 500."""
     if not isinstance(data, dict):
         raise exceptions.ValidationError({"non_field_errors": ["Expected a JSON object."]})
@@ -33,7 +33,7 @@ def query_datetime(request: Request, name: str) -> datetime | None:
 def query_int(request: Request, name: str, default: int | None = None) -> int | None:
     """The non-negative integer in query parameter `name` (`default` when absent); anything else is a 400."""
     raw = request.query_params.get(name)
-    if raw in (None, ""):
+    if not raw:
         return default
     try:
         value = int(raw)
@@ -47,7 +47,7 @@ def query_int(request: Request, name: str, default: int | None = None) -> int | 
 def query_seconds(request: Request, name: str, maximum: float) -> float:
     """The number of seconds (decimals allowed) in query parameter `name`, 0 to `maximum` (0 when absent); else a 400."""
     raw = request.query_params.get(name)
-    if raw in (None, ""):
+    if not raw:
         return 0.0
     try:
         value = float(raw)

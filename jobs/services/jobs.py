@@ -1,4 +1,5 @@
-"""Writes of SQL jobs: create, update, delete, with the checks every job must pass."""
+"""Writes of SQL jobs: create, update, delete, with the checks every job must pass and its kind's rules
+(jobs/services/kinds.py)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,8 @@ from django.utils import timezone
 from catalogs.models import Catalog
 from core.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
-from jobs.services.parameters import (
-    ParameterError,
-    check_script_parameters,
-    clean_declarations,
-    render_script,
-    resolve_values,
-)
-from lakeport_engine.sqltext import SqlTextError
-from lakeport_engine.streaming.emit import EMIT_RULE, split_emit
-from lakeport_engine.streaming.errors import StreamingStatementError
-from lakeport_engine.streaming.script import SHAPE_RULE, split_script
-from lakeport_engine.streaming.statement import parse_streaming
+from jobs.services.kinds import EDITED_FIELDS, JobEdit, kind_rules
+from jobs.services.parameters import check_script_parameters, clean_declarations
 from teams.models import Team
 
 MAX_CONF_ENTRIES = 100
@@ -36,35 +27,6 @@ def check_script(sql: str) -> None:
     limit = settings.LAKEPORT_MAX_SCRIPT_BYTES
     if size > limit:
         raise InvalidInput.of({"sql": [f"The SQL script is {size} bytes; the limit is {limit} bytes."]})
-
-
-def check_kind(*, kind: str, sql: str, parameters: dict[str, Any] | None = None) -> None:
-    """A streaming job's script must be batch statements then one streaming INSERT (… FROM STREAM(…) [EMIT …]).
-
-    Its streaming statement is also checked as its driver will read it (rendered with the parameters' defaults, as
-    a stream runs): an EMIT clause the runtime does not know, or a statement that is not `INSERT INTO … SELECT …
-    FROM STREAM(…)`, is refused here rather than at the first start. What depends on the team's catalogs stays
-    with the start (streams/services/statement.py): a catalog may be created after the job.
-    """
-    if kind != JobKind.STREAMING:
-        return
-    try:
-        split_script(sql)
-    except (StreamingStatementError, SqlTextError) as exc:
-        raise InvalidInput.of({"sql": [f"Not a streaming script: {exc} (rule: {SHAPE_RULE})"]}) from None
-    try:
-        values = resolve_values(declared=parameters or {}, overrides=None, logical_date=timezone.now())
-        rendered = render_script(sql, values)
-    except ParameterError:
-        return  # the start says which parameter cannot render (rule: parameters)
-    _, statement = split_script(rendered.sql)
-    line = rendered.written_position(statement.line, statement.column)[0]
-    for rule, check in ((EMIT_RULE, split_emit), (SHAPE_RULE, parse_streaming)):
-        try:
-            check(statement.sql)
-        except StreamingStatementError as exc:
-            raise InvalidInput.of({"sql": [f"Statement {statement.index + 1} (line {line}): {exc} (rule: {rule})"]}) \
-                from None
 
 
 def clean_spark_conf(conf: Any) -> dict[str, str]:
@@ -117,7 +79,7 @@ def job_create(
     check_script(sql)
     declared = clean_declarations(parameters)
     check_script_parameters(sql, declared)
-    check_kind(kind=kind, sql=sql, parameters=declared)
+    kind_rules(kind).check_script(sql=sql, parameters=declared)
     conf = clean_spark_conf(spark_conf)
     check_default_catalog(team=team, name=default_catalog)
     if SqlJob.objects.filter(team=team, name=name).exists():
@@ -136,11 +98,12 @@ def job_create(
 @transaction.atomic
 def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
     """Change the given fields of `job` (name, sql, spark_conf, default_catalog, engine, max_retries, parameters,
-    kind).
+    kind), under the rules of the kind it had and of the kind it gets.
 
     Runs already submitted keep the script and conf they were submitted with.
     """
     job = SqlJob.objects.select_for_update().get(pk=job.pk)
+    before = {name: getattr(job, name) for name in EDITED_FIELDS}
     if "sql" in data:
         check_script(data["sql"])
         job.sql = data["sql"]
@@ -159,7 +122,8 @@ def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
     if "parameters" in data:
         job.parameters = clean_declarations(data["parameters"])
     check_script_parameters(job.sql, job.parameters)
-    check_kind(kind=job.kind, sql=job.sql, parameters=job.parameters)
+    kind_rules(job.kind).check_script(sql=job.sql, parameters=job.parameters)
+    kind_rules(before["kind"]).check_edit(JobEdit(job=job, before=before))  # e.g. a running stream keeps its kind
     job.updated_at = timezone.now()
     job.save()
     return job
@@ -167,9 +131,11 @@ def job_update(*, job: SqlJob, data: dict[str, Any]) -> SqlJob:
 
 @transaction.atomic
 def job_delete(*, job: SqlJob) -> None:
-    """Delete a job and its finished runs; a job with a queued or running run is refused (cancel it first)."""
+    """Delete a job and its finished runs; a job with a queued or running run is refused (cancel it first), and so
+    is one its kind's rules keep (a streaming job whose stream is running)."""
     from jobs.models import RunStatus
 
     if job.runs.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists():
         raise Conflict("The job has a queued or running run; cancel it before deleting the job.")
+    kind_rules(job.kind).check_delete(job)  # e.g. a streaming job whose stream is running
     job.delete()

@@ -4,10 +4,11 @@ What can be decided without Spark is refused at start time with a 400 (`stream_s
 hears at once what an asynchronous FAILED would only tell later: parameters that do not render, a script that is
 not batch statements then one streaming INSERT, an EMIT clause the runtime does not know, a `STREAM(…)` or an
 INSERT target in a catalog the team does not have, a `STREAM(…)` of a catalog type that cannot stream. Saving a
-job checks the script's shape and its streaming statement's EMIT clause and form (jobs/services/jobs.py
-`check_kind`); a start checks it again, rendered, and against the team's catalogs as they are now (a catalog
-created, deleted or retyped since the job was saved). Spark's analysis, the SQL
-guard and the sink's checks stay with the driver (a planning refusal there is still FAILED at once).
+job runs the same check without the team's catalogs (`script_problem`, through the streaming kind's rules in
+streams/services/kind_rules.py): a catalog may be created after the job. A start checks it again, rendered, and
+against the team's catalogs as they are now (a catalog created, deleted or retyped since the job was saved).
+Spark's analysis, the SQL guard and the sink's checks stay with the driver (a planning refusal there is still
+FAILED at once).
 
 The pure checks are the runtime's own (lakeport_engine/streaming: `split_script`, `split_emit`, `parse_streaming`;
 lakeport_engine/bindings: which catalog types stream), none of which loads pyspark.
@@ -15,8 +16,10 @@ lakeport_engine/bindings: which catalog types stream), none of which loads pyspa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 
@@ -46,9 +49,12 @@ def stream_script(job: SqlJob, *, at: datetime | None = None) -> RenderedScript:
 
     A parameter without a default, or a default that no longer parses, raises ParameterError naming it.
     """
-    values = resolve_values(declared=job.parameters or {}, overrides=None, logical_date=at or timezone.now(),
-                            time_zone="UTC")
-    return render_script(job.sql, values)
+    return _rendered(job.sql, job.parameters or {}, at=at)
+
+
+def _rendered(sql: str, parameters: Mapping[str, Any], *, at: datetime | None = None) -> RenderedScript:
+    values = resolve_values(declared=parameters, overrides=None, logical_date=at or timezone.now(), time_zone="UTC")
+    return render_script(sql, values)
 
 
 @dataclass(frozen=True)
@@ -87,10 +93,25 @@ def _team_catalog_types(team_id: int) -> dict[str, str]:
     return dict(Catalog.objects.filter(team_id=team_id).values_list("catalog_name", "catalog_type"))
 
 
+def script_problem(sql: str, parameters: Mapping[str, Any]) -> StatementProblem | None:
+    """The first reason a streaming job's script (as saved) cannot start, judged without Spark or the team's
+    catalogs: its shape, then its streaming statement rendered with the parameters' defaults. A parameter that
+    does not render is left to the start, which names it (rule: parameters)."""
+    try:
+        split_script(sql)
+    except (StreamingStatementError, SqlTextError) as exc:
+        return StatementProblem(RULE_SHAPE, f"Not a streaming script: {exc}")
+    try:
+        rendered = _rendered(sql, parameters)
+    except ParameterError:
+        return None
+    return statement_problem(rendered, default_catalog="", catalog_types=None)
+
+
 def statement_problem(rendered: RenderedScript, *, default_catalog: str,
-                      catalog_types: dict[str, str]) -> StatementProblem | None:
+                      catalog_types: Mapping[str, str] | None) -> StatementProblem | None:
     """The first reason the rendered script cannot start, judged without Spark (`catalog_types`: the team's
-    catalogs by name); None when only the driver can tell."""
+    catalogs by name; None skips the checks of names against them); None when only the driver can tell."""
     try:
         batch, statement = split_script(rendered.sql)
     except (StreamingStatementError, SqlTextError) as exc:
@@ -108,6 +129,8 @@ def statement_problem(rendered: RenderedScript, *, default_catalog: str,
         parsed = parse_streaming(statement.sql)
     except StreamingStatementError as exc:
         return problem(RULE_SHAPE, str(exc))
+    if catalog_types is None:
+        return None
     # A USE in the batch prelude moves the current catalog: only the driver knows where unqualified names go then.
     current = None if _moves_catalog(batch) else (default_catalog or "").lower()
     names = [("target table", parsed.target, False)] + [("stream", ref.parts, True) for ref in parsed.sources]

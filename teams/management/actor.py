@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.management.base import CommandError, CommandParser
 
 from teams.models import Team
@@ -21,7 +21,7 @@ ACTOR_NAME_MAX = 150  # the audit tables' actor_name column
 class CliActor:
     """The user a command acts as (None without --as) and the name its audit entries record."""
 
-    user: AbstractBaseUser | None
+    user: User | None
     name: str
 
 

@@ -1,7 +1,9 @@
 """`manage.py runjob --team T --file script.sql`: run a script through the job path and print its results.
 
-A streaming job (`--kind streaming`, or an existing one named by `--job`) is started instead, through the stream
-services the API's stream/start/ uses, and followed until it is RUNNING; `--stop` stops it gracefully.
+A job of another kind runs through the handler its app registered (jobs/management/kinds.py): a streaming job
+(`--kind streaming`, or an existing one named by `--job`) is started instead, through the stream services the
+API's stream/start/ uses, and followed until it is RUNNING; `--stop` stops it gracefully
+(streams/management/runjob.py).
 """
 
 from __future__ import annotations
@@ -14,12 +16,11 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.errors import DomainError
+from jobs.management.kinds import RunjobCall, runjob_handler
 from jobs.models import Engine, JobKind, JobRun, RunStatus, SqlJob
 from jobs.selectors import run_log_page
 from jobs.services.jobs import job_create, job_update
 from jobs.services.runs import run_submit
-from streams.management.operate import operate_stream
-from streams.models import StreamAction
 from teams.management.actor import CliActor, add_as_argument, cli_actor
 from teams.models import Role, Team
 
@@ -61,10 +62,10 @@ class Command(BaseCommand):
         # every path writes (the job, a run, a stream action): the API's developer role, checked before any of it
         actor = cli_actor(username=opts["as_user"], team=team, required=Role.DEVELOPER, doing="runjob")
         job = self._job(team, opts, actor) if opts["file"] else self._existing(team, opts["job"])
-        if job.kind == JobKind.STREAMING:  # started on the workers, as the API's stream/start/ does
-            action = StreamAction.STOP if opts["stop"] else StreamAction.START
-            operate_stream(job=job, action=action, actor=actor, out=self.stdout, err=self.stderr, wait=True,
-                           timeout=opts["timeout"])
+        handler = runjob_handler(job.kind)
+        if handler is not None:  # a streaming job: started on the workers, as the API's stream/start/ does
+            handler(RunjobCall(job=job, actor=actor, stop=opts["stop"], timeout=opts["timeout"], out=self.stdout,
+                               err=self.stderr))
             return
         if opts["stop"]:
             raise CommandError(f"Job '{job.name}' is a batch job: --stop is for streaming jobs (a batch run is "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.errors import DomainError
@@ -26,7 +26,7 @@ class Command(BaseCommand):
         team = Team.objects.filter(name=options["team"]).first()
         if team is None:
             raise CommandError(f"No team named '{options['team']}'.")
-        user = get_user_model().objects.filter(username=options["user"]).first()
+        user = User.objects.filter(username=options["user"]).first()
         if user is None:
             if not options["create"]:
                 raise CommandError(f"No user named '{options['user']}' (pass --create to make one).")

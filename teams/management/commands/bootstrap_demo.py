@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 
 from teams.models import Role, Team
@@ -17,7 +17,6 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         team = Team.objects.filter(name="demo").first() or team_create(name="demo", description="Demo team")
-        User = get_user_model()
         if User.objects.filter(username="admin").exists():
             user = User.objects.get(username="admin")
             self.stdout.write("demo team ready; user 'admin' exists (password as printed on first run; "

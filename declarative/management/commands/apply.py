@@ -1,4 +1,5 @@
-"""`manage.py apply -f catalogs.yaml --team T [--prune] [--dry-run] [--as ADMIN]` — declarative catalogs for one team."""
+"""`manage.py apply -f catalogs.yaml --team T [--prune] [--dry-run] [--as ADMIN]` — declarative catalogs, jobs and
+schedules for one team."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalogs.services import apply_document_entries, catalogs_apply
-from catalogs.services.apply import DocumentError, load_apply_document
 from catalogs.services.spec import field_paths
 from core.errors import DomainError
-from schedules.services.apply import pipeline_sections
+from declarative.documents import DocumentError, load_document
+from declarative.services import document_apply
 from teams.management.actor import add_as_argument, cli_actor
 from teams.models import Role, Team
 
@@ -57,16 +57,15 @@ class Command(BaseCommand):
         path = options["file"]
         try:
             text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-            document = load_apply_document(text)
+            document = load_document(text)
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc.strerror}.") from exc
         except DocumentError as exc:
             raise CommandError(f"{path}: {exc}") from exc
         try:
-            result = catalogs_apply(
-                team=team, actor=actor.user, entries=apply_document_entries(document), prune=options["prune"],
-                dry_run=options["dry_run"], environ=os.environ, actor_name=None if actor.user else actor.name,
-                pipelines=pipeline_sections(document),
+            result = document_apply(
+                team=team, actor=actor.user, document=document, prune=options["prune"], dry_run=options["dry_run"],
+                environ=os.environ, actor_name=None if actor.user else actor.name,
             )
         except DomainError as exc:  # a bad entry (each field named), a conflict with the stored state
             lines = "\n".join(_flatten(exc.details))

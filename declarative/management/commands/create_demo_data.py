@@ -16,8 +16,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalogs.models import Catalog
-from catalogs.services import catalogs_apply
 from core.errors import DomainError
+from declarative.services import document_apply
 from jobs.engines.process import prepare_team_data
 from jobs.engines.users import engine_user
 from jobs.models import SqlJob
@@ -116,7 +116,7 @@ class Command(BaseCommand):
                                        "enabled": False, "parameters": {"min_amount": "10"}}]
         if catalogs or pipelines:
             try:
-                catalogs_apply(team=team, actor=None, entries=catalogs, pipelines=pipelines,
+                document_apply(team=team, actor=None, document={"catalogs": catalogs, **pipelines},
                                actor_name="create_demo_data")
             except DomainError as exc:  # e.g. a catalog path outside the team's data roots
                 raise CommandError(exc.summary()) from None

@@ -5,21 +5,21 @@
     schedules: [{name, job (a job name), cron, time_zone, enabled, catchup, concurrency, max_retries,
                  retry_backoff_seconds, parameters}]
 
-Called by catalogs_apply inside its transaction, so the whole document is all or nothing. A section that is
-absent is left alone; `prune` deletes only within the sections the document has. `dry_run` applies in a
+Called by document_apply (declarative/services.py) inside its transaction, so the whole document is all or
+nothing. A section that is absent is left alone; `prune` deletes only within the sections the document has. `dry_run` applies in a
 savepoint and rolls it back, so it reports exactly what would change, validation included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
+from catalogs.services import SectionResult
 from core.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
@@ -29,39 +29,9 @@ from schedules.models import CatchUp, Concurrency, Schedule
 from schedules.services.schedules import schedule_create, schedule_delete, schedule_update
 from teams.models import Team
 
-SECTIONS = ("jobs", "schedules")
 JOB_FIELDS = {"name", "kind", "sql", "parameters", "spark_conf", "default_catalog", "engine", "max_retries"}
 SCHEDULE_FIELDS = {"name", "job", "cron", "time_zone", "enabled", "catchup", "concurrency", "max_retries",
                    "retry_backoff_seconds", "parameters"}
-
-
-@dataclass
-class SectionResult:
-    """Names created, updated, deleted (prune) and unchanged in one section."""
-
-    created: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-
-    def upsert(self, name: str, current: object | None, wanted: Mapping[str, Any], *, create: Callable[[], object],
-               update: Callable[[], object]) -> None:
-        """`create()` when the entry is missing, `update()` when a wanted field differs; record which (or neither)."""
-        if current is None:
-            create()
-            self.created.append(name)
-        elif any(getattr(current, k) != v for k, v in wanted.items()):
-            update()
-            self.updated.append(name)
-        else:
-            self.unchanged.append(name)
-
-
-def pipeline_sections(document: Any) -> dict[str, Any]:
-    """The `jobs` and `schedules` sections a document has (none for a plain list of catalogs)."""
-    if not isinstance(document, Mapping):
-        return {}
-    return {name: document[name] for name in SECTIONS if name in document}
 
 
 def _fail(label: str, name: str | None, error: Exception) -> InvalidInput:
@@ -102,7 +72,15 @@ def _job_wanted(entry: dict[str, Any]) -> dict[str, Any]:
             "max_retries": entry.get("max_retries", 0), "kind": entry.get("kind", JobKind.BATCH)}
 
 
-def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[str, Any]], prune: bool,
+def _job_update(job: SqlJob, data: dict[str, Any]) -> SqlJob:
+    return job_update(job=job, data=data)
+
+
+def _schedule_update(schedule: Schedule, data: dict[str, Any]) -> Schedule:
+    return schedule_update(schedule=schedule, data=data)
+
+
+def _apply_jobs(team: Team, actor: User | None, entries: list[dict[str, Any]], prune: bool,
                 result: SectionResult) -> None:
     existing = {j.name: j for j in SqlJob.objects.select_for_update().filter(team=team)}
     for index, entry in enumerate(entries):
@@ -115,7 +93,7 @@ def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[s
                 raise InvalidInput.of({"kind": [f"Use one of {', '.join(JobKind.values)}."]})
             job = existing.get(name)
             result.upsert(name, job, wanted, create=partial(job_create, team=team, user=actor, name=name, **wanted),
-                          update=partial(job_update, job=job, data=wanted))
+                          update=partial(_job_update, data=wanted))
         except (InvalidInput, TypeError) as exc:
             raise _fail(f"jobs[{index}]", name, exc) from None
     if prune:
@@ -129,7 +107,7 @@ def _apply_jobs(team: Team, actor: AbstractBaseUser | None, entries: list[dict[s
             result.deleted.append(name)
 
 
-def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[dict[str, Any]], prune: bool,
+def _apply_schedules(team: Team, actor: User | None, entries: list[dict[str, Any]], prune: bool,
                      result: SectionResult) -> None:
     existing = {s.name: s for s in Schedule.objects.select_for_update(of=("self",)).select_related("job")
                 .filter(team=team)}
@@ -150,7 +128,7 @@ def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[d
             schedule = existing.get(name)
             result.upsert(name, schedule, wanted,
                           create=partial(schedule_create, team=team, user=actor, name=name, **wanted),
-                          update=partial(schedule_update, schedule=schedule, data=wanted))
+                          update=partial(_schedule_update, data=wanted))
         except (InvalidInput, TypeError, ValueError) as exc:
             raise _fail(label, name, exc) from None
     if prune:
@@ -160,7 +138,7 @@ def _apply_schedules(team: Team, actor: AbstractBaseUser | None, entries: list[d
             result.deleted.append(name)
 
 
-def pipelines_apply(*, team: Team, actor: AbstractBaseUser | None, sections: Mapping[str, Any], prune: bool = False,
+def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, Any], prune: bool = False,
                     dry_run: bool = False) -> dict[str, dict[str, list[str]]]:
     """Make `team`'s jobs and schedules match the document's `jobs`/`schedules` sections (see the module doc).
 
@@ -178,4 +156,4 @@ def pipelines_apply(*, team: Team, actor: AbstractBaseUser | None, sections: Map
                              results["schedules"])
         if dry_run:
             transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
-    return {name: {k: sorted(v) for k, v in asdict(r).items()} for name, r in results.items()}
+    return {name: r.sorted() for name, r in results.items()}

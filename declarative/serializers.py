@@ -1,0 +1,27 @@
+"""Bodies of `POST /apply/` (their component names, ApplyInput and ApplyResult, are the generated clients')."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from catalogs.serializers import CatalogInputSerializer
+
+
+class ApplyInputSerializer(serializers.Serializer[Any]):
+    catalogs = CatalogInputSerializer(many=True)
+    prune = serializers.BooleanField(default=False, help_text="Delete the team's catalogs not listed.")
+    dry_run = serializers.BooleanField(default=False, help_text="Report what would change; change nothing.")
+
+
+class ApplyResultSerializer(serializers.Serializer[Any]):
+    created = serializers.ListField(child=serializers.CharField())
+    updated = serializers.ListField(child=serializers.CharField())
+    deleted = serializers.ListField(child=serializers.CharField())
+    unchanged = serializers.ListField(child=serializers.CharField())
+    dry_run = serializers.BooleanField()
+    jobs = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                 help_text="created/updated/deleted/unchanged job names, when the document has `jobs`.")
+    schedules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                      help_text="The same for a `schedules` section.")

@@ -1,0 +1,59 @@
+"""Declarative apply of a whole document: its catalogs (catalogs/services/apply.py), then its jobs and schedules
+(declarative/pipelines.py), in one transaction, so the document is applied all or nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from catalogs.services import SectionResult, catalogs_apply
+from declarative.documents import catalog_entries, pipeline_sections
+from declarative.pipelines import pipelines_apply
+from teams.models import Team
+
+
+@dataclass
+class ApplyResult(SectionResult):
+    """Names of the catalogs an apply created, updated, deleted (prune) and left unchanged; its other sections'."""
+
+    dry_run: bool = False
+    jobs: dict[str, list[str]] | None = None  # the same four lists for a document's `jobs` section
+    schedules: dict[str, list[str]] | None = None  # …and for its `schedules` section
+
+    def as_dict(self) -> dict[str, Any]:
+        """The API's response body: the sections the document had."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+def document_apply(
+    *,
+    team: Team,
+    actor: User | None,
+    document: Any,
+    prune: bool = False,
+    dry_run: bool = False,
+    environ: Mapping[str, str] | None = None,
+    actor_name: str | None = None,
+) -> ApplyResult:
+    """Make `team`'s catalogs, jobs and schedules match a parsed document (a list of catalog bodies, or an object
+    with `catalogs`, `jobs` and `schedules` lists). A section that is absent is left alone; `prune` deletes only
+    within the sections present. All or nothing: an invalid entry raises InvalidInput naming it and its field,
+    and nothing is written; `dry_run` reports the same result and writes nothing. `environ` resolves `${VAR}` in
+    catalog configurations (the CLI passes its environment; the API none, so they are refused there).
+    """
+    entries, pipelines = catalog_entries(document), pipeline_sections(document)
+    result = ApplyResult(dry_run=dry_run)
+    with transaction.atomic():
+        if entries is not None or not pipelines:  # a document of only jobs/schedules leaves the catalogs alone
+            catalogs = catalogs_apply(team=team, actor=actor, entries=entries, prune=prune, dry_run=dry_run,
+                                      environ=environ, actor_name=actor_name)
+            result.created, result.updated = catalogs.created, catalogs.updated
+            result.deleted, result.unchanged = catalogs.deleted, catalogs.unchanged
+        if pipelines:
+            applied = pipelines_apply(team=team, actor=actor, sections=pipelines, prune=prune, dry_run=dry_run)
+            result.jobs, result.schedules = applied.get("jobs"), applied.get("schedules")
+    return result
