@@ -12,7 +12,8 @@ from catalogs.services.crud import (
     catalog_update,
 )
 from catalogs.services.rotation import RotationResult, catalog_secrets_rotate
-from catalogs.services.spec import CatalogSpec, InvalidInput, catalog_spec_build, config_error_details
+from catalogs.services.spec import CatalogSpec, catalog_spec_build, config_error_details
+from core.errors import InvalidInput
 
 __all__ = [
     "ApplyResult",
