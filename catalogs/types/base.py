@@ -11,12 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from lakeport_engine.catalog_types.base import (  # noqa: F401 - re-exported: the Django side's names for them
-    CatalogConfig,
-    CatalogTypeDefinition,
-    secret_field,
-    secret_map_field,
-)
+from lakeport_engine.catalog_types.base import CatalogConfig, CatalogTypeDefinition
 
 
 @dataclass(frozen=True)

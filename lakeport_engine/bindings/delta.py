@@ -104,7 +104,7 @@ class DeltaBinding(PlainBinding):
     key: ClassVar[str] = delta.DEFINITION.key
     display_name: ClassVar[str] = "Delta"
     # embedded: append, merge on the grouping key, or a changelog; jvm mode (spark_catalog): none
-    sink: ClassVar[str | None] = "lakeport_engine.streaming.sinks.delta:delta_sink"
+    sink: ClassVar[str | None] = "lakeport_engine.streaming.sinks.changelog:delta_sink"
 
     def static_conf(self, entry: CatalogEntry, *, delta_mode: str) -> dict[str, str]:
         """The JVM DeltaCatalog as spark_catalog in jvm mode; nothing for the embedded connector."""

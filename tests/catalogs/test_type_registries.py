@@ -127,3 +127,13 @@ def test_a_type_whose_definition_is_gone_is_refused_by_the_model(throwaway: None
     field.clean("throwaway", None)
     with pytest.raises(ValueError, match="already registered"), catalog_type_registered(ThrowawayCatalogType()):
         pass
+
+
+def test_every_named_sink_factory_exists() -> None:
+    import importlib
+
+    for key, binding in BINDINGS.items():
+        if binding.sink:
+            module, _, name = binding.sink.partition(":")
+            assert callable(getattr(importlib.import_module(module), name)), key
+    assert {k for k, b in BINDINGS.items() if b.sink} == {"delta", "jdbc", "hive"}
