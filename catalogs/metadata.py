@@ -21,10 +21,11 @@ from catalogs.secrets import open_configuration, secret_paths
 from catalogs.services.paths import catalog_reach_errors
 from catalogs.services.spec import config_error_details, invalid
 from catalogs.types import CATALOG_TYPES, get_catalog_type
-from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
+from catalogs.types.base import ConnectionResult, MetadataError, TableDetail, TableSummary
 from catalogs.types.endpoints import Endpoint, EndpointRefused, catalog_endpoints, check_endpoints
 from catalogs.types.streams import StreamSample, sample_table
 from core.errors import Conflict, InvalidInput
+from lakeport_engine.catalog_types.base import CatalogConfig
 from lakeport_kernel.redaction import register_secret
 from teams.models import Team
 

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils import timezone
 
+from lakeport_engine.catalog_types import DEFINITIONS
+
 CATALOG_NAME_RE = r"^[a-z][a-z0-9_]{0,62}$"
 
 
-class CatalogTypeKey(models.TextChoices):
-    JDBC = "jdbc", "JDBC"
-    HIVE = "hive", "Hive"
-    DELTA = "delta", "Delta Lake"
-    REDIS_STREAMS = "redis-streams", "Redis Streams"
-    NATS_JETSTREAM = "nats-jetstream", "NATS JetStream"
-    FILES = "files", "Files (landing directories)"
-    KAFKA = "kafka", "Kafka"
+def validate_catalog_type(value: str) -> None:
+    """A catalog type must be registered (lakeport_engine/catalog_types): no model choices, so a new type needs
+    no migration."""
+    if value not in DEFINITIONS:
+        raise ValidationError(f"Unknown catalog type '{value}'; use one of: {', '.join(DEFINITIONS)}.",
+                              code="invalid_choice")
 
 
 class Catalog(models.Model):
@@ -34,7 +35,7 @@ class Catalog(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         help_text="Who created the catalog.",
     )
-    catalog_type = models.CharField(max_length=16, choices=CatalogTypeKey.choices)
+    catalog_type = models.CharField(max_length=16, validators=[validate_catalog_type])
     catalog_name = models.CharField(
         max_length=63,
         validators=[RegexValidator(CATALOG_NAME_RE, "Use lowercase letters, digits and _, starting with a letter.")],
@@ -70,7 +71,7 @@ class CatalogChange(models.Model):
 
     team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="catalog_changes")
     catalog_name = models.CharField(max_length=63)
-    catalog_type = models.CharField(max_length=16, choices=CatalogTypeKey.choices)
+    catalog_type = models.CharField(max_length=16, validators=[validate_catalog_type])
     action = models.CharField(max_length=16, choices=CatalogChangeAction.choices)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     actor_name = models.CharField(max_length=150, help_text="The actor's user name, or the command that acted.")

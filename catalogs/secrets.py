@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.conf import settings
 from pydantic import SecretStr
 
-from catalogs.types import get_catalog_type
-from catalogs.types.base import CatalogConfig
+from lakeport_engine.catalog_types import definition_for
+from lakeport_engine.catalog_types.base import CatalogConfig, SecretFields, secret_fields
 from lakeport_kernel.secretbox import SecretBox, is_sealed
+
+__all__ = ["SecretFields", "aliased_keys", "count_sealed", "merge_secrets", "open_configuration",
+           "public_configuration", "public_stored_configuration", "seal_configuration", "secret_box", "secret_fields",
+           "secret_paths", "stored_plain"]
 
 
 @lru_cache(maxsize=4)
@@ -26,17 +30,11 @@ def secret_box() -> SecretBox:
 
 def secret_paths(config: CatalogConfig) -> list[str]:
     """Dotted paths of the secret values set in `config` (`password`, `storage-options.KEY`)."""
-    paths: list[str] = []
-    for name, info in type(config).model_fields.items():
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        if not extra.get("secret"):
-            continue
-        alias = info.alias or name
-        value = getattr(config, name)
-        if extra.get("secretValues") and isinstance(value, dict):
-            paths.extend(f"{alias}.{k}" for k in value)
-        elif value is not None:
-            paths.append(alias)
+    fields = secret_fields(type(config))
+    plain = config.model_dump(by_alias=True, mode="python")
+    paths = [alias for alias in fields.scalars if plain.get(alias) is not None]
+    for alias in fields.maps:
+        paths.extend(f"{alias}.{k}" for k in plain.get(alias) or {})
     return paths
 
 
@@ -56,7 +54,7 @@ def seal_configuration(config: CatalogConfig) -> str:
 def open_configuration(catalog_type: str, stored: str) -> CatalogConfig:
     """Decrypt stored JSON text and validate it into the type's configuration model."""
     plain = secret_box().open_config(json.loads(stored))
-    return get_catalog_type(catalog_type).config_model.model_validate(plain)
+    return definition_for(catalog_type).parse(plain)
 
 
 def public_configuration(config: CatalogConfig) -> dict[str, Any]:
@@ -73,26 +71,8 @@ def public_configuration(config: CatalogConfig) -> dict[str, Any]:
     return {k: (v.get_secret_value() if isinstance(v, SecretStr) else v) for k, v in data.items()}
 
 
-# ---- write-only secrets in the API: which fields are secret, merging omitted ones, the public view ------------
-class SecretFields(NamedTuple):
-    """The secret fields of a configuration model, by alias: single values and maps whose values are secret."""
-
-    scalars: tuple[str, ...]
-    maps: tuple[str, ...]
-
-
-@lru_cache(maxsize=16)
-def secret_fields(model: type[CatalogConfig]) -> SecretFields:
-    """Aliases of `model`'s secret fields (marked by `secret_field` / `secret_map_field` in catalogs/types/base.py)."""
-    scalars: list[str] = []
-    maps: list[str] = []
-    for name, info in model.model_fields.items():
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        if extra.get("secret"):
-            (maps if extra.get("secretValues") else scalars).append(info.alias or name)
-    return SecretFields(tuple(scalars), tuple(maps))
-
-
+# ---- write-only secrets in the API: merging omitted ones, the public view (which fields are secret: the model's
+# markers, lakeport_engine/catalog_types/base.py `secret_fields`, the same list the runtime redacts) ------------
 def aliased_keys(model: type[CatalogConfig], data: dict[str, Any]) -> dict[str, Any]:
     """`data` with python field names (`base_url`) renamed to their aliases (`base-url`) unless both are given."""
     # The models also accept python names (populate_by_name); merging works on aliases only.
@@ -136,7 +116,8 @@ def merge_secrets(model: type[CatalogConfig], incoming: dict[str, Any], stored: 
 
 def stored_plain(stored: str) -> dict[str, Any]:
     """The stored JSON text decrypted into a plain dict (no model validation: stored rows are already valid)."""
-    return secret_box().open_config(json.loads(stored))
+    plain: dict[str, Any] = secret_box().open_config(json.loads(stored))
+    return plain
 
 
 def public_stored_configuration(stored: str) -> tuple[dict[str, Any], list[str]]:

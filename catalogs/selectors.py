@@ -76,10 +76,11 @@ def catalog_history(*, team: Team, name: str) -> QuerySet[CatalogChange]:
     return qs
 
 
-@lru_cache(maxsize=1)
-def _type_schemas() -> tuple[dict[str, Any], ...]:
+@lru_cache(maxsize=4)
+def _type_schemas(keys: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
     types = []
-    for key, catalog_type in CATALOG_TYPES.items():
+    for key in keys:
+        catalog_type = CATALOG_TYPES[key]
         schema = catalog_type.config_model.model_json_schema(by_alias=True)
         types.append({"key": key, "display_name": catalog_type.display_name, "schema": schema})
     return tuple(types)
@@ -88,4 +89,4 @@ def _type_schemas() -> tuple[dict[str, Any], ...]:
 def catalog_types_list() -> list[dict[str, Any]]:
     """Every catalog type: key, display name and the JSON Schema of its configuration (hyphenated property
     names; secret fields carry `"secret": true` and `"writeOnly": true`) for the UI to render forms."""
-    return copy.deepcopy(list(_type_schemas()))
+    return copy.deepcopy(list(_type_schemas(tuple(CATALOG_TYPES))))  # keyed: a type registered later shows

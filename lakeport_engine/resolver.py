@@ -284,8 +284,9 @@ class CatalogResolver:
         if refs.use is not None:
             return self._use_catalog(refs.use.catalog.lower(), bindings)
         self.check(sql, stmt)
-        if refs.namespace is not None and self._track_use(refs.namespace, bindings) == "delta":
-            return None  # USE of a database in an embedded Delta catalog: ours to track, Spark has no such catalog
+        used = self._track_use(refs.namespace, bindings) if refs.namespace is not None else None
+        if used is not None and used.embedded:
+            return None  # USE of a database in an embedded catalog (Delta): ours to track, Spark has no such catalog
         delta = self._state.delta
         current = self.binding(self.current_catalog)
         involves_delta = any(b.embedded for b in bindings)
@@ -311,8 +312,8 @@ class CatalogResolver:
             df = self.spark.sql(f"USE {_quote(binding.spark_name)}.{_quote(str(database))}")
         return df
 
-    def _track_use(self, namespace: tuple[str, ...] | None, bindings: list[Binding]) -> str | None:
-        """Follow `USE [cat.]db` in our own current catalog/database; returns the catalog type it switched to."""
+    def _track_use(self, namespace: tuple[str, ...] | None, bindings: list[Binding]) -> Binding | None:
+        """Follow `USE [cat.]db` in our own current catalog/database; returns the binding of the catalog it is in."""
         if namespace is None:
             return None
         by_name = {b.name: b for b in bindings}
@@ -324,9 +325,7 @@ class CatalogResolver:
         else:
             self.current_database = ".".join(namespace)
             binding = self.binding(self.current_catalog)
-        if binding is not None and binding.embedded:
-            return "delta"
-        return binding.type if binding is not None else None
+        return binding
 
     # ---- failures ----------------------------------------------------------------------------------------
     def describe_failure(self, exc: BaseException, stmt: Statement) -> str:

@@ -17,11 +17,8 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
-from lakeport_engine.catalog_types import CATALOG_TYPE_KEYS
+from lakeport_engine.catalog_types import DEFINITIONS
 from lakeport_kernel.redaction import register_secret
-
-CATALOG_TYPES = CATALOG_TYPE_KEYS  # the types this runtime can bind (the binding registry is checked against it)
-_SECRET_KEY_WORDS = ("password", "secret", "token", "key", "credential", "sas")
 
 
 class CatalogStoreError(RuntimeError):
@@ -54,21 +51,15 @@ class CatalogEntry:
     def __post_init__(self) -> None:
         if not self.fingerprint:
             object.__setattr__(self, "fingerprint", catalog_fingerprint(self.type, self.version, self.configuration))
-        _register_secrets(self.configuration)
+        register_secrets(self.type, self.configuration)
 
 
-def _register_secrets(config: Any, secret: bool = False) -> None:
-    """Register the secret values of a plain configuration for redaction (passwords, storage credentials)."""
-    if isinstance(config, dict):
-        for key, value in config.items():
-            # every value under storage-options is a credential or harmless: mask them all
-            inner = secret or key == "storage-options" or any(w in key.lower() for w in _SECRET_KEY_WORDS)
-            _register_secrets(value, inner)
-    elif isinstance(config, list):
-        for value in config:
-            _register_secrets(value, secret)
-    elif isinstance(config, str) and secret:
-        register_secret(config)
+def register_secrets(catalog_type: str, configuration: dict[str, Any]) -> None:
+    """Register the secret values of a plain configuration for redaction: the fields its type's model marks
+    secret (the same list the catalog API keeps write-only); an unknown type has none this runtime knows."""
+    definition = DEFINITIONS.get(catalog_type)
+    for value in definition.secret_values(configuration) if definition is not None else []:
+        register_secret(value)
 
 
 @runtime_checkable
@@ -96,8 +87,8 @@ def _entry_from_body(body: Any, where: str) -> CatalogEntry:
     name, kind, config = body.get("catalog_name"), body.get("catalog_type"), body.get("configuration")
     if not isinstance(name, str) or not name:
         raise CatalogStoreError(f"{where}: 'catalog_name' is required.")
-    if kind not in CATALOG_TYPES:
-        raise CatalogStoreError(f"{where}: catalog '{name}' has catalog_type {kind!r}; use one of {', '.join(CATALOG_TYPES)}.")
+    if not isinstance(kind, str) or kind not in DEFINITIONS:
+        raise CatalogStoreError(f"{where}: catalog '{name}' has catalog_type {kind!r}; use one of {', '.join(DEFINITIONS)}.")
     if not isinstance(config, dict):
         raise CatalogStoreError(f"{where}: catalog '{name}' needs a 'configuration' object.")
     version = body.get("version", 1)
@@ -236,7 +227,8 @@ class DatabaseCatalogStore:
         with self._lock:
             for attempt in (1, 2):  # one reconnect: a long-lived driver outlives idle connections
                 try:
-                    return self._connection().execute(query, params).fetchall()
+                    rows: list[tuple[Any, ...]] = self._connection().execute(query, params).fetchall()
+                    return rows
                 except psycopg.OperationalError as exc:
                     self._conn = None
                     if attempt == 2:

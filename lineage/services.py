@@ -224,8 +224,9 @@ def run_snapshot_create(*, run: JobRun, request: SnapshotRequest) -> RunSnapshot
     """Record what `run` must read: the Delta versions the earlier run read (first read of each), or `as_of`."""
     versions: dict[str, int] = {}
     if request.like_run is not None:
-        edges = (RunEdge.objects.filter(run=request.like_run, direction=Direction.IN, version__isnull=False,
-                                        dataset__kind="delta").select_related("dataset").order_by("statement", "id"))
+        # every versioned read (Delta today; any type whose datasets carry a version), not a type by name
+        edges = (RunEdge.objects.filter(run=request.like_run, direction=Direction.IN, version__isnull=False)
+                 .select_related("dataset").order_by("statement", "id"))
         for edge in edges:
             versions.setdefault(f"{edge.dataset.namespace}/{edge.dataset.name}", int(edge.version or 0))
     return RunSnapshot.objects.create(run=run, as_of=request.as_of, like_run=request.like_run, versions=versions)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AbstractBaseUser, User
 
 from catalogs.models import CatalogChange
 from catalogs.secrets import secret_fields
-from catalogs.types.base import CatalogConfig
+from lakeport_engine.catalog_types.base import CatalogConfig
 from teams.models import Team
 
 
@@ -55,7 +55,12 @@ def catalog_diff(
     return changes
 
 
-def actor_label(actor: User | None, fallback: str) -> str:
+def actor_user(actor: AbstractBaseUser | None) -> User | None:
+    """The user to record as the actor (a request's user is typed as any auth user; the platform's is `User`)."""
+    return actor if isinstance(actor, User) else None
+
+
+def actor_label(actor: AbstractBaseUser | None, fallback: str) -> str:
     """The name recorded for an actor: the user name, or `fallback` (the command) when no user acted."""
     return actor.get_username() if actor is not None else fallback
 
@@ -77,7 +82,7 @@ def catalog_change_record(
         catalog_name=catalog_name,
         catalog_type=catalog_type,
         action=action,
-        actor=actor,
+        actor=actor_user(actor),
         actor_name=actor_name,
         version=version,
         changes=changes,

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from catalogs.models import Catalog, CatalogChangeAction
 from catalogs.secrets import seal_configuration, stored_plain
-from catalogs.services.audit import actor_label, catalog_change_record, catalog_diff
+from catalogs.services.audit import actor_label, actor_user, catalog_change_record, catalog_diff
 from catalogs.services.paths import catalog_paths_check
 from catalogs.services.spec import CatalogSpec, catalog_spec_build
 from catalogs.types import get_catalog_type
@@ -71,8 +71,8 @@ def catalog_insert(
     now = timezone.now()
     catalog = Catalog(
         team=team,
-        user=actor,
-        created_by=actor,
+        user=actor_user(actor),
+        created_by=actor_user(actor),
         catalog_type=spec.catalog_type,
         catalog_name=spec.name,
         configuration=seal_configuration(spec.config),
@@ -127,7 +127,8 @@ def catalog_overwrite(
     )
     if rows != 1:
         raise PreconditionFailed("The catalog was changed by someone else at the same time; read it again and retry.")
-    catalog.configuration, catalog.description, catalog.user, catalog.update_time = sealed, spec.description, actor, now
+    catalog.configuration, catalog.description, catalog.user, catalog.update_time = (
+        sealed, spec.description, actor_user(actor), now)
     catalog.version += 1
     catalog_change_record(
         team=catalog.team, catalog_name=catalog.catalog_name, catalog_type=catalog.catalog_type,

@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 from catalogs.models import Catalog
 from catalogs.services.spec import CatalogSpec, invalid
 from catalogs.types.endpoints import EndpointRefused, catalog_endpoints, check_endpoints
-from catalogs.types.paths import LOCAL_PATH_FIELDS, check_team_path, local_paths, overlaps
+from catalogs.types.paths import check_team_path, local_path_types, local_paths, overlaps
+from lakeport_engine.catalog_types import DEFINITIONS
 from teams.models import Team
 
 
@@ -58,8 +59,8 @@ def catalog_paths_check(*, team: Team, spec: CatalogSpec) -> None:
 
 
 def _endpoint_field(catalog_type: str) -> str:
-    return {"jdbc": "base-url", "hive": "metastore-uris", "redis-streams": "url", "nats-jetstream": "servers",
-            "kafka": "bootstrap-servers", "delta": "storage-options"}.get(catalog_type, "non_field_errors")
+    definition = DEFINITIONS.get(catalog_type)
+    return definition.endpoint_field if definition is not None else "non_field_errors"
 
 
 def _path_errors(*, team_name: str, catalog_type: str, plain: dict[str, Any]) -> dict[str, list[str]]:
@@ -84,7 +85,7 @@ def _path_errors(*, team_name: str, catalog_type: str, plain: dict[str, Any]) ->
 
 
 def _catalog_rows(**filters: Any) -> list[tuple[str, dict[str, Any]]]:
-    rows = Catalog.objects.filter(catalog_type__in=list(LOCAL_PATH_FIELDS), **filters)
+    rows = Catalog.objects.filter(catalog_type__in=local_path_types(), **filters)
     found = []
     for row in rows.only("catalog_type", "configuration").iterator():
         stored = json.loads(row.configuration) if isinstance(row.configuration, str) else row.configuration
@@ -93,7 +94,7 @@ def _catalog_rows(**filters: Any) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _other_teams_paths(team_name: str) -> list[Path]:
-    rows = Catalog.objects.exclude(team__name=team_name).filter(catalog_type__in=list(LOCAL_PATH_FIELDS))
+    rows = Catalog.objects.exclude(team__name=team_name).filter(catalog_type__in=local_path_types())
     paths: list[Path] = []
     for row in rows.only("catalog_type", "configuration").iterator():
         stored = json.loads(row.configuration) if isinstance(row.configuration, str) else row.configuration

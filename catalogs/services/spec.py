@@ -17,8 +17,8 @@ from pydantic import ValidationError as PydanticValidationError
 from catalogs.models import CATALOG_NAME_RE, Catalog
 from catalogs.secrets import aliased_keys, merge_secrets, secret_fields, stored_plain
 from catalogs.types import CATALOG_TYPES, get_catalog_type
-from catalogs.types.base import CatalogConfig
 from core.errors import InvalidInput
+from lakeport_engine.catalog_types.base import CatalogConfig
 
 WRITABLE_FIELDS = ("catalog_name", "catalog_type", "configuration", "description")
 # Fields of the API's output: accepted and ignored in input, so a GET body can be sent back with PUT.

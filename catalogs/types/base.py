@@ -1,8 +1,9 @@
-"""The contract every catalog type implements, and the shapes its metadata methods return.
+"""The contract every catalog type implements on the Django side, and the shapes its metadata methods return.
 
-A type owns its configuration model (pydantic; the API validates with it and the UI renders its
-JSON Schema), knows which fields are secret, and talks to its system through a native Python client
-(never Spark) to test a connection and browse databases → tables → columns.
+A type's key, display name, configuration model (pydantic; the API validates with it and the UI renders its JSON
+Schema) and secret fields come from its runtime definition (`lakeport_engine/catalog_types/`, shared with the Spark
+side); this side adds talking to the system through a native Python client (never Spark) to test a connection
+and browse databases → tables → columns.
 """
 
 from __future__ import annotations
@@ -10,42 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, SecretStr
-
-
-class CatalogConfig(BaseModel):
-    """Base of every type's configuration: keys are the seed's hyphenated names; unknown keys are errors."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, str_strip_whitespace=True, frozen=True)
-
-    def to_plain(self) -> dict[str, Any]:
-        """The configuration as a JSON-ready dict with hyphenated keys and secrets in plain text."""
-        return _reveal(self.model_dump(by_alias=True, exclude_none=True, mode="python"))
-
-
-def _reveal(value: Any) -> Any:
-    if isinstance(value, SecretStr):
-        return value.get_secret_value()
-    if isinstance(value, dict):
-        return {k: _reveal(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_reveal(v) for v in value]
-    return value
-
-
-def secret_field(**kwargs: Any) -> Any:
-    """A `Field` for a secret: marked in the JSON Schema as write-only so the UI renders a password input."""
-    from pydantic import Field
-
-    extra = {"secret": True, "writeOnly": True, "format": "password"}
-    return Field(json_schema_extra=extra, **kwargs)
-
-
-def secret_map_field(**kwargs: Any) -> Any:
-    """A `Field` for a map whose values are all secret (e.g. storage credentials)."""
-    from pydantic import Field
-
-    return Field(json_schema_extra={"secret": True, "secretValues": True, "writeOnly": True}, **kwargs)
+from lakeport_engine.catalog_types.base import CatalogConfig, CatalogTypeDefinition
 
 
 @dataclass(frozen=True)
@@ -104,11 +70,24 @@ class MetadataError(Exception):
 
 @runtime_checkable
 class CatalogType(Protocol):
-    """One kind of catalog (jdbc, hive, delta)."""
+    """One kind of catalog (jdbc, hive, delta, …) on the Django side: its runtime definition plus browsing."""
 
-    key: ClassVar[str]
-    display_name: ClassVar[str]
-    config_model: ClassVar[type[CatalogConfig]]
+    definition: ClassVar[CatalogTypeDefinition]
+
+    @property
+    def key(self) -> str:
+        """The type key (from the definition)."""
+        ...
+
+    @property
+    def display_name(self) -> str:
+        """The name the API and UI show (from the definition)."""
+        ...
+
+    @property
+    def config_model(self) -> type[CatalogConfig]:
+        """The configuration model (from the definition)."""
+        ...
 
     def test_connection(self, config: Any, *, timeout: float) -> ConnectionResult:
         """Connect with `config` (a validated `config_model`) within `timeout` seconds; never hang, never raise."""
@@ -125,3 +104,24 @@ class CatalogType(Protocol):
     def describe_table(self, config: Any, database: str, table: str, *, timeout: float) -> TableDetail:
         """Columns, partition columns (and Delta version/row count) of one table."""
         ...
+
+
+class DefinedCatalogType:
+    """Key, display name and configuration model read from the type's runtime definition."""
+
+    definition: ClassVar[CatalogTypeDefinition]
+
+    @property
+    def key(self) -> str:
+        """The type key."""
+        return self.definition.key
+
+    @property
+    def display_name(self) -> str:
+        """The name the API and UI show."""
+        return self.definition.display_name
+
+    @property
+    def config_model(self) -> type[CatalogConfig]:
+        """The configuration model."""
+        return self.definition.config_model

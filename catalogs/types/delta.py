@@ -13,20 +13,19 @@ import os
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from catalogs.types.base import CatalogConfig, Column, ConnectionResult, MetadataError, TableDetail, TableSummary
-from catalogs.types.calls import browse, check_connection
-from catalogs.types.delta_config import DeltaConfig
+from catalogs.types.base import Column, ConnectionResult, DefinedCatalogType, MetadataError, TableDetail, TableSummary
+from catalogs.types.calls import T, browse, check_connection
 from catalogs.types.hive import spark_type
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.delta import DEFINITION, DeltaConfig
 
 _LOG_DIR = "_delta_log"
 
 
-class DeltaCatalogType:
+class DeltaCatalogType(DefinedCatalogType):
     """Delta tables under one warehouse: databases are directories, tables are directories with a `_delta_log`."""
 
-    key: ClassVar[str] = "delta"
-    display_name: ClassVar[str] = "Delta Lake"
-    config_model: ClassVar[type[CatalogConfig]] = DeltaConfig
+    definition: ClassVar[CatalogTypeDefinition] = DEFINITION
 
     def test_connection(self, config: DeltaConfig, *, timeout: float) -> ConnectionResult:
         """Check that the warehouse exists and, when it holds Delta tables, that a table's log loads.
@@ -101,7 +100,7 @@ class DeltaCatalogType:
 
         return self._browse(config, run, timeout)
 
-    def _browse(self, config: DeltaConfig, run: Callable[[], Any], timeout: float) -> Any:
+    def _browse(self, config: DeltaConfig, run: Callable[[], T], timeout: float) -> T:
         return browse(run, timeout=timeout, target=config.warehouse, explain=lambda e: _explain(config, e),
                       secrets=_secrets(config))
 

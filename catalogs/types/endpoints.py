@@ -17,16 +17,16 @@ from __future__ import annotations
 import ipaddress
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from catalogs.types.calls import DeadlineExceeded, call_with_deadline
+from lakeport_engine.catalog_types import DEFINITIONS
+from lakeport_engine.catalog_types.base import DEFAULT_PORTS, Endpoint
 
 LOOPBACK = "loopback"  # every address of this machine compares equal to this token
-DEFAULT_PORTS = {"postgresql": 5432, "postgres": 5432, "mysql": 3306, "mariadb": 3306, "redis": 6379,
-                 "rediss": 6379, "amqp": 5672, "amqps": 5671, "nats": 4222, "tls": 4222, "http": 80, "https": 443}
 REFUSED = ("points at one of the platform's own services (its database, broker or result backend); "
            "a catalog may not reach them.")
 NOT_ALLOWED = "is not on the operator's list of hosts catalogs may reach (LAKEPORT_CATALOG_ALLOWED_HOSTS)."
@@ -34,21 +34,6 @@ NOT_ALLOWED = "is not on the operator's list of hosts catalogs may reach (LAKEPO
 
 class EndpointRefused(ValueError):
     """A catalog endpoint the platform will not connect to; the message names the endpoint and the rule."""
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """A server a catalog connects to. `kind` is its protocol; `databases` the PostgreSQL/MySQL databases used."""
-
-    host: str
-    port: int
-    kind: str
-    databases: frozenset[str] = field(default_factory=frozenset)
-
-    @property
-    def label(self) -> str:
-        """`host:port` as written (IPv6 in brackets)."""
-        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
 
 @dataclass(frozen=True)
@@ -169,77 +154,11 @@ def platform_services() -> list[PlatformService]:
 
 
 # ---- catalog endpoints ------------------------------------------------------------------------------------
-def _url_endpoint(url: str, kind: str) -> Endpoint | None:
-    parts = urlsplit(url)
-    if not parts.hostname:
-        return None
-    try:
-        port = parts.port or DEFAULT_PORTS.get(parts.scheme.lower(), DEFAULT_PORTS.get(kind, 0))
-    except ValueError:
-        return None
-    return Endpoint(parts.hostname, port, kind)
-
-
-def _jdbc(plain: dict[str, Any]) -> list[Endpoint]:
-    from lakeport_engine.jdbc_url import JdbcUrlError, parse_jdbc_url
-
-    try:
-        url = parse_jdbc_url(str(plain.get("base-url", "")))
-    except JdbcUrlError:
-        return []
-    databases = {str(plain.get("default-database") or ""), url.database} - {""}
-    return [Endpoint(url.host, url.port, str(plain.get("type") or "postgresql"), frozenset(databases))]
-
-
-def _hive(plain: dict[str, Any]) -> list[Endpoint]:
-    from lakeport_engine.hive_site import URIS, HiveSiteError, hive_site, split_uris
-
-    uris = str(plain.get("metastore-uris") or "")
-    if not uris and plain.get("hive-conf-dir"):
-        try:
-            uris = hive_site(str(plain["hive-conf-dir"])).get(URIS, "")
-        except HiveSiteError:
-            uris = ""
-    found = (_url_endpoint(u, "thrift") for u in split_uris(uris))
-    return [e for e in found if e is not None]
-
-
-def _redis(plain: dict[str, Any]) -> list[Endpoint]:
-    found = _url_endpoint(str(plain.get("url") or ""), "redis")
-    return [found] if found else []
-
-
-def _nats(plain: dict[str, Any]) -> list[Endpoint]:
-    found = (_url_endpoint(str(s), "nats") for s in plain.get("servers") or [])
-    return [e for e in found if e is not None]
-
-
-def _kafka(plain: dict[str, Any]) -> list[Endpoint]:
-    from catalogs.types.kafka import servers
-
-    try:
-        return [Endpoint(host, port, "kafka") for host, port in servers(str(plain.get("bootstrap-servers") or ""))]
-    except ValueError:
-        return []
-
-
-def _delta(plain: dict[str, Any]) -> list[Endpoint]:
-    # object-store endpoints (AWS_ENDPOINT_URL, …) are servers the engine connects to as well
-    options = plain.get("storage-options") or {}
-    found = (_url_endpoint(str(v), "http") for v in options.values() if "://" in str(v))
-    return [e for e in found if e is not None]
-
-
-ENDPOINTS: dict[str, Callable[[dict[str, Any]], list[Endpoint]]] = {
-    "jdbc": _jdbc, "hive": _hive, "redis-streams": _redis, "nats-jetstream": _nats, "kafka": _kafka,
-    "delta": _delta,
-}
-
-
 def catalog_endpoints(catalog_type: str, plain: dict[str, Any]) -> list[Endpoint]:
-    """The servers a configuration (plain, hyphenated keys) makes the platform and its engines connect to."""
-    extract = ENDPOINTS.get(catalog_type)
-    return extract(plain) if extract is not None else []
+    """The servers a configuration (plain, hyphenated keys) makes the platform and its engines connect to (each
+    type's definition reads them, the same reader the Spark side uses)."""
+    definition = DEFINITIONS.get(catalog_type)
+    return definition.endpoints(plain) if definition is not None else []
 
 
 # ---- the rule ---------------------------------------------------------------------------------------------

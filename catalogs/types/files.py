@@ -10,37 +10,19 @@ from __future__ import annotations
 import collections
 import csv
 import io
-import os
 from collections.abc import Callable
 from itertools import islice
-from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-from pydantic import Field, field_validator
-
-from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary
-from catalogs.types.calls import browse, check_connection
-from catalogs.types.paths import check_local_path
-from catalogs.types.streams import StreamCatalogConfig, StreamSample, json_records, stream_detail
+from catalogs.types.base import ConnectionResult, DefinedCatalogType, MetadataError, TableDetail, TableSummary
+from catalogs.types.calls import T, browse, check_connection
+from catalogs.types.streams import StreamSample, json_records, stream_detail
 from lakeport_engine import confined
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.files import DEFINITION, FilesConfig
 
 SAMPLE_FILES = 5
 SAMPLE_RECORDS = 50
-
-
-class FilesConfig(StreamCatalogConfig):
-    """A root directory whose `<database>/<table>` sub-directories are landing directories."""
-
-    root: str = Field(description="Absolute path inside one of the team's data directories.", max_length=1000)
-    format: Literal["json", "csv", "parquet"] = Field(default="json", description="Default file format.")
-    max_files_per_batch: int | None = Field(default=None, alias="max-files-per-batch", ge=1, le=100_000)
-
-    @field_validator("root")
-    @classmethod
-    def _root(cls, value: str) -> str:
-        check_local_path(value)
-        # kept as written, not resolved: a root that is (or turned into) a symlink is refused when read
-        return os.path.normpath(value)
 
 
 def _dirs(root: str, *parts: str) -> list[str]:
@@ -66,7 +48,8 @@ def _records(root: str, parts: tuple[str, ...], name: str, fmt: str, limit: int,
 
             data = pq.read_table(handle)
             start = max(0, data.num_rows - limit) if tail else 0
-            return data.slice(start, limit).to_pylist()
+            rows: list[dict[str, Any]] = data.slice(start, limit).to_pylist()
+            return rows
         if fmt == "csv":
             reader = csv.DictReader(io.TextIOWrapper(handle, encoding="utf-8", errors="replace", newline=""))
             return [dict(r) for r in (collections.deque(reader, maxlen=limit) if tail else islice(reader, limit))]
@@ -96,10 +79,10 @@ def _tail(root: str, parts: tuple[str, ...], fmt: str, limit: int) -> list[dict[
     return [record for chunk in reversed(chunks) for record in chunk]
 
 
-def _confined(run: Callable[[], Any]) -> Callable[[], Any]:
+def _confined(run: Callable[[], T]) -> Callable[[], T]:
     """`run` with a symlink on the way refused as a clear 409 naming the rule (never followed, never a 502)."""
 
-    def call() -> Any:
+    def call() -> T:
         try:
             return run()
         except confined.ConfinedPathError as exc:
@@ -108,12 +91,10 @@ def _confined(run: Callable[[], Any]) -> Callable[[], Any]:
     return call
 
 
-class FilesCatalogType:
+class FilesCatalogType(DefinedCatalogType):
     """Landing directories of files."""
 
-    key: ClassVar[str] = "files"
-    display_name: ClassVar[str] = "Files (landing directories)"
-    config_model: ClassVar[type[CatalogConfig]] = FilesConfig
+    definition: ClassVar[CatalogTypeDefinition] = DEFINITION
 
     def test_connection(self, config: FilesConfig, *, timeout: float) -> ConnectionResult:
         """Check that the root is a readable directory."""
@@ -149,7 +130,7 @@ class FilesCatalogType:
             fmt = (spec.format if spec and spec.format else None) or config.format
             records, text = _sample(config.root, (database, table), fmt)
             files = sum(1 for e in confined.entries(config.root, database, table) if not e.is_dir)
-            location = str(Path(config.root) / database / table)
+            location = str(config.table_dir(database, table))
             return stream_detail(config, database, table, records, row_count=None, location=location,
                                  properties={"format": fmt, "files": str(files)}, from_text=text)
 
@@ -168,7 +149,7 @@ class FilesCatalogType:
 
         return self._browse(config, run, timeout)
 
-    def _browse(self, config: FilesConfig, run: Callable[[], Any], timeout: float) -> Any:
+    def _browse(self, config: FilesConfig, run: Callable[[], T], timeout: float) -> T:
         return browse(_confined(run), timeout=timeout, target=config.root, explain=lambda e: _explain(config, e))
 
 

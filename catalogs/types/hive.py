@@ -22,9 +22,10 @@ from pymetastore.hive_metastore.ttypes import MetaException, NoSuchObjectExcepti
 from thrift.protocol.TBinaryProtocol import TBinaryProtocol
 from thrift.transport import TSocket, TTransport
 
-from catalogs.types.base import CatalogConfig, Column, ConnectionResult, MetadataError, TableDetail, TableSummary
-from catalogs.types.calls import browse, check_connection
-from catalogs.types.hive_config import HiveConfig
+from catalogs.types.base import Column, ConnectionResult, DefinedCatalogType, MetadataError, TableDetail, TableSummary
+from catalogs.types.calls import T, browse, check_connection
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.hive import DEFINITION, HiveConfig
 from lakeport_engine.hive_site import URIS, HiveSiteError, hive_site, metastore_address, split_uris
 
 _KINDS = {
@@ -42,12 +43,10 @@ _HIVE_NAME = re.compile(r"^[A-Za-z0-9_]{1,128}$")
 _HIDDEN_PARAMETER = re.compile(r"^(spark\.sql\.sources\.schema|spark\.sql\.create\.version|transient_lastDdlTime)")
 
 
-class HiveCatalogType:
+class HiveCatalogType(DefinedCatalogType):
     """A Hive Metastore: databases, tables with their type, columns and partition keys, locations."""
 
-    key: ClassVar[str] = "hive"
-    display_name: ClassVar[str] = "Hive Metastore"
-    config_model: ClassVar[type[CatalogConfig]] = HiveConfig
+    definition: ClassVar[CatalogTypeDefinition] = DEFINITION
 
     def test_connection(self, config: HiveConfig, *, timeout: float) -> ConnectionResult:
         """Open a Thrift session with the first reachable metastore and look up `default-database`."""
@@ -102,7 +101,7 @@ class HiveCatalogType:
 
         return self._browse(config, run, timeout)
 
-    def _browse(self, config: HiveConfig, run: Callable[[], Any], timeout: float) -> Any:
+    def _browse(self, config: HiveConfig, run: Callable[[], T], timeout: float) -> T:
         return browse(run, timeout=timeout, target=_target(config), explain=lambda e: _explain(config, e))
 
 

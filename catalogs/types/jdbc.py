@@ -15,9 +15,10 @@ from urllib.parse import parse_qsl
 import psycopg
 import pymysql
 
-from catalogs.types.base import CatalogConfig, Column, ConnectionResult, MetadataError, TableDetail, TableSummary
-from catalogs.types.calls import browse, check_connection
-from catalogs.types.jdbc_config import JdbcConfig
+from catalogs.types.base import Column, ConnectionResult, DefinedCatalogType, MetadataError, TableDetail, TableSummary
+from catalogs.types.calls import T, browse, check_connection
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.jdbc import DEFINITION, JdbcConfig
 
 # ---- PostgreSQL ------------------------------------------------------------------------------------------
 # Schemas that belong to the server, not to users.
@@ -76,12 +77,10 @@ def jdbc_parameters(config: JdbcConfig) -> dict[str, str]:
     return params
 
 
-class JdbcCatalogType:
+class JdbcCatalogType(DefinedCatalogType):
     """PostgreSQL (databases are the schemas of `default-database`) or MySQL/MariaDB (databases are databases)."""
 
-    key: ClassVar[str] = "jdbc"
-    display_name: ClassVar[str] = "JDBC (PostgreSQL, MySQL/MariaDB)"
-    config_model: ClassVar[type[CatalogConfig]] = JdbcConfig
+    definition: ClassVar[CatalogTypeDefinition] = DEFINITION
 
     def test_connection(self, config: JdbcConfig, *, timeout: float) -> ConnectionResult:
         """Log in to `default-database` as `username` and ask the server for its version."""
@@ -147,7 +146,7 @@ class JdbcCatalogType:
 
         return self._browse(config, run, timeout)
 
-    def _browse(self, config: JdbcConfig, run: Callable[[], Any], timeout: float) -> Any:
+    def _browse(self, config: JdbcConfig, run: Callable[[], T], timeout: float) -> T:
         return browse(run, timeout=timeout, target=_target(config), explain=lambda e: _explain(config, e),
                       secrets=[config.password.get_secret_value()])
 
@@ -189,7 +188,7 @@ def _connect(config: JdbcConfig, timeout: float) -> Any:
     )
 
 
-def _pg_tls(params: dict[str, str]) -> dict[str, str]:
+def _pg_tls(params: dict[str, str]) -> dict[str, Any]:  # Any: psycopg.connect takes them as **kwargs
     """libpq TLS options from pgjdbc's `sslmode` / `ssl` (pgjdbc: ssl=true means verify-full)."""
     mode = params.get("sslmode", "").lower() or ("verify-full" if params.get("ssl", "").lower() == "true" else "")
     if not mode:

@@ -5,56 +5,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, TypeVar
-from urllib.parse import urlsplit
+from typing import ClassVar, TypeVar
 
 import nats
 from nats.aio.client import Client
-from pydantic import Field, SecretStr, field_validator
 
-from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary, secret_field
+from catalogs.types.base import ConnectionResult, DefinedCatalogType, MetadataError, TableDetail, TableSummary
 from catalogs.types.calls import browse, check_connection
-from catalogs.types.streams import DEFAULT_DATABASE, StreamCatalogConfig, StreamSample, json_records, stream_detail
-from lakeport_engine.streamio.nats_source import NatsAuth, connect, newest
+from catalogs.types.streams import DEFAULT_DATABASE, StreamSample, json_records, stream_detail
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.nats_jetstream import DEFINITION, NatsJetStreamConfig
+from lakeport_engine.streamio.nats_source import connect, newest
 
 SAMPLE = 50
 T = TypeVar("T")
-
-
-class NatsJetStreamConfig(StreamCatalogConfig):
-    """NATS servers with JetStream; each stream is a table."""
-
-    servers: list[str] = Field(min_length=1, max_length=16, description="nats://host:port or tls://host:port URLs.")
-    username: str | None = Field(default=None, max_length=128)
-    password: SecretStr | None = secret_field(default=None, description="Password (write-only).", max_length=1024)
-    token: SecretStr | None = secret_field(default=None, description="Auth token (write-only).", max_length=4096)
-    credentials: SecretStr | None = secret_field(default=None, description="Contents of a .creds file (write-only).",
-                                                 max_length=16384)
-
-    @field_validator("servers")
-    @classmethod
-    def _servers(cls, value: list[str]) -> list[str]:
-        for url in value:
-            parts = urlsplit(url)
-            if parts.scheme not in ("nats", "tls") or not parts.hostname:
-                raise ValueError("each server must be nats://host[:port] or tls://host[:port].")
-            if parts.password is not None or parts.username is not None:
-                raise ValueError("server URLs must not carry credentials: use the credential fields.")
-        return value
-
-    @property
-    def target(self) -> str:
-        """host:port of the first server."""
-        parts = urlsplit(self.servers[0])
-        return f"{parts.hostname}:{parts.port or 4222}"
-
-    def auth(self) -> NatsAuth:
-        """The secrets as the client takes them."""
-        def reveal(s: SecretStr | None) -> str:
-            return s.get_secret_value() if s else ""
-
-        return NatsAuth(user=self.username or "", password=reveal(self.password), token=reveal(self.token),
-                        credentials=reveal(self.credentials))
 
 
 def _run(config: NatsJetStreamConfig, timeout: float, work: Callable[[Client], Awaitable[T]]) -> T:
@@ -68,12 +32,10 @@ def _run(config: NatsJetStreamConfig, timeout: float, work: Callable[[Client], A
     return asyncio.run(go())
 
 
-class NatsJetStreamCatalogType:
+class NatsJetStreamCatalogType(DefinedCatalogType):
     """NATS JetStream."""
 
-    key: ClassVar[str] = "nats-jetstream"
-    display_name: ClassVar[str] = "NATS JetStream"
-    config_model: ClassVar[type[CatalogConfig]] = NatsJetStreamConfig
+    definition: ClassVar[CatalogTypeDefinition] = DEFINITION
 
     def test_connection(self, config: NatsJetStreamConfig, *, timeout: float) -> ConnectionResult:
         """Connect with the credentials and ask JetStream for the account's streams."""
@@ -131,7 +93,7 @@ class NatsJetStreamCatalogType:
 
         return self._browse(config, lambda: _run(config, timeout, work), timeout)
 
-    def _browse(self, config: NatsJetStreamConfig, run: Callable[[], Any], timeout: float) -> Any:
+    def _browse(self, config: NatsJetStreamConfig, run: Callable[[], T], timeout: float) -> T:
         return browse(run, timeout=timeout, target=config.target, explain=lambda e: _explain(config, e),
                       secrets=_secrets(config))
 

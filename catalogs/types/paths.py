@@ -1,9 +1,16 @@
-"""Local paths in catalog configurations must stay inside the roots an operator allowed."""
+"""Local paths in catalog configurations must stay inside the roots an operator allowed, and inside the team's
+data roots. Which configuration fields hold local paths is each type's definition's (`local_path_fields`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from lakeport_engine.catalog_types import DEFINITIONS
+from lakeport_engine.catalog_types.base import check_local_path
+
+__all__ = ["allowed_roots", "check_local_path", "check_team_path", "local_path_types", "local_paths", "overlaps",
+           "team_roots"]
 
 
 def allowed_roots() -> list[Path]:
@@ -13,25 +20,10 @@ def allowed_roots() -> list[Path]:
     return [Path(os.path.realpath(r)) for r in settings.LAKEPORT_ALLOWED_LOCAL_ROOTS]
 
 
-def check_local_path(value: str) -> str:
-    """Return the normalised absolute path, or raise ValueError if it is relative or escapes the allowed roots."""
-    if not value.startswith("/"):
-        raise ValueError("must be an absolute path.")
-    if "\x00" in value:
-        raise ValueError("must not contain NUL.")
-    resolved = Path(os.path.realpath(value))
-    roots = allowed_roots()
-    if not any(resolved == root or root in resolved.parents for root in roots):
-        shown = ", ".join(str(r) for r in roots) or "(none configured)"
-        raise ValueError(f"must be inside an allowed root: {shown}.")
-    return str(resolved)
-
-
 # ---- team data roots (the SQL guard's catalog side) ------------------------------------------------------
-# Configuration keys (by alias) that hold local data paths, per catalog type.
-LOCAL_PATH_FIELDS: dict[str, tuple[str, ...]] = {
-    "delta": ("warehouse",), "hive": ("hive-conf-dir", "hadoop-conf-dir", "warehouse"), "files": ("root",),
-}
+def local_path_types() -> list[str]:
+    """The catalog types with local data paths in their configuration (each definition's `local_path_fields`)."""
+    return [key for key, d in DEFINITIONS.items() if d.local_path_fields]
 
 
 def team_roots(team: str) -> list[Path]:
@@ -43,14 +35,8 @@ def team_roots(team: str) -> list[Path]:
 
 def local_paths(catalog_type: str, plain: dict[str, object]) -> dict[str, Path]:
     """The local data paths of a configuration, resolved (symlinks, `..`), keyed by field."""
-    paths: dict[str, Path] = {}
-    for key in LOCAL_PATH_FIELDS.get(catalog_type, ()):
-        value = plain.get(key)
-        if isinstance(value, str) and value:
-            if "://" in value and not value.startswith("file://"):
-                continue  # an object store URI: not a path on this machine
-            paths[key] = Path(os.path.realpath(value.removeprefix("file://")))
-    return paths
+    definition = DEFINITIONS.get(catalog_type)
+    return definition.local_paths(plain) if definition is not None else {}
 
 
 def _within(path: Path, root: Path) -> bool:

@@ -6,61 +6,19 @@ Database `default` holds the stream keys without a `:`; a database named in `dat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from typing import Any, ClassVar
-from urllib.parse import urlsplit
+from typing import ClassVar
 
 import redis
-from pydantic import Field, SecretStr, field_validator
 
-from catalogs.types.base import CatalogConfig, ConnectionResult, MetadataError, TableDetail, TableSummary, secret_field
-from catalogs.types.calls import browse, check_connection
-from catalogs.types.streams import DEFAULT_DATABASE, StreamCatalogConfig, StreamSample, json_records, stream_detail
+from catalogs.types.base import ConnectionResult, DefinedCatalogType, MetadataError, TableDetail, TableSummary
+from catalogs.types.calls import T, browse, check_connection
+from catalogs.types.streams import DEFAULT_DATABASE, StreamSample, json_records, stream_detail
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.redis_streams import DEFINITION, RedisStreamsConfig, entries_of, stream_key
 
 MAX_KEYS = 10_000  # keys a table listing scans at most
 SAMPLE = 50  # newest entries read to infer a schema
-_NAME = r"^[A-Za-z0-9_$-]{1,128}$"
-
-
-class RedisStreamsConfig(StreamCatalogConfig):
-    """A Redis server whose stream keys are tables."""
-
-    url: str = Field(description="redis://host:port/db or rediss://… (no password in the URL).", max_length=500)
-    password: SecretStr | None = secret_field(default=None, description="Password (write-only).", max_length=1024)
-    databases: list[str] = Field(default_factory=list, description="Key prefixes: database X holds keys 'X:<table>'.")
-    value_field: str = Field(default="data", alias="value-field", max_length=128,
-                             description="Entry field holding the JSON record.")
-
-    @field_validator("url")
-    @classmethod
-    def _url(cls, value: str) -> str:
-        parts = urlsplit(value)
-        if parts.scheme not in ("redis", "rediss") or not parts.hostname:
-            raise ValueError("must be redis://host[:port][/db] or rediss://….")
-        if parts.password is not None:
-            raise ValueError("must not carry a password: use the password field.")
-        try:
-            parts.port  # noqa: B018 - raises for a port out of range
-        except ValueError:
-            raise ValueError("has an invalid port.") from None
-        if parts.path.strip("/") and not parts.path.strip("/").isdigit():
-            raise ValueError("the path must be a database number.")
-        return value
-
-    @field_validator("databases")
-    @classmethod
-    def _databases(cls, value: list[str]) -> list[str]:
-        for name in value:
-            if not re.match(_NAME, name) or name == DEFAULT_DATABASE:
-                raise ValueError(f"'{name}' is not a usable key prefix (letters, digits, _, $ or -; not 'default').")
-        return value
-
-    @property
-    def target(self) -> str:
-        """host:port for messages."""
-        parts = urlsplit(self.url)
-        return f"{parts.hostname}:{parts.port or 6379}"
 
 
 def _client(config: RedisStreamsConfig, timeout: float) -> redis.Redis:
@@ -68,17 +26,10 @@ def _client(config: RedisStreamsConfig, timeout: float) -> redis.Redis:
     return redis.Redis.from_url(config.url, password=password, socket_connect_timeout=timeout, socket_timeout=timeout)
 
 
-def stream_key(database: str, table: str) -> str:
-    """The key of `database.table`."""
-    return table if database == DEFAULT_DATABASE else f"{database}:{table}"
-
-
-class RedisStreamsCatalogType:
+class RedisStreamsCatalogType(DefinedCatalogType):
     """Redis Streams."""
 
-    key: ClassVar[str] = "redis-streams"
-    display_name: ClassVar[str] = "Redis Streams"
-    config_model: ClassVar[type[CatalogConfig]] = RedisStreamsConfig
+    definition: ClassVar[CatalogTypeDefinition] = DEFINITION
 
     def test_connection(self, config: RedisStreamsConfig, *, timeout: float) -> ConnectionResult:
         """PING the server with the password and report its version."""
@@ -94,7 +45,7 @@ class RedisStreamsCatalogType:
 
     def list_databases(self, config: RedisStreamsConfig, *, timeout: float) -> list[str]:
         """`default` and the configured key prefixes."""
-        return [DEFAULT_DATABASE, *config.databases]
+        return config.all_databases()
 
     def list_tables(self, config: RedisStreamsConfig, database: str, *, timeout: float) -> list[TableSummary]:
         """Stream keys of the database (SCAN … TYPE stream)."""
@@ -123,10 +74,9 @@ class RedisStreamsCatalogType:
         def run() -> TableDetail:
             conn = _client(config, timeout)
             key = stream_key(database, table)
-            kind = conn.type(key).decode()
-            if kind != "stream":
+            if _kind(conn, key) != "stream":
                 raise MetadataError(f"Stream '{key}' does not exist.", status=404)
-            entries = conn.xrevrange(key, "+", "-", count=SAMPLE)
+            entries = entries_of(conn.xrevrange(key, "+", "-", count=SAMPLE))
             field = config.value_field.encode()
             payloads = [fields.get(field) or b"" for _, fields in entries]
             properties = {"key": key, "last-entry-id": entries[0][0].decode() if entries else ""}
@@ -144,17 +94,23 @@ class RedisStreamsCatalogType:
         def run() -> StreamSample:
             conn = _client(config, timeout)
             key = stream_key(database, table)
-            if conn.type(key).decode() != "stream":
+            if _kind(conn, key) != "stream":
                 raise MetadataError(f"Stream '{key}' does not exist.", status=404)
-            entries = conn.xrevrange(key, "+", "-", count=limit)
+            entries = entries_of(conn.xrevrange(key, "+", "-", count=limit))
             field = config.value_field.encode()
             return StreamSample(json_records([fields.get(field) or b"" for _, fields in reversed(entries)]))
 
         return self._browse(config, run, timeout)
 
-    def _browse(self, config: RedisStreamsConfig, run: Callable[[], Any], timeout: float) -> Any:
+    def _browse(self, config: RedisStreamsConfig, run: Callable[[], T], timeout: float) -> T:
         return browse(run, timeout=timeout, target=config.target, explain=lambda e: _explain(config, e),
                       secrets=_secrets(config))
+
+
+def _kind(conn: redis.Redis, key: str) -> str:
+    """The type of `key` ("none" when missing)."""
+    kind = conn.type(key)
+    return kind.decode() if isinstance(kind, bytes) else str(kind)
 
 
 def _secrets(config: RedisStreamsConfig) -> list[str]:

@@ -1,7 +1,8 @@
 """What the stream catalog types (redis-streams, nats-jetstream, files) share: declared tables in the
 configuration, and a schema inferred from a sample of recent records for the user to confirm.
 
-The shape matches what the Spark side reads (lakeport_engine/streamio/tables.py).
+The declared tables' model (`StreamTableSpec`) is the runtime's, shared with the Spark side
+(lakeport_engine/catalog_types/streams.py); this module adds inference and sampling for browsing.
 """
 
 from __future__ import annotations
@@ -10,78 +11,15 @@ import datetime as dt
 import decimal
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from catalogs.types.base import CatalogConfig, Column, TableDetail
+from catalogs.types.base import Column, TableDetail
+from lakeport_engine.catalog_types.streams import DEFAULT_DATABASE, StreamCatalogConfig, StreamTableSpec
 from lakeport_engine.streamio.records import converter
-from lakeport_engine.streamio.tables import DEFAULT_DATABASE, SIMPLE_TYPES, normalize_type
 
-_TABLE_KEY = re.compile(r"^[A-Za-z0-9_$-]{1,128}\.[A-Za-z0-9_$-]{1,128}$")
 _EVENT_TIME_NAMES = ("event_time", "ts", "timestamp", "time", "event_ts", "created_at")
-
-
-class StreamColumnSpec(BaseModel):
-    """One declared column: a plain name and a Spark type name."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
-    type: str = Field(description=f"One of {', '.join(SIMPLE_TYPES)} or decimal(p,s).")
-
-    @field_validator("type")
-    @classmethod
-    def _type(cls, value: str) -> str:
-        kind = normalize_type(value)
-        if kind is None:
-            raise ValueError(f"use one of {', '.join(SIMPLE_TYPES)} or decimal(p,s).")
-        return kind
-
-
-class StreamTableSpec(BaseModel):
-    """A declared stream table: columns, optional event-time column, optional file format."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-    columns: list[StreamColumnSpec] = Field(min_length=1, max_length=500)
-    event_time: str | None = Field(default=None, alias="event-time")
-    format: Literal["json", "csv", "parquet"] | None = None
-
-    @field_validator("event_time")
-    @classmethod
-    def _event_time(cls, value: str | None, info: Any) -> str | None:
-        if value is None:
-            return None
-        columns = {c.name.lower(): c for c in info.data.get("columns") or []}
-        column = columns.get(value.lower())
-        if column is None or column.type not in ("timestamp", "timestamp_ntz"):
-            raise ValueError("must name a declared timestamp column.")
-        return column.name
-
-
-class StreamCatalogConfig(CatalogConfig):
-    """Base of the stream catalog configurations."""
-
-    tables: dict[str, StreamTableSpec] = Field(
-        default_factory=dict, description="Declared tables by '<database>.<table>'."
-    )
-    start: Literal["earliest", "latest"] = Field(default="earliest", description="Where a new query starts.")
-    max_records_per_batch: int | None = Field(default=None, alias="max-records-per-batch", ge=1, le=10_000_000)
-
-    @field_validator("tables")
-    @classmethod
-    def _table_keys(cls, value: dict[str, StreamTableSpec]) -> dict[str, StreamTableSpec]:
-        for key in value:
-            if not _TABLE_KEY.match(key):
-                raise ValueError(f"'{key}' must be '<database>.<table>' (letters, digits, _, $ or -).")
-        return value
-
-    def declared(self, database: str, table: str) -> StreamTableSpec | None:
-        """The declared spec of `database.table`, if any."""
-        return self.tables.get(f"{database}.{table}")
 
 
 # ---- inference ---------------------------------------------------------------------------------------------
@@ -146,7 +84,7 @@ def suggest_event_time(columns: list[Column]) -> str | None:
     return stamps[0] if stamps else None
 
 
-def json_records(payloads: list[bytes | str]) -> list[dict[str, Any]]:
+def json_records(payloads: Sequence[bytes | str]) -> list[dict[str, Any]]:
     """The payloads that are JSON objects (others are left out of inference)."""
     records = []
     for payload in payloads:

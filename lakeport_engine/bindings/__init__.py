@@ -1,8 +1,10 @@
-"""Catalog types on the Spark side, one `CatalogBinding` per type key (the Django side is `catalogs/types/`).
+"""Catalog types on the Spark side, one `CatalogBinding` per type definition (lakeport_engine/catalog_types; the
+Django side is `catalogs/types/`).
 
 jdbc → JDBCTableCatalog, hive → the session catalog, delta → the embedded connector or the JVM DeltaCatalog;
-redis-streams, nats-jetstream and files are stream catalogs (read only through `STREAM(c.db.t)`). Adding a
-type: a module here whose binding class is listed in `BINDINGS` below, and a module in `catalogs/types/`.
+redis-streams, nats-jetstream, kafka and files are stream catalogs (read only through `STREAM(c.db.t)`). Adding a
+type: its definition, a module here whose binding (with its `definition` and `sink` factory) is listed in
+`BINDINGS` below, and a module in `catalogs/types/`.
 
 Streaming contract (issue 14): a binding may implement
 
@@ -23,6 +25,7 @@ from lakeport_engine.bindings.base import (
     CatalogBinding,
     PlainBinding,
     SessionCatalogs,
+    SinkTarget,
     StreamingBinding,
     session_catalogs,
 )
@@ -71,6 +74,7 @@ __all__ = [
     "CatalogBinding",
     "PlainBinding",
     "SessionCatalogs",
+    "SinkTarget",
     "StreamingBinding",
     "UnknownCatalogType",
     "binding_for",

@@ -8,10 +8,13 @@ optionally how to read one of the catalog's tables as a stream (`StreamingBindin
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from pydantic import ValidationError
+
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition, Config, parsed, validation_problem
 from lakeport_engine.datasets import CatalogInfo
 
 if TYPE_CHECKING:
@@ -27,6 +30,33 @@ class BindingFailure(Exception):
 
     The resolver shows the message, redacted, as a CatalogBindingError; it must name no secret.
     """
+
+
+def typed_config(model: type[Config], catalog: str, configuration: Mapping[str, Any]) -> Config:
+    """A catalog's stored configuration as its type's model (typed access); BindingFailure naming the field when
+    it does not fit (a file store's configuration was never validated by the catalog API)."""
+    try:
+        return parsed(model, configuration)
+    except ValidationError as exc:
+        raise BindingFailure(f"Catalog '{catalog}' has an invalid configuration: {validation_problem(exc)}") from None
+
+
+@dataclass(frozen=True)
+class SinkTarget:
+    """The table a streaming query writes to: its bound catalog (`config` holds plain credentials) and columns."""
+
+    spark: SparkSession
+    catalog: str
+    spark_catalog: str | None
+    config: Mapping[str, Any]
+    database: str
+    table: str
+    columns: tuple[str, ...] = ()
+
+    @property
+    def display(self) -> str:
+        """`catalog.database.table`, for messages."""
+        return f"{self.catalog}.{self.database}.{self.table}"
 
 
 @dataclass
@@ -94,8 +124,12 @@ class BindContext:
 class CatalogBinding(Protocol):
     """One catalog type on the Spark side, registered under its type key in `lakeport_engine.bindings.BINDINGS`."""
 
-    key: ClassVar[str]
-    display_name: ClassVar[str]
+    definition: ClassVar[CatalogTypeDefinition]  # the type as both sides know it (lakeport_engine/catalog_types)
+    key: ClassVar[str]  # the definition's key
+    display_name: ClassVar[str]  # a short name for run-log messages ("Delta", "Hive")
+    # The streaming sink factory, as `module:function` (the sinks live above the bindings, in
+    # lakeport_engine/streaming/sinks/, and import heavy libraries only when a query writes); None: no sink.
+    sink: ClassVar[str | None]
 
     def static_conf(self, entry: CatalogEntry, *, delta_mode: str) -> dict[str, str]:
         """Static confs a session needs before it starts to use this catalog (empty: none).
@@ -155,10 +189,12 @@ class StreamingBinding(CatalogBinding, Protocol):
 
 
 class PlainBinding:
-    """Defaults for the optional capabilities: no static confs, no default database, no endpoint."""
+    """Defaults for the optional capabilities: no static confs, no default database, no endpoint, no sink."""
 
+    definition: ClassVar[CatalogTypeDefinition]
     key: ClassVar[str]
     display_name: ClassVar[str]
+    sink: ClassVar[str | None] = None
 
     def static_conf(self, entry: CatalogEntry, *, delta_mode: str) -> dict[str, str]:
         """No static confs."""
@@ -178,6 +214,11 @@ class PlainBinding:
     def endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
         """No server to probe."""
         return None
+
+    def first_endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
+        """The first server the definition reads from `config` (what a connection error is most likely about)."""
+        found = self.definition.endpoints(config)
+        return (found[0].host, found[0].port) if found else None
 
     def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
         """No physical identity known."""

@@ -6,7 +6,17 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lakeport_engine.bindings.base import BindContext, Binding, BindingFailure, PlainBinding, register_data_source
+from lakeport_engine.bindings.base import (
+    BindContext,
+    Binding,
+    BindingFailure,
+    PlainBinding,
+    register_data_source,
+    typed_config,
+)
+from lakeport_engine.catalog_types import delta
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.delta import DeltaConfig
 from lakeport_engine.datasets import Dataset, delta_dataset
 
 if TYPE_CHECKING:
@@ -90,8 +100,11 @@ SESSION_CATALOG = "spark_catalog"
 class DeltaBinding(PlainBinding):
     """delta catalogs: the embedded connector (statements run by it), or in jvm mode the DeltaCatalog."""
 
-    key: ClassVar[str] = "delta"
+    definition: ClassVar[CatalogTypeDefinition] = delta.DEFINITION
+    key: ClassVar[str] = delta.DEFINITION.key
     display_name: ClassVar[str] = "Delta"
+    # embedded: append, merge on the grouping key, or a changelog; jvm mode (spark_catalog): none
+    sink: ClassVar[str | None] = "lakeport_engine.streaming.sinks.changelog:delta_sink"
 
     def static_conf(self, entry: CatalogEntry, *, delta_mode: str) -> dict[str, str]:
         """The JVM DeltaCatalog as spark_catalog in jvm mode; nothing for the embedded connector."""
@@ -151,9 +164,9 @@ class DeltaBinding(PlainBinding):
         register_data_source(spark, DeltaStreamDataSource)
         reader = (spark.readStream.format(FORMAT).option("uri", uri).option("table", str(ref))
                   .option("schema", current.json()))
-        limit = binding.configuration.get("max-versions-per-batch")
+        limit = typed_config(DeltaConfig, binding.name, binding.configuration).max_versions_per_batch
         if limit:
-            reader = reader.option("max_versions_per_batch", str(int(limit)))
+            reader = reader.option("max_versions_per_batch", str(limit))
         return reader.load()
 
     def sample(self, spark: SparkSession, binding: Binding, database: str, table: str, limit: int) -> DataFrame:

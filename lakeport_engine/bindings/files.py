@@ -13,37 +13,41 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from lakeport_engine import confined
-from lakeport_engine.bindings.base import Binding
+from lakeport_engine.bindings.base import Binding, typed_config
 from lakeport_engine.bindings.redis_streams import StreamCatalogBinding
+from lakeport_engine.catalog_types import files
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.files import FilesConfig
 from lakeport_engine.datasets import Dataset, stream_dataset
 from lakeport_engine.streamio.tables import StreamSourceError, StreamTable, declared_table
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, DataFrameReader, SparkSession
-    from pyspark.sql.streaming import DataStreamReader
+    from pyspark.sql.streaming.readwriter import DataStreamReader
 
 FORMATS = ("json", "csv", "parquet")
 SAMPLE_FILES = 50  # newest files read for a sample
 
 
-def table_dir(config: dict[str, Any], database: str, table: str) -> Path:
-    """The landing directory of `database.table`."""
-    return Path(str(config.get("root", ""))) / database / table
-
-
 class FilesBinding(StreamCatalogBinding):
     """files catalogs."""
 
-    key: ClassVar[str] = "files"
+    definition: ClassVar[CatalogTypeDefinition] = files.DEFINITION
+    key: ClassVar[str] = files.DEFINITION.key
     display_name: ClassVar[str] = "Files"
+
+    @staticmethod
+    def config(binding: Binding) -> FilesConfig:
+        """The catalog's configuration, typed."""
+        return typed_config(FilesConfig, binding.name, binding.configuration)
 
     def summary(self, binding: Binding) -> str:
         """`files at <root>`."""
-        return f"files at {binding.configuration.get('root')}"
+        return f"files at {self.config(binding).root}"
 
     def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
         """The landing directory, in namespace `file`."""
-        path = os.path.abspath(table_dir(binding.configuration, database, table))
+        path = os.path.abspath(self.config(binding).table_dir(database, table))
         return stream_dataset(binding.name, database, table, kind=self.key, namespace="file", physical_name=path)
 
     def databases(self, config: dict[str, Any]) -> list[str]:
@@ -57,8 +61,9 @@ class FilesBinding(StreamCatalogBinding):
     def _checked(self, binding: Binding, database: str, table: str) -> tuple[StreamTable, Path]:
         label = f"{binding.name}.{database}.{table}"
         spec = declared_table(binding.configuration, binding.name, database, table)
-        path = table_dir(binding.configuration, database, table)
-        root = str(binding.configuration.get("root", ""))
+        config = self.config(binding)
+        path = config.table_dir(database, table)
+        root = config.root
         try:
             # Spark's file source follows symlinks: refuse a landing directory reached through one or holding one
             exists = confined.is_dir(root, database, table)
@@ -89,15 +94,16 @@ class FilesBinding(StreamCatalogBinding):
         """Spark's file stream source over the landing directory, oldest files first."""
         spec, path = self._checked(binding, database, table)
         reader = self._options(spark.readStream, spec)
-        limit = binding.configuration.get("max-files-per-batch")
+        limit = self.config(binding).max_files_per_batch
         if limit:
             reader = reader.option("maxFilesPerTrigger", str(limit))
-        return reader.load(str(path))
+        frame: DataFrame = reader.load(str(path))
+        return frame
 
     def sample(self, spark: SparkSession, binding: Binding, database: str, table: str, limit: int) -> DataFrame:
         """The last `limit` records of the newest files."""
         spec, path = self._checked(binding, database, table)
-        files = sorted((e for e in confined.entries(str(binding.configuration.get("root", "")), database, table)
+        files = sorted((e for e in confined.entries(self.config(binding).root, database, table)
                         if not e.is_dir and not e.name.startswith((".", "_"))),
                        key=lambda e: e.mtime_ns)[-SAMPLE_FILES:]
         if not files:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from lakeport_engine.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
+from lakeport_engine.catalog_types import hive
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
 from lakeport_engine.datasets import CatalogInfo, Dataset, hive_dataset
 from lakeport_engine.hive_site import (
     URIS,
@@ -110,8 +112,10 @@ def check_session(spark: Any, name: str, config: dict[str, Any]) -> str:
 class HiveBinding(PlainBinding):
     """hive catalogs: the session catalog with Hive support; one per Spark session."""
 
-    key: ClassVar[str] = "hive"
+    definition: ClassVar[CatalogTypeDefinition] = hive.DEFINITION
+    key: ClassVar[str] = hive.DEFINITION.key
     display_name: ClassVar[str] = "Hive"
+    sink: ClassVar[str | None] = "lakeport_engine.streaming.sinks.files:hive_sink"  # Spark's file sink
 
     def static_conf(self, entry: CatalogEntry, *, delta_mode: str) -> dict[str, str]:
         """Hive support and the metastore address (static)."""

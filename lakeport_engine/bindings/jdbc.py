@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qsl
 
 from lakeport_engine.bindings.base import BindContext, Binding, BindingFailure, PlainBinding
+from lakeport_engine.catalog_types import jdbc
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
 from lakeport_engine.datasets import CatalogInfo, Dataset, jdbc_dataset
 from lakeport_engine.jdbc_url import JdbcUrl, JdbcUrlError, parse_jdbc_url
 
@@ -212,8 +214,10 @@ def _catalog_map(spark: Any) -> Any:
 class JdbcBinding(PlainBinding):
     """jdbc catalogs: a JDBCTableCatalog instance under the catalog's own name."""
 
-    key: ClassVar[str] = "jdbc"
+    definition: ClassVar[CatalogTypeDefinition] = jdbc.DEFINITION
+    key: ClassVar[str] = jdbc.DEFINITION.key
     display_name: ClassVar[str] = "JDBC"
+    sink: ClassVar[str | None] = "lakeport_engine.streaming.sinks.jdbc:jdbc_sink"  # staging + one upsert
 
     def bind(self, ctx: BindContext, entry: CatalogEntry, old: Binding | None) -> Binding:
         """Register (or replace) the catalog's JDBCTableCatalog; an unreachable server is named by host:port."""

@@ -4,10 +4,13 @@ STREAM over a kafka catalog is refused by name, listing the jars."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from lakeport_engine.bindings.base import Binding
+from lakeport_engine.bindings.base import Binding, typed_config
 from lakeport_engine.bindings.redis_streams import StreamCatalogBinding
+from lakeport_engine.catalog_types import kafka
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.kafka import KafkaConfig
 from lakeport_engine.datasets import Dataset, host_port, stream_dataset
 from lakeport_engine.streamio.tables import StreamSourceError, declared_table
 
@@ -24,16 +27,16 @@ _LOGIN_MODULES = {"PLAIN": "org.apache.kafka.common.security.plain.PlainLoginMod
                   "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule"}
 
 
-def sasl_options(config: dict[str, Any]) -> dict[str, str]:
+def sasl_options(config: KafkaConfig) -> dict[str, str]:
     """The Kafka source's `kafka.security.protocol` / SASL options of a catalog configuration."""
-    protocol = str(config.get("security-protocol") or "PLAINTEXT")
-    options = {"kafka.security.protocol": protocol}
-    mechanism = config.get("sasl-mechanism")
+    protocol = config.security_protocol
+    options: dict[str, str] = {"kafka.security.protocol": protocol}
+    mechanism = config.sasl_mechanism
     if protocol.startswith("SASL_") and mechanism:
-        quoted = [str(config.get(k) or "").replace("\\", "\\\\").replace('"', '\\"')
-                  for k in ("sasl-username", "sasl-password")]
-        options["kafka.sasl.mechanism"] = str(mechanism)
-        options["kafka.sasl.jaas.config"] = (f'{_LOGIN_MODULES[str(mechanism)]} required username="{quoted[0]}" '
+        password = config.sasl_password.get_secret_value() if config.sasl_password else ""
+        quoted = [v.replace("\\", "\\\\").replace('"', '\\"') for v in (config.sasl_username or "", password)]
+        options["kafka.sasl.mechanism"] = mechanism
+        options["kafka.sasl.jaas.config"] = (f'{_LOGIN_MODULES[mechanism]} required username="{quoted[0]}" '
                                              f'password="{quoted[1]}";')
     return options
 
@@ -51,16 +54,22 @@ def kafka_available(spark: SparkSession) -> bool:
 class KafkaBinding(StreamCatalogBinding):
     """kafka catalogs (`bootstrap-servers`; each topic of database `default` is a table, JSON values)."""
 
-    key: ClassVar[str] = "kafka"
+    definition: ClassVar[CatalogTypeDefinition] = kafka.DEFINITION
+    key: ClassVar[str] = kafka.DEFINITION.key
     display_name: ClassVar[str] = "Kafka"
+
+    @staticmethod
+    def config(binding: Binding) -> KafkaConfig:
+        """The catalog's configuration, typed."""
+        return typed_config(KafkaConfig, binding.name, binding.configuration)
 
     def summary(self, binding: Binding) -> str:
         """`kafka at <servers>`."""
-        return f"kafka at {binding.configuration.get('bootstrap-servers')}"
+        return f"kafka at {self.config(binding).bootstrap_servers}"
 
     def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
         """The topic on `kafka://host:port` of the first bootstrap server (OpenLineage's Kafka naming)."""
-        first = str(binding.configuration.get("bootstrap-servers", "")).split(",")[0].strip()
+        first = self.config(binding).bootstrap_servers.split(",")[0].strip()
         host, port = host_port(f"kafka://{first}", 9092)
         return stream_dataset(binding.name, database, table, kind=self.key, namespace=f"kafka://{host}:{port}",
                               physical_name=table)
@@ -80,15 +89,15 @@ class KafkaBinding(StreamCatalogBinding):
         self.check_database(binding, database, table)
         spec = declared_table(binding.configuration, binding.name, database, table)
         self._require_jars(spark, label)
-        config: dict[str, Any] = binding.configuration
+        config = self.config(binding)
         reader = (spark.readStream.format("kafka")
-                  .option("kafka.bootstrap.servers", str(config.get("bootstrap-servers", "")))
+                  .option("kafka.bootstrap.servers", config.bootstrap_servers)
                   .option("subscribe", table)
-                  .option("startingOffsets", str(config.get("start") or "earliest")))
+                  .option("startingOffsets", config.start))
         for key, value in sasl_options(config).items():
             reader = reader.option(key, value)  # the JAAS value holds `password=`: spark.redaction.regex masks it
-        if config.get("max-records-per-batch"):
-            reader = reader.option("maxOffsetsPerTrigger", str(config["max-records-per-batch"]))
+        if config.max_records_per_batch:
+            reader = reader.option("maxOffsetsPerTrigger", str(config.max_records_per_batch))
         raw = reader.load()
         parsed = raw.select(F.from_json(F.col("value").cast("string"), spec.ddl(), {"mode": "FAILFAST"}).alias("r"))
         return parsed.select("r.*")

@@ -6,60 +6,43 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import urlsplit
 
-from lakeport_engine.bindings.base import Binding, register_data_source
-from lakeport_engine.bindings.redis_streams import StreamCatalogBinding
+from lakeport_engine.bindings.base import Binding, register_data_source, typed_config
+from lakeport_engine.bindings.redis_streams import CONNECT_TIMEOUT, StreamCatalogBinding
+from lakeport_engine.catalog_types import nats_jetstream
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.nats_jetstream import NatsJetStreamConfig
 from lakeport_engine.datasets import Dataset, stream_dataset
 from lakeport_engine.streamio.tables import StreamSourceError, StreamTable, declared_table
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-    from lakeport_engine.streamio.nats_source import NatsAuth
-
-
-def servers(config: dict[str, Any]) -> list[str]:
-    """The configured server URLs."""
-    value = config.get("servers") or []
-    return [str(s) for s in (value if isinstance(value, list) else str(value).split(","))]
-
-
-def first_server(config: dict[str, Any]) -> tuple[str, int]:
-    """Host and port of the first server, for messages and probing."""
-    urls = servers(config)
-    parts = urlsplit(urls[0] if urls else "")
-    return parts.hostname or "", parts.port or 4222
-
-
-def auth(config: dict[str, Any]) -> NatsAuth:
-    """The catalog's authentication secrets."""
-    from lakeport_engine.streamio.nats_source import NatsAuth
-
-    return NatsAuth(user=str(config.get("username") or ""), password=str(config.get("password") or ""),
-                    token=str(config.get("token") or ""), credentials=str(config.get("credentials") or ""))
-
 
 class NatsJetStreamBinding(StreamCatalogBinding):
     """nats-jetstream catalogs."""
 
-    key: ClassVar[str] = "nats-jetstream"
+    definition: ClassVar[CatalogTypeDefinition] = nats_jetstream.DEFINITION
+    key: ClassVar[str] = nats_jetstream.DEFINITION.key
     display_name: ClassVar[str] = "NATS JetStream"
+
+    @staticmethod
+    def config(binding: Binding) -> NatsJetStreamConfig:
+        """The catalog's configuration, typed."""
+        return typed_config(NatsJetStreamConfig, binding.name, binding.configuration)
 
     def summary(self, binding: Binding) -> str:
         """`nats-jetstream at host:port`."""
-        host, port = first_server(binding.configuration)
-        return f"nats-jetstream at {host}:{port}"
+        return f"nats-jetstream at {self.config(binding).target}"
 
     def endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
         """The first server."""
-        return first_server(config)
+        return self.first_endpoint(config)
 
     def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
         """The JetStream stream on `nats://host:port` of the first server."""
-        host, port = first_server(binding.configuration)
-        return stream_dataset(binding.name, database, table, kind=self.key, namespace=f"nats://{host}:{port}",
-                              physical_name=table)
+        return stream_dataset(binding.name, database, table, kind=self.key,
+                              namespace=f"nats://{self.config(binding).target}", physical_name=table)
 
     def _checked(self, binding: Binding, database: str, table: str) -> tuple[StreamTable, str, float]:
         """The declared table, its label and the timeout; the JetStream stream must exist."""
@@ -70,11 +53,11 @@ class NatsJetStreamBinding(StreamCatalogBinding):
         self.check_database(binding, database, table)
         spec = declared_table(binding.configuration, binding.name, database, table)
         label = f"{binding.name}.{database}.{table}"
-        timeout = float(binding.configuration.get("connect-timeout", 10))
-        host, port = first_server(binding.configuration)
+        timeout = CONNECT_TIMEOUT
+        config = self.config(binding)
 
         async def exists() -> bool:
-            client = await connect(servers(binding.configuration), auth(binding.configuration), timeout)
+            client = await connect(config.servers, config.auth(), timeout)
             try:
                 await client.jetstream().stream_info(table)
                 return True
@@ -88,10 +71,10 @@ class NatsJetStreamBinding(StreamCatalogBinding):
         except (nats.errors.Error, OSError, TimeoutError) as exc:
             reason = "refused the credentials" if "authorization" in str(exc).lower() else \
                 f"is unreachable ({type(exc).__name__})"
-            raise StreamSourceError(f"Stream table {label}: NATS at {host}:{port} {reason}.") from None
+            raise StreamSourceError(f"Stream table {label}: NATS at {config.target} {reason}.") from None
         if not found:
             raise StreamSourceError(f"Stream table {label}: there is no JetStream stream '{table}' on NATS at "
-                                    f"{host}:{port}.")
+                                    f"{config.target}.")
         return spec, label, timeout
 
     def sample(self, spark: SparkSession, binding: Binding, database: str, table: str, limit: int) -> DataFrame:
@@ -101,9 +84,10 @@ class NatsJetStreamBinding(StreamCatalogBinding):
 
         spec, label, timeout = self._checked(binding, database, table)
         parser = RecordParser(f"'{table}' ({label})", [(c.name, c.type) for c in spec.columns])
+        config = self.config(binding)
 
         async def go() -> list[tuple[int, bytes]]:
-            client = await connect(servers(binding.configuration), auth(binding.configuration), timeout)
+            client = await connect(config.servers, config.auth(), timeout)
             try:
                 return await newest(client, table, limit)
             finally:
@@ -120,16 +104,16 @@ class NatsJetStreamBinding(StreamCatalogBinding):
         from lakeport_engine.streamio.nats_source import FORMAT, NatsJetStreamDataSource
 
         spec, label, timeout = self._checked(binding, database, table)
-        config = binding.configuration
+        config = self.config(binding)
         register_data_source(spark, NatsJetStreamDataSource)  # this session may not be the active one
         reader = (spark.readStream.format(FORMAT)
-                  .option("servers", json.dumps(servers(config)))
+                  .option("servers", json.dumps(config.servers))
                   .option("stream_name", table)
                   .option("label", f"'{table}' ({label})")
                   .option("columns", json.dumps([[c.name, c.type] for c in spec.columns]))
-                  .option("start", str(config.get("start") or "earliest"))
+                  .option("start", config.start)
                   .option("timeout", str(timeout))
-                  .option("auth_secret", auth(config).to_option()))  # masked by spark.redaction.regex
-        if config.get("max-records-per-batch"):
-            reader = reader.option("max_records_per_batch", str(config["max-records-per-batch"]))
+                  .option("auth_secret", config.auth().to_option()))  # masked by spark.redaction.regex
+        if config.max_records_per_batch:
+            reader = reader.option("max_records_per_batch", str(config.max_records_per_batch))
         return reader.load()

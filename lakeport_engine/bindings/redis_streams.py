@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import urlsplit
 
-from lakeport_engine.bindings.base import BindContext, Binding, PlainBinding, register_data_source
+from lakeport_engine.bindings.base import BindContext, Binding, PlainBinding, register_data_source, typed_config
+from lakeport_engine.catalog_types import redis_streams
+from lakeport_engine.catalog_types.base import CatalogTypeDefinition
+from lakeport_engine.catalog_types.redis_streams import RedisStreamsConfig, entries_of, stream_key
 from lakeport_engine.datasets import Dataset, stream_dataset
 from lakeport_engine.streamio.tables import DEFAULT_DATABASE, StreamSourceError, StreamTable, declared_table
 
@@ -17,18 +19,7 @@ if TYPE_CHECKING:
 
     from lakeport_engine.store import CatalogEntry
 
-
-def stream_key(config: dict[str, Any], database: str, table: str) -> str:
-    """The Redis key of `database.table`."""
-    if database == DEFAULT_DATABASE:
-        return table
-    return f"{database}:{table}"
-
-
-def server(config: dict[str, Any]) -> tuple[str, int]:
-    """Host and port of the configured Redis server."""
-    parts = urlsplit(str(config.get("url", "")))
-    return parts.hostname or "", parts.port or 6379
+CONNECT_TIMEOUT = 10.0  # seconds a stream catalog's server may take to answer when a query starts or samples
 
 
 class StreamCatalogBinding(PlainBinding):
@@ -56,25 +47,29 @@ class StreamCatalogBinding(PlainBinding):
 class RedisStreamsBinding(StreamCatalogBinding):
     """redis-streams catalogs."""
 
-    key: ClassVar[str] = "redis-streams"
+    definition: ClassVar[CatalogTypeDefinition] = redis_streams.DEFINITION
+    key: ClassVar[str] = redis_streams.DEFINITION.key
     display_name: ClassVar[str] = "Redis Streams"
+
+    @staticmethod
+    def config(binding: Binding) -> RedisStreamsConfig:
+        """The catalog's configuration, typed."""
+        return typed_config(RedisStreamsConfig, binding.name, binding.configuration)
 
     def summary(self, binding: Binding) -> str:
         """`redis-streams at host:port`."""
-        host, port = server(binding.configuration)
-        return f"redis-streams at {host}:{port}"
+        return f"redis-streams at {self.config(binding).target}"
 
     def endpoint(self, config: dict[str, Any]) -> tuple[str, int] | None:
         """The Redis server."""
-        return server(config)
+        return self.first_endpoint(config)
 
     def lineage_dataset(self, binding: Binding, database: str, table: str) -> Dataset | None:
         """The stream key on `redis://host:port` (plus `/<db>` for a database other than 0)."""
-        host, port = server(binding.configuration)
-        db = urlsplit(str(binding.configuration.get("url", ""))).path.strip("/")
-        namespace = f"redis://{host}:{port}" + (f"/{db}" if db not in ("", "0") else "")
+        config = self.config(binding)
+        namespace = f"redis://{config.target}" + (f"/{config.db}" if config.db not in ("", "0") else "")
         return stream_dataset(binding.name, database, table, kind=self.key, namespace=namespace,
-                              physical_name=stream_key(binding.configuration, database, table))
+                              physical_name=stream_key(database, table))
 
     def databases(self, config: dict[str, Any]) -> list[str]:
         """`default` and the configured key prefixes."""
@@ -88,21 +83,20 @@ class RedisStreamsBinding(StreamCatalogBinding):
 
         self.check_database(binding, database, table)
         spec = declared_table(binding.configuration, binding.name, database, table)
-        config = binding.configuration
-        key = stream_key(config, database, table)
+        config = self.config(binding)
+        key = stream_key(database, table)
         label = f"{binding.name}.{database}.{table}"
-        timeout = float(config.get("connect-timeout", 10))
-        host, port = server(config)
+        timeout = CONNECT_TIMEOUT
         try:
-            kind = client(str(config["url"]), config.get("password"), timeout).type(key)
+            kind = client(config.url, _password(config), timeout).type(key)
         except redis.AuthenticationError:
-            raise StreamSourceError(f"Stream table {label}: Redis at {host}:{port} refused the password.") from None
+            raise StreamSourceError(f"Stream table {label}: Redis at {config.target} refused the password.") from None
         except redis.RedisError as exc:
-            raise StreamSourceError(f"Stream table {label}: Redis at {host}:{port} is unreachable "
+            raise StreamSourceError(f"Stream table {label}: Redis at {config.target} is unreachable "
                                     f"({type(exc).__name__}).") from None
         kind = kind.decode() if isinstance(kind, bytes) else str(kind)
         if kind == "none":
-            raise StreamSourceError(f"Stream table {label}: there is no stream '{key}' on Redis at {host}:{port}.")
+            raise StreamSourceError(f"Stream table {label}: there is no stream '{key}' on Redis at {config.target}.")
         if kind != "stream":
             raise StreamSourceError(f"Stream table {label}: Redis key '{key}' is a {kind}, not a stream.")
         return spec, key, label, timeout
@@ -113,11 +107,11 @@ class RedisStreamsBinding(StreamCatalogBinding):
         from lakeport_engine.streamio.redis_source import client, entry_rows
 
         spec, key, label, timeout = self._checked(binding, database, table)
-        config = binding.configuration
-        entries = client(str(config["url"]), config.get("password"), timeout).xrevrange(key, "+", "-", count=limit)
+        config = self.config(binding)
+        entries = entries_of(client(config.url, _password(config), timeout).xrevrange(key, "+", "-", count=limit))
         try:
             rows = list(entry_rows(reversed(entries), f"'{key}' ({label})", [(c.name, c.type) for c in spec.columns],
-                                   str(config.get("value-field") or "data")))
+                                   config.value_field))
         except MalformedRecord as exc:
             raise StreamSourceError(str(exc)) from None
         return spark.createDataFrame(rows, schema=spec.ddl())
@@ -127,18 +121,22 @@ class RedisStreamsBinding(StreamCatalogBinding):
         from lakeport_engine.streamio.redis_source import FORMAT, RedisStreamsDataSource
 
         spec, key, label, timeout = self._checked(binding, database, table)
-        config = binding.configuration
+        config = self.config(binding)
         register_data_source(spark, RedisStreamsDataSource)  # this session may not be the active one
         reader = (spark.readStream.format(FORMAT)
-                  .option("url", str(config["url"]))
+                  .option("url", config.url)
                   .option("key", key)
                   .option("stream", f"'{key}' ({label})")
                   .option("columns", json.dumps([[c.name, c.type] for c in spec.columns]))
-                  .option("value_field", str(config.get("value-field") or "data"))
-                  .option("start", str(config.get("start") or "earliest"))
+                  .option("value_field", config.value_field)
+                  .option("start", config.start)
                   .option("timeout", str(timeout)))
-        if config.get("max-records-per-batch"):
-            reader = reader.option("max_records_per_batch", str(config["max-records-per-batch"]))
-        if config.get("password"):
-            reader = reader.option("password", str(config["password"]))  # masked by spark.redaction.regex
+        if config.max_records_per_batch:
+            reader = reader.option("max_records_per_batch", str(config.max_records_per_batch))
+        if config.password is not None:
+            reader = reader.option("password", _password(config))  # masked by spark.redaction.regex
         return reader.load()
+
+
+def _password(config: RedisStreamsConfig) -> str | None:
+    return config.password.get_secret_value() if config.password is not None else None

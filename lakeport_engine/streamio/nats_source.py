@@ -24,30 +24,12 @@ from nats.js import api
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows, SupportsTriggerAvailableNow
 
+from lakeport_engine.catalog_types.nats_jetstream import NatsAuth
 from lakeport_engine.streamio.record_source import RecordSource, declared_columns
 from lakeport_engine.streamio.records import RecordParser
 
 FORMAT = "lakeport_nats_jetstream"
 FETCH_BATCH = 1000  # messages per pull request
-
-
-@dataclass(frozen=True)
-class NatsAuth:
-    """The secrets of a nats-jetstream catalog (any of them may be empty)."""
-
-    user: str = ""
-    password: str = ""
-    token: str = ""
-    credentials: str = ""  # the text of a .creds file (user JWT and NKey seed)
-
-    def to_option(self) -> str:
-        """One option value holding every secret (passed as `auth_secret`)."""
-        return json.dumps({"user": self.user, "password": self.password, "token": self.token,
-                           "credentials": self.credentials})
-
-    @classmethod
-    def from_option(cls, value: str | None) -> NatsAuth:
-        return cls(**json.loads(value)) if value else cls()
 
 
 async def connect(servers: Sequence[str], auth: NatsAuth, timeout: float) -> Client:

@@ -7,8 +7,7 @@ Spark asks it for its schema as DDL and for a stream reader over its options.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader
 
@@ -18,11 +17,19 @@ def declared_columns(option: str) -> list[tuple[str, str]]:
     return [(str(name), str(type_name)) for name, type_name in json.loads(option)]
 
 
+class ReaderFactory(Protocol):
+    """A stream reader class: built from the source's options."""
+
+    def __call__(self, options: dict[str, str]) -> DataSourceStreamReader:
+        """The reader over `options`."""
+        ...
+
+
 class RecordSource(DataSource):
     """`spark.readStream.format(FORMAT)`: a stream of records in the declared `columns`, read by READER."""
 
     FORMAT: ClassVar[str]
-    READER: ClassVar[Callable[[dict[str, str]], DataSourceStreamReader]]
+    READER: ClassVar[ReaderFactory]
 
     @classmethod
     def name(cls) -> str:

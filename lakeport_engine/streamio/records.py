@@ -53,7 +53,7 @@ def _integer(bits: int) -> Converter:
     def convert(v: Any) -> int:
         if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
             raise TypeError
-        return v
+        return int(v)
 
     return convert
 

@@ -12,7 +12,7 @@ which Spark's redaction regex masks wherever it prints options.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ import redis
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows, SupportsTriggerAvailableNow
 
+from lakeport_engine.catalog_types.redis_streams import Entries, entries_of
 from lakeport_engine.streamio.record_source import RecordSource, declared_columns
 from lakeport_engine.streamio.records import BatchParser, RecordParser
 
@@ -63,7 +64,7 @@ def _id(value: str | bytes) -> tuple[int, int]:
 
 def last_entry_id(conn: redis.Redis, key: str) -> str | None:
     """The id of the stream's newest entry, or None when it is empty."""
-    entries = conn.xrevrange(key, "+", "-", count=1)
+    entries = entries_of(conn.xrevrange(key, "+", "-", count=1))
     return entries[0][0].decode() if entries else None
 
 
@@ -72,7 +73,7 @@ def nth_entry_id(conn: redis.Redis, key: str, after: str, count: int) -> str | N
     try:
         found = conn.eval(_NTH_ID, 1, key, f"({after}", count)
     except redis.ResponseError:  # scripting refused (ACL, a proxy): read the entries instead
-        entries = conn.xrange(key, f"({after}", "+", count=count)
+        entries = entries_of(conn.xrange(key, f"({after}", "+", count=count))
         return entries[-1][0].decode() if entries else None
     if not found:
         return None
@@ -108,7 +109,7 @@ def entry_rows(entries: Iterable[tuple[bytes, dict[bytes, bytes]]], stream: str,
     parser = RecordParser(stream, columns)
     field = value_field.encode()
     for entry_id, fields in entries:
-        payload = fields.get(field)
+        payload: bytes | str | None = fields.get(field)
         if payload is None:
             payload = json.dumps({k.decode(errors="replace"): v.decode(errors="replace") for k, v in fields.items()})
         yield parser.parse(payload, f"entry {entry_id.decode()}")
@@ -178,7 +179,7 @@ class RedisStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             return []
         first_ms = None
         if self.splits > 1:  # from the first entry on: an initial offset of 0-0 would put every cut before it
-            head = self._conn().xrange(self.key, f"({start['id']}", end["id"], count=1)
+            head = entries_of(self._conn().xrange(self.key, f"({start['id']}", end["id"], count=1))
             first_ms = _id(head[0][0])[0] if head else None
         return [EntryRange(a, b) for a, b in split_range(start["id"], end["id"], self.splits, first_ms)]
 
@@ -209,12 +210,11 @@ class RedisStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                     last = reply[1].decode()
                     batch = parser.lines(reply[2], count) if len(reply) > 2 else None
             if batch is None:
-                entries = conn.xrange(self.key, f"({after}", last or partition.end, count=READ_CHUNK)
+                entries = entries_of(conn.xrange(self.key, f"({after}", last or partition.end, count=READ_CHUNK))
                 if last is None:  # no script: this read decides where the chunk ends
                     count, last = len(entries), entries[-1][0].decode() if entries else None
                 if entries:
-                    batch = parser.batch(payloads(entries, field),
-                                         lambda i, chunk=entries: f"entry {chunk[i][0].decode()}")
+                    batch = parser.batch(payloads(entries, field), _entry_label(entries))
             if batch is not None:
                 yield batch
             if count < READ_CHUNK or last is None:
@@ -223,6 +223,11 @@ class RedisStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def commit(self, end: dict[str, str]) -> None:
         """Nothing to acknowledge: the stream keeps its entries (trim them with XTRIM or MAXLEN)."""
+
+
+def _entry_label(entries: Entries) -> Callable[[int], str]:
+    """Names the i-th entry of a chunk in a malformed-record message."""
+    return lambda i: f"entry {entries[i][0].decode()}"
 
 
 class RedisStreamsDataSource(RecordSource):

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.secrets import seal_configuration
-from catalogs.types.hive_config import HiveConfig
+from lakeport_engine.catalog_types.hive import HiveConfig
 from teams.models import Role, Team
 from tests.catalogs.conftest import hive_body
 

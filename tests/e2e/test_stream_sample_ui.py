@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.redis_streams import RedisStreamsConfig
+from lakeport_engine.catalog_types.redis_streams import RedisStreamsConfig
 from teams.models import Role, Team
 from tests.e2e.conftest import Browser
 from tests.streaming.conftest import RedisServer, redis_server  # noqa: F401 - the password-protected Redis

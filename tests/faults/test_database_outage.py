@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from catalogs.secrets import secret_fields, stored_plain
-from catalogs.types.jdbc_config import JdbcConfig
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from tests.faults.conftest import Platform, prepare_platform
 from tests.support.postgres import PrivatePostgres
 from tests.support.secrets import register_secret

@@ -14,8 +14,8 @@ from django.conf import settings
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import JobRun, SqlJob
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from teams.models import Team
 from tests.support.servers import wait_until
 from tests.support.worker import WORKER_SPARK, Worker, spawn_worker, worker_env

@@ -10,11 +10,11 @@ import pytest
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.hive_config import HiveConfig
 from jobs.engines import engine_key
 from jobs.engines.process import EngineKey
 from jobs.models import SqlJob
 from jobs.services.runs import run_submit
+from lakeport_engine.catalog_types.hive import HiveConfig
 from lakeport_engine.errors import CatalogBindingError
 from teams.models import Team
 

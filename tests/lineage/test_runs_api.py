@@ -22,9 +22,9 @@ from openlineage.client.event_v2 import InputDataset, Job, OutputDataset, Run, R
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.delta_config import DeltaConfig
-from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import RunStatus, SqlJob
+from lakeport_engine.catalog_types.delta import DeltaConfig
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from teams.models import Role, Team
 from tests.jobs.conftest import running_worker, wait_status
 from tests.support.worker import Worker

@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.delta_config import DeltaConfig
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
+from lakeport_engine.catalog_types.delta import DeltaConfig
 from lineage.models import Dataset, DatasetAlias
 from schedules.models import Schedule
 from teams.models import ApiToken, Role, Team

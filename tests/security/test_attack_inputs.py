@@ -23,7 +23,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from catalogs.models import Catalog, CatalogChange
-from catalogs.types.jdbc_config import DANGEROUS_PARAMETERS
+from lakeport_engine.catalog_types.jdbc import DANGEROUS_PARAMETERS
 from tests.conftest import MariaDatabase, PgDatabase
 from tests.support.secrets import register_secret
 

@@ -38,8 +38,8 @@ from rest_framework.test import APIClient
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from teams.models import Role, Team
 from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
 from tests.support.engines import alive, engine_pid, engine_pids, run_log_text

@@ -24,8 +24,8 @@ from django.utils import timezone
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import JobRun, RunStatus, SqlJob
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from schedules.models import Schedule, ScheduleFire
 from schedules.services.schedules import schedule_create
 from teams.models import Team

@@ -72,7 +72,7 @@ def test_test_clients_are_recorded_and_their_bearer_tokens_become_secrets(admin_
 def test_secrets_of_catalog_rows_are_learned_after_each_database_test(team: object) -> None:
     from catalogs.models import Catalog
     from catalogs.secrets import seal_configuration
-    from catalogs.types.jdbc_config import JdbcConfig
+    from lakeport_engine.catalog_types.jdbc import JdbcConfig
 
     config = JdbcConfig.model_validate({"type": "postgresql", "base-url": "jdbc:postgresql://127.0.0.1:5432/",
                                         "default-database": "x", "username": "u", "password": "row-Secr3t-5e6f7a8b"})

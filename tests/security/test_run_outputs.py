@@ -28,9 +28,9 @@ import pytest
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.jdbc_config import JdbcConfig
 from jobs.engines.spark_ui import ui_token
 from jobs.models import JobRun, RunStatus, SqlJob
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from teams.models import Role, Team
 from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
 from tests.support.worker import Worker

@@ -23,9 +23,9 @@ from rest_framework.test import APIClient
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.delta_config import DeltaConfig
-from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import TERMINAL_STATUSES, RunStatus
+from lakeport_engine.catalog_types.delta import DeltaConfig
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from teams.models import Team
 from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
 from tests.support.worker import Worker

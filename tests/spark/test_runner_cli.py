@@ -20,7 +20,7 @@ from django.conf import settings
 
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
-from catalogs.types.jdbc_config import JdbcConfig
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from lakeport_engine.platform_jar import PLATFORM_JAR
 from lakeport_engine.runner import build_py_files, format_table
 from tests.conftest import JDBC_JARS

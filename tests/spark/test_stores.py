@@ -14,9 +14,9 @@ from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
 from catalogs.services.crud import catalog_create, catalog_update
 from catalogs.services.rotation import catalog_secrets_rotate
-from catalogs.types.delta_config import DeltaConfig
-from catalogs.types.jdbc_config import JdbcConfig
 from jobs.engines.store import DjangoCatalogStore
+from lakeport_engine.catalog_types.delta import DeltaConfig
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from lakeport_engine.store import (
     CatalogEntry,
     CatalogStoreError,

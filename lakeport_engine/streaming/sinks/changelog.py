@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 from deltalake import DeltaTable, write_deltalake
@@ -22,7 +22,10 @@ from pyspark.sql import DataFrame
 from lakeport_engine.streaming.emit import UPDATE
 from lakeport_engine.streaming.errors import StreamingSinkError
 from lakeport_engine.streaming.sinks.base import QueryShape
-from lakeport_engine.streaming.sinks.delta import DeltaSink, to_table_rows
+from lakeport_engine.streaming.sinks.delta import DeltaSink, arrow_schema, open_target, to_table_rows
+
+if TYPE_CHECKING:
+    from lakeport_engine.bindings.base import SinkTarget
 
 OP_COLUMN = "op"
 INSERT, RETRACT, UPDATE_AFTER = "+I", "-U", "+U"
@@ -35,7 +38,18 @@ def is_changelog(schema: pa.Schema) -> bool:
     if OP_COLUMN not in schema.names:
         return False
     kind = schema.field(OP_COLUMN).type
-    return pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind))
+
+
+def delta_sink(target: SinkTarget) -> DeltaSink | None:
+    """The delta binding's sink factory: a changelog table (an `op` column) takes a ChangelogSink, any other table
+    a DeltaSink; None for a catalog bound to the JVM DeltaCatalog (Spark's `spark_catalog`), which has no sink."""
+    if target.spark_catalog is not None:
+        return None
+    _, _, snapshot = open_target(target.catalog, target.config, target.database, target.table)
+    if is_changelog(arrow_schema(snapshot)):
+        return ChangelogSink(target.catalog, target.config, target.database, target.table, target.columns)
+    return DeltaSink(target.catalog, target.config, target.database, target.table, target.columns)
 
 
 class ChangelogSink(DeltaSink):
@@ -95,4 +109,4 @@ class ChangelogSink(DeltaSink):
         except DeltaError as exc:
             raise StreamingSinkError(f"Commit of batch {batch_id} to changelog table {self.target} failed: {exc}") from exc
         self._current.update(updated)
-        return out.num_rows
+        return int(out.num_rows)

@@ -128,4 +128,4 @@ class DeltaSink(BatchSink):
                 write_deltalake(table, rows, mode="append", commit_properties=properties)
         except DeltaError as exc:
             raise StreamingSinkError(f"Commit of batch {batch_id} to Delta table {self.target} failed: {exc}") from exc
-        return rows.num_rows
+        return int(rows.num_rows)

@@ -8,14 +8,28 @@ own entry: exactly once without our help. It only appends (no key to update on),
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pyspark.sql import SparkSession
-from pyspark.sql.streaming import DataStreamWriter, StreamingQuery
+from pyspark.sql.streaming.query import StreamingQuery
+from pyspark.sql.streaming.readwriter import DataStreamWriter
 
 from lakeport_engine.streaming.emit import APPEND
 from lakeport_engine.streaming.errors import StreamingSinkError, StreamingStatementError
 from lakeport_engine.streaming.sinks.base import QueryShape
 
+if TYPE_CHECKING:
+    from lakeport_engine.bindings.base import SinkTarget
+
 FILE_PROVIDERS = frozenset({"parquet", "orc", "json", "csv"})
+
+
+def hive_sink(target: SinkTarget) -> FileTableSink | None:
+    """The hive binding's sink factory: the table through the session catalog (None when not bound into Spark)."""
+    if not target.spark_catalog:
+        return None
+    return FileTableSink(target.spark, f"`{target.spark_catalog}`.`{target.database}`.`{target.table}`",
+                         target.display)
 
 
 class FileTableSink:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import psycopg
 import pymysql
@@ -24,6 +24,9 @@ from lakeport_engine.streaming.emit import UPDATE
 from lakeport_engine.streaming.errors import StreamingSinkError, StreamingStatementError
 from lakeport_engine.streaming.sinks.base import BatchSink, QueryShape
 from lakeport_kernel.redaction import redact
+
+if TYPE_CHECKING:
+    from lakeport_engine.bindings.base import SinkTarget
 
 BOOKKEEPING_TABLE = "lakeport_stream_batches"
 
@@ -173,6 +176,11 @@ class _Maria:
 _DIALECTS: dict[str, _Dialect] = {"postgresql": _Postgres(), "mysql": _Maria()}
 
 
+def jdbc_sink(target: SinkTarget) -> JdbcSink:
+    """The jdbc binding's sink factory."""
+    return JdbcSink(target.catalog, target.config, target.database, target.table, target.columns)
+
+
 class JdbcSink(BatchSink):
     """Upsert each micro-batch into a PostgreSQL or MariaDB table on its primary key, in one transaction."""
 
@@ -183,9 +191,10 @@ class JdbcSink(BatchSink):
         super().__init__()
         self.jdbc = jdbc_target(config, namespace, table)
         self.target = f"{catalog_name}.{namespace}.{table}"
-        self.dialect = _DIALECTS.get(self.jdbc.product)
-        if self.dialect is None:
+        dialect = _DIALECTS.get(self.jdbc.product)
+        if dialect is None:
             raise StreamingSinkError(f"Sink {self.target}: jdbc type '{self.jdbc.product}' cannot be a streaming sink.")
+        self.dialect: _Dialect = dialect
         with self._connection() as conn:
             table_columns, self.key = self.dialect.columns(conn, self.jdbc)
         if not table_columns:

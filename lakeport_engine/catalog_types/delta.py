@@ -1,13 +1,21 @@
-"""Configuration of `delta` catalogs: a warehouse directory of Delta tables, `<warehouse>/<db>/<table>`."""
+"""`delta` catalogs: a warehouse directory of Delta tables, `<warehouse>/<db>/<table>` (the configuration model)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
-from catalogs.types.base import CatalogConfig, secret_map_field
-from catalogs.types.paths import check_local_path
+from lakeport_engine.catalog_types.base import (
+    CatalogConfig,
+    CatalogTypeDefinition,
+    Endpoint,
+    check_local_path,
+    secret_map_field,
+    url_endpoint,
+)
 
 _REMOTE = re.compile(r"^(s3a|s3|abfss|gs)://[A-Za-z0-9._-]+(/[^\s]*)?$")
 _OPTION_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,127}$")
@@ -27,16 +35,16 @@ class DeltaConfig(CatalogConfig):
 
     @field_validator("warehouse")
     @classmethod
-    def _warehouse(cls, value: str) -> str:
+    def _warehouse(cls, value: str, info: ValidationInfo) -> str:
         if "://" in value:
             if value.startswith("file://"):
-                return check_local_path(value.removeprefix("file://"))
+                return check_local_path(value.removeprefix("file://"), info)
             if not _REMOTE.match(value):
                 raise ValueError("use a local absolute path or an s3a://, abfss:// or gs:// URI.")
             if "/../" in value + "/" or value.endswith("/.."):
                 raise ValueError("must not contain '..'.")
             return value.rstrip("/")
-        return check_local_path(value)
+        return check_local_path(value, info)
 
     @field_validator("storage_options")
     @classmethod
@@ -50,3 +58,14 @@ class DeltaConfig(CatalogConfig):
     def is_local(self) -> bool:
         """True when the warehouse is a directory on this machine."""
         return "://" not in self.warehouse
+
+
+def endpoints(plain: Mapping[str, Any]) -> list[Endpoint]:
+    """Object-store endpoints (AWS_ENDPOINT_URL, …): servers the engine connects to as well."""
+    options = plain.get("storage-options") or {}
+    found = (url_endpoint(str(v), "http") for v in options.values() if "://" in str(v))
+    return [e for e in found if e is not None]
+
+
+DEFINITION = CatalogTypeDefinition(key="delta", display_name="Delta Lake", config_model=DeltaConfig,
+                                   local_path_fields=("warehouse",), endpoints=endpoints, endpoint_field="storage-options")

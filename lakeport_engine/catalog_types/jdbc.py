@@ -1,13 +1,14 @@
-"""Configuration of `jdbc` catalogs (PostgreSQL and MySQL/MariaDB) and the JDBC URL allow-list."""
+"""`jdbc` catalogs (PostgreSQL and MySQL/MariaDB): the configuration model and the JDBC parameter allow-list."""
 
 from __future__ import annotations
 
 import re
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 
-from catalogs.types.base import CatalogConfig, secret_field
+from lakeport_engine.catalog_types.base import CatalogConfig, CatalogTypeDefinition, Endpoint, secret_field
 from lakeport_engine.jdbc_url import JdbcUrl, JdbcUrlError, parse_jdbc_url
 
 # Parameters known to turn a JDBC connection into file reads, class loading or code execution.
@@ -46,7 +47,7 @@ ALLOWED_PARAMETERS = {
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_$-]{0,127}$")
 
 
-def check_jdbc_parameters(kind: str, params: dict[str, str]) -> None:
+def check_jdbc_parameters(kind: str, params: Mapping[str, str]) -> None:
     """Raise ValueError naming the first parameter that is dangerous or not on the allow-list."""
     for name in params:
         low = name.lower()
@@ -103,3 +104,17 @@ class JdbcConfig(CatalogConfig):
     def port(self) -> int:
         """Port from base-url, or the product's default."""
         return self.url.port
+
+
+def endpoints(plain: Mapping[str, Any]) -> list[Endpoint]:
+    """The database server, with the databases a connection uses (base-url parsed loosely)."""
+    try:
+        url = parse_jdbc_url(str(plain.get("base-url", "")))
+    except JdbcUrlError:
+        return []
+    databases = {str(plain.get("default-database") or ""), url.database} - {""}
+    return [Endpoint(url.host, url.port, str(plain.get("type") or "postgresql"), frozenset(databases))]
+
+
+DEFINITION = CatalogTypeDefinition(key="jdbc", display_name="JDBC (PostgreSQL, MySQL/MariaDB)",
+                                    config_model=JdbcConfig, endpoints=endpoints, endpoint_field="base-url")
