@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,15 +71,16 @@ class Browser:
     base_url: str
     page: Any
     console: ConsoleLog
+    screenshots: Path = SCREENSHOTS
 
     def goto(self, path: str) -> None:
         self.page.goto(self.base_url + path)
 
     def shot(self, name: str) -> Path:
-        """Save `<name>-<w>x<h>.png` of the full page under test-artifacts/screenshots/."""
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        """Save `<name>-<w>x<h>.png` of the full page under `screenshots` (test-artifacts/screenshots/)."""
+        self.screenshots.mkdir(parents=True, exist_ok=True)
         size = self.page.viewport_size
-        path = SCREENSHOTS / f"{name}-{size['width']}x{size['height']}.png"
+        path = self.screenshots / f"{name}-{size['width']}x{size['height']}.png"
         self.page.screenshot(path=str(path), full_page=True)
         return path
 
@@ -112,27 +114,36 @@ def playwright_driver() -> Iterator[Any]:
         yield p
 
 
-@pytest.fixture
-def browser(playwright_driver: Any, live_server: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Browser]:
-    """A new Chromium (fresh user-data-dir) at 1280×800 pointed at the live server."""
+@contextmanager
+def chromium(playwright_driver: Any, base_url: str, profile: Path, *, name: str,
+             screenshots: Path = SCREENSHOTS) -> Iterator[Browser]:
+    """A new Chromium (fresh user-data-dir `profile`) at 1280×800 pointed at `base_url`; on exit a screenshot
+    `last-<name>.png` and the console errors (the first things to read when a test fails)."""
     context = playwright_driver.chromium.launch_persistent_context(
-        str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-        viewport=DESKTOP,
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, viewport=DESKTOP,
     )
     context.set_default_timeout(30_000)
     page = context.pages[0] if context.pages else context.new_page()
     console = ConsoleLog()
     page.on("console", lambda m: m.type == "error" and console.errors.append(f"{m.text} @ {m.location.get('url', '')}"))
     page.on("pageerror", lambda exc: console.errors.append(f"uncaught: {exc}"))
-    yield Browser(base_url=live_server.url, page=page, console=console)
-    # what the page looked like and said at the end: the first thing to read when a test fails
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
-        page.screenshot(path=str(SCREENSHOTS / f"last-{request.node.name}.png"), full_page=True)
-    except Exception as exc:  # a crashed page must not hide the test's own failure
-        print(f"no final screenshot: {exc}")
-    print("console errors:", console.errors)
-    context.close()
+        yield Browser(base_url=base_url, page=page, console=console, screenshots=screenshots)
+    finally:
+        screenshots.mkdir(parents=True, exist_ok=True)
+        try:
+            page.screenshot(path=str(screenshots / f"last-{name}.png"), full_page=True)
+        except Exception as exc:  # a crashed page must not hide the test's own failure
+            print(f"no final screenshot: {exc}")
+        print("console errors:", console.errors)
+        context.close()
+
+
+@pytest.fixture
+def browser(playwright_driver: Any, live_server: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """A new Chromium (fresh user-data-dir) at 1280×800 pointed at the live server."""
+    with chromium(playwright_driver, live_server.url, tmp_path / "chromium-profile", name=request.node.name) as b:
+        yield b
 
 
 @pytest.fixture

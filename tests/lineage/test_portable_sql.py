@@ -3,8 +3,9 @@
 `make run` stores the platform in SQLite; the suite's database is PostgreSQL. The lineage body tests
 (tests/lineage/test_bodies.py: datasets, upstream, downstream, impact, column lineage, job and run lineage) run
 again here in a pytest of their own on a fresh SQLite file. A static check reads every raw query the platform
-sends to its own database (`cursor.execute`, `.raw`, `RawSQL`, `.extra`), the ORM's `.distinct(fields)` and
-`django.contrib.postgres` imports, and fails on PostgreSQL-only SQL unless the function checks `connection.vendor`.
+sends to its own database (`cursor.execute`, `.raw`, `RawSQL`, `.extra`) in every package but the Spark runtimes,
+the benchmarks and the clients, the ORM's `.distinct(fields)` and `django.contrib.postgres` imports, and fails on
+PostgreSQL-only SQL unless the function checks `connection.vendor`.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from pathlib import Path
 from django.db import connection
 
 REPO = Path(__file__).resolve().parents[2]
-# Django apps and the project package: what talks to the platform database. The Spark runtime (lakeport_engine) never
-# opens it, and catalogs/types/ queries the team's own servers, whose vendor the catalog type names.
-PLATFORM = ["config", "teams", "catalogs", "jobs", "schedules", "streams", "lineage"]
-NOT_PLATFORM_DB = ["lakeport_engine/", "catalogs/types/"]
+# Every top-level package but these talks to the platform database (a new app is checked without a list to update):
+# the Spark runtimes never open it, the benchmarks, the generated clients and the tests are not the platform, and
+# catalogs/types/ queries the team's own servers, whose vendor the catalog type names.
+NOT_PLATFORM = {"lakeport_engine", "lakeport_kernel", "bench", "clients", "tests", "frontend", "platform", "docs"}
+PLATFORM = sorted(p.parent.name for p in REPO.glob("*/__init__.py") if p.parent.name not in NOT_PLATFORM)
+NOT_PLATFORM_DB = ["catalogs/types/"]
 VENDOR_ONLY = {
     "a :: cast": re.compile(r"::\s*[A-Za-z_]"),
     "ILIKE": re.compile(r"\bILIKE\b", re.IGNORECASE),
@@ -99,6 +102,14 @@ def notify(cursor):
 '''
     assert vendor_only_sql(branched) == []
     assert vendor_only_sql('cursor.execute("SELECT id FROM t WHERE name LIKE %s")\nq.distinct()') == []
+
+
+def test_the_check_reads_every_app_and_library_of_the_platform() -> None:
+    from django.conf import settings
+
+    apps = {app.split(".")[0] for app in settings.INSTALLED_APPS if (REPO / app.split(".")[0]).is_dir()}
+    assert apps <= set(PLATFORM), apps - set(PLATFORM)
+    assert {"config", "core", "declarative"} <= set(PLATFORM)  # the composition root, the library, apply -f
 
 
 def test_no_vendor_only_sql_in_the_platforms_raw_queries() -> None:
