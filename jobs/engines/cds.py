@@ -48,7 +48,10 @@ spark.sql("SELECT 1 AS one").collect()
 spark.sql("SELECT id % 7 AS k, count(*) AS n, sum(id) AS s FROM range(1000) GROUP BY 1 ORDER BY 1").collect()
 spark.range(100).selectExpr("id", "cast(id AS string) AS v").write.mode("overwrite").parquet(sys.argv[2])
 spark.read.parquet(sys.argv[2]).where("id > 10").count()
+jvm = spark.sparkContext._gateway.proc
 spark.stop()
+jvm.stdin.close()  # the JVM exits when its stdin closes, and writes the archive as it exits: wait for it
+jvm.wait()
 """
 
 _building: set[Path] = set()
