@@ -26,6 +26,7 @@ from lakeport_engine.bindings import delta as delta_binding
 from lakeport_engine.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
 from lakeport_engine.guard import GuardScope, SqlGuard
 from lakeport_engine.locations import LocationJudge, check_locations, warehouse_judge
+from lakeport_engine.matviews import view_store_of
 from lakeport_engine.sqltext import (
     NameChain,
     Statement,
@@ -287,6 +288,8 @@ class CatalogResolver:
         if refs.namespace is not None and self._track_use(refs.namespace, bindings) == "delta":
             return None  # USE of a database in an embedded Delta catalog: ours to track, Spark has no such catalog
         delta = self._state.delta
+        if delta is not None and delta.views is None:
+            delta.views = view_store_of(self.store)  # materialized view definitions, when the store keeps them
         current = self.binding(self.current_catalog)
         involves_delta = any(b.embedded for b in bindings)
         current_is_delta = current is not None and current.embedded

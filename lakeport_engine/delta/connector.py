@@ -35,7 +35,7 @@ from lakeport_engine.delta.statements import Plan, Reference, StatementReader, r
 from lakeport_engine.delta.storage import Storage, storage_for
 from lakeport_engine.delta.view_sql import read_view_statement
 from lakeport_engine.delta.view_statements import MaterializedViews
-from lakeport_engine.delta.views import ViewStore
+from lakeport_engine.matviews import ViewStore
 from lakeport_engine.pins import SnapshotPins
 
 logger = logging.getLogger(__name__)

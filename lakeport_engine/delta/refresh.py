@@ -61,7 +61,7 @@ def incremental_shape(query: str, source_count: int) -> Incremental | str:
     if any(isinstance(f, exp.Explode | exp.Posexplode | exp.Inline) for f in tree.find_all(exp.Func)):
         return "the query has a generator (explode)"
     group = tree.args.get("group")
-    aggregates = [a for a in tree.find_all(exp.AggFunc)]
+    aggregates = list(tree.find_all(exp.AggFunc))
     if group is None and not aggregates:
         return Incremental("append")
     keys: list[str] = []
@@ -98,6 +98,6 @@ def _mergeable(node: exp.Expression) -> str | None:
         return None
     if any(isinstance(n, exp.Distinct) for n in node.find_all(exp.Distinct)):
         return None
-    if any(True for _ in node.find_all(exp.AggFunc) if _ is not node):
+    if sum(1 for _ in node.find_all(exp.AggFunc)) > 1:
         return None  # an aggregate inside an aggregate
     return kind

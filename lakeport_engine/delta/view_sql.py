@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from lakeport_engine.delta.catalog import TableRef
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.statements import Plan, Reference, StatementReader, _Cursor
+from lakeport_engine.matviews import view_statement_text
 from lakeport_engine.sqltext import PUNCT, QUOTED, STRING, WORD, SqlTextError, significant, tokenize
 
 VIEW_KINDS = ("create_mv", "refresh_mv", "alter_mv", "drop_mv", "show_mvs", "describe_mv")
@@ -101,7 +102,12 @@ def _create(reader: StatementReader, text: str, cursor: _Cursor) -> ViewPlan:
         raise DeltaConnectorError(f"CREATE MATERIALIZED VIEW {ref} needs AS SELECT ….")
     if cursor.done():
         raise DeltaConnectorError(f"CREATE MATERIALIZED VIEW {ref} needs a query after AS.")
-    query = text[cursor.tokens[cursor.position].start:]
+    start = cursor.tokens[cursor.position].start
+    guarded = view_statement_text(text)
+    if guarded is None or guarded.query_offset != start:
+        raise DeltaConnectorError(f"CREATE MATERIALIZED VIEW {ref}: the query after AS could not be told apart "
+                                  "from the clauses before it; quote names that are keywords.")
+    query = text[start:]
     plan.query, plan.query_references = qualify_query(reader, query, ref)
     return plan
 
@@ -177,7 +183,7 @@ def _refresh_clause(cursor: _Cursor, plan: ViewPlan, text: str, *, allow_manual:
 
 def check_cron(expression: str) -> str:
     """A 5-field cron expression (or @daily-style alias) croniter accepts, else a clear error."""
-    from croniter import croniter
+    from croniter import croniter  # type: ignore[import-untyped]
 
     fields = expression.split()
     if not expression.startswith("@") and len(fields) != 5:

@@ -30,7 +30,7 @@ from lakeport_engine.delta.schema import spark_schema
 from lakeport_engine.delta.snapshot import open_table, read_actions, snapshot_frame, travel
 from lakeport_engine.delta.statements import Plan, Reference, StatementReader, rewrite
 from lakeport_engine.delta.view_sql import ViewPlan, qualify_query
-from lakeport_engine.delta.views import MODE_KEY, SOURCES_KEY, ViewDefinition, ViewStore
+from lakeport_engine.matviews import MODE_KEY, SOURCES_KEY, ViewDefinition, ViewStore
 
 if TYPE_CHECKING:
     from lakeport_engine.datasets import Dataset

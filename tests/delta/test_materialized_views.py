@@ -18,7 +18,7 @@ import pytest
 from deltalake import DeltaTable
 
 from lakeport_engine.delta.errors import DeltaConnectorError
-from lakeport_engine.delta.views import SOURCES_KEY, InMemoryViewStore
+from lakeport_engine.matviews import SOURCES_KEY, InMemoryViewStore
 from tests.delta.conftest import Lake
 
 pytestmark = pytest.mark.spark
