@@ -71,7 +71,7 @@ class MaterializedViewListApi(_DeltaCatalogMixin, APIView):
 
     pagination_class = StandardPagination
 
-    @extend_schema(responses=MaterializedViewSerializer(many=True))
+    @extend_schema(operation_id="materialized_views_list", responses=MaterializedViewSerializer(many=True))
     def get(self, request: Request, team: str, name: str) -> Response:
         paginator = StandardPagination()
         page = paginator.paginate_queryset(view_rows(catalog=self.delta_catalog(name)), request, view=self)
@@ -81,7 +81,7 @@ class MaterializedViewListApi(_DeltaCatalogMixin, APIView):
 class MaterializedViewDetailApi(_DeltaCatalogMixin, APIView):
     """One materialized view: definition, the source versions it reflects against their latest, last refresh."""
 
-    @extend_schema(responses=MaterializedViewSerializer)
+    @extend_schema(operation_id="materialized_views_get", responses=MaterializedViewSerializer)
     def get(self, request: Request, team: str, name: str, database: str, view: str) -> Response:
         row = view_rows(catalog=self.delta_catalog(name)).filter(database=database, name=view).first()
         if row is None:

@@ -67,7 +67,14 @@ def test_views_made_by_sql_are_kept_by_the_platform_with_their_freshness(
     assert [(v["name"], v["stale"], v["sources"]) for v in listed] == [
         ("totals", True, {"lake.shop.orders": {"reflected": 1, "latest": 2, "behind": 1}})]
 
-    _run(dev, team, "REFRESH MATERIALIZED VIEW lake.shop.totals")
+    viewer = client_for(Role.VIEWER)
+    assert viewer.post(f"{base}shop/totals/refresh/").status_code == 403  # viewers read, developers refresh
+    queued = dev.post(f"{base}shop/totals/refresh/")
+    assert queued.status_code == 201, queued.json()
+    done = wait_status(queued.json()["id"], RunStatus.SUCCEEDED, RunStatus.FAILED)
+    assert done.status == RunStatus.SUCCEEDED, done.error
+    history = dev.get(f"{base}shop/totals/refresh/").json()["results"]
+    assert [(r["id"], r["status"]) for r in history] == [(done.id, "SUCCEEDED")]
     detail = dev.get(f"{base}shop/totals/").json()
     assert detail["stale"] is False and detail["last_refresh"]["mode"] == "incremental"
     assert detail["sources"]["lake.shop.orders"] == {"reflected": 2, "latest": 2, "behind": 0}
@@ -85,6 +92,8 @@ def test_views_made_by_sql_are_kept_by_the_platform_with_their_freshness(
     assert other.get("/api/v1/teams/globex/catalogs/lake/materialized-views/").json()["results"] == []
     assert other.get("/api/v1/teams/globex/catalogs/lake/materialized-views/shop/totals/").status_code == 404
     assert other.get(f"{base}shop/totals/").status_code in (403, 404)
+    assert other.post(f"{base}shop/totals/refresh/").status_code in (403, 404)
+    assert other.post("/api/v1/teams/globex/catalogs/lake/materialized-views/shop/totals/refresh/").status_code == 404
 
     _run(dev, team, "DROP MATERIALIZED VIEW lake.shop.totals")
     assert not MaterializedView.objects.exists()
