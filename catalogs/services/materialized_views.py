@@ -4,6 +4,7 @@ channel, and what the API shows (definition, freshness) — the Delta side lives
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.db import transaction
@@ -12,6 +13,10 @@ from django.utils import timezone
 from catalogs.models import Catalog, CatalogTypeKey, MaterializedView
 from catalogs.secrets import secret_box
 from lakeport_engine.matviews import REFRESH_MODES, ViewDefinition, ViewStoreError
+
+# A Delta database or table name as the runtime allows it (lakeport_engine/delta/catalog.py check_name): the
+# engine's word is not trusted for paths the web process later reads (freshness).
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_$-]{0,254}$")
 
 
 def _definition(row: MaterializedView) -> ViewDefinition:
@@ -54,6 +59,13 @@ class DjangoViewStore:
         if catalog.catalog_type != CatalogTypeKey.DELTA:
             raise ViewStoreError(f"catalog '{catalog.catalog_name}' is a {catalog.catalog_type} catalog; "
                                  "materialized views live in Delta catalogs.")
+        team_catalogs = set(Catalog.objects.filter(team__name=self.team).values_list("catalog_name", flat=True))
+        for source in definition.sources:
+            parts = source.split(".")
+            if len(parts) != 3 or parts[0] not in team_catalogs or not all(_NAME.match(p) for p in parts[1:]):
+                raise ViewStoreError(f"source '{source[:200]}' is not a table of this team's catalogs.")
+        if not (_NAME.match(definition.database) and _NAME.match(definition.name)):
+            raise ViewStoreError("a materialized view's database and name must be plain Delta names.")
         if definition.refresh_mode not in REFRESH_MODES:
             raise ViewStoreError(f"refresh mode '{definition.refresh_mode}' is not one of {', '.join(REFRESH_MODES)}.")
         fields = {

@@ -115,7 +115,7 @@ def test_describe_shows_staleness_and_why_a_refresh_is_full(db: Lake) -> None:
     assert info["stale"] == "true"
     assert info["source lake.db.src"] == "reflects version 1; latest 3 (2 version(s) behind)"
     (answer,) = db.rows("REFRESH MATERIALIZED VIEW lake.db.agg")
-    assert answer[0] == "full" and "avg" in answer[1]
+    assert answer[0] == "full" and "avg(k)" in answer[1].lower()
     assert dict(db.rows("DESCRIBE MATERIALIZED VIEW lake.db.agg"))["stale"] == "false"
     assert db.rows("SELECT g, a FROM lake.db.agg") == [("a", 6.0), ("b", 6.0), ("c", 8.0)]
     shown = db.rows("SHOW MATERIALIZED VIEWS IN lake")
