@@ -26,7 +26,7 @@ from lakeport_engine.bindings import delta as delta_binding
 from lakeport_engine.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
 from lakeport_engine.guard import GuardScope, SqlGuard
 from lakeport_engine.locations import LocationJudge, check_locations, warehouse_judge
-from lakeport_engine.matviews import view_store_of
+from lakeport_engine.matviews import view_statement_text, view_store_of
 from lakeport_engine.sqltext import (
     NameChain,
     Statement,
@@ -147,8 +147,14 @@ class CatalogResolver:
         if statement_refs(stmt).use is not None:
             return None  # USE CATALOG is ours; Spark's parser does not know it
         parser = self.spark._jsparkSession.sessionState().sqlParser()
+        sql = stmt.sql
+        view = view_statement_text(sql)  # Spark has no grammar for materialized view statements: their query only
+        if view is not None:
+            if view.query is None:
+                return None  # the Delta connector reads REFRESH/DROP/SHOW/… and says what is wrong
+            sql = "".join(c if c == "\n" else " " for c in sql[:view.query_offset]) + sql[view.query_offset:]
         try:
-            parser.parsePlan(stmt.sql)
+            parser.parsePlan(sql)
         except Exception as exc:  # noqa: BLE001 - py4j raises Py4JJavaError carrying the ParseException
             java = getattr(exc, "java_exception", None)
             message = str(java.getMessage()) if java is not None else str(exc)
