@@ -9,6 +9,7 @@ commit left the view at its previous version. The next refresh starts from what 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import logging
@@ -215,7 +216,8 @@ class MaterializedViews:
             definition.state = "failed"
             definition.last_refresh = {**(definition.last_refresh or {}), "error": _first_line(exc)[:500],
                                        "failed_at": _now()}
-            self._view_store().save_view(definition)
+            with contextlib.suppress(Exception):  # the refresh's own error is the one to report
+                self._view_store().save_view(definition)
             raise
         if result.mode != "none" or definition.state != "fresh":
             definition.sources, definition.table_version = result.sources, result.table_version
@@ -293,14 +295,14 @@ class MaterializedViews:
             finally:
                 self.spark.catalog.dropTempView(part)
             if merged.committed:
-                self._committed(ref, merged.version, merged.written)
+                self._committed(ref, merged.version, changes)  # lineage: the source's new rows into the view
                 return RefreshResult("incremental", None, merged.version, sources,
                                      merged.inserted + merged.updated)
             # nothing to merge (the appended rows were all filtered out): one empty commit records the versions
             empty = self.spark.createDataFrame([], spark_schema(view_table.schema()))
             version = writer.append(ref, empty, operation="REFRESH MATERIALIZED VIEW (incremental)", blind=False,
                                     read_version=read_at)
-            self._committed(ref, version, None)
+            self._committed(ref, version, changes)
             return RefreshResult("incremental", None, version, sources, 0)
         finally:
             self.spark.catalog.dropTempView(view)

@@ -75,6 +75,9 @@ def test_views_made_by_sql_are_kept_by_the_platform_with_their_freshness(
     assert done.status == RunStatus.SUCCEEDED, done.error
     history = dev.get(f"{base}shop/totals/refresh/").json()["results"]
     assert [(r["id"], r["status"]) for r in history] == [(done.id, "SUCCEEDED")]
+    lineage = dev.get(f"/api/v1/teams/acme/lineage/runs/{done.id}/").json()  # the refresh run's lineage
+    assert [(d["name"], d["version"]) for d in lineage["inputs"]] == [("lake.shop.orders", 2)]
+    assert [(d["name"], d["version"]) for d in lineage["outputs"]] == [("lake.shop.totals", 1)]
     detail = dev.get(f"{base}shop/totals/").json()
     assert detail["stale"] is False and detail["last_refresh"]["mode"] == "incremental"
     assert detail["sources"]["lake.shop.orders"] == {"reflected": 2, "latest": 2, "behind": 0}
@@ -84,7 +87,7 @@ def test_views_made_by_sql_are_kept_by_the_platform_with_their_freshness(
     # a direct write into the view fails the run and says why; the view is unchanged
     failed = _run(dev, team, "INSERT INTO lake.shop.totals VALUES ('eve', 1, 1)", RunStatus.FAILED)
     assert "is a materialized view" in str(failed.error)
-    assert DeltaTable(str(lake / "shop" / "totals")).version() == 2
+    assert DeltaTable(str(lake / "shop" / "totals")).version() == 1  # created (0), refreshed once (1)
 
     # the other team has a catalog called lake too: acme's view is not there for it, nor over the API
     gone = _run(other, other_team, "REFRESH MATERIALIZED VIEW lake.shop.totals", RunStatus.FAILED)
