@@ -303,6 +303,9 @@ class CatalogResolver:
             sql, current_catalog=self.current_catalog, current_database=self.current_database
         ):
             return delta.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
+        if view_statement_text(sql) is not None:  # never Spark's own (pipeline) view commands: the guard saw the query
+            raise SparkRuntimeError("Materialized views live in this team's embedded Delta catalogs: name the view "
+                                    "catalog.database.view with one of them.", statement=stmt.index)
         return self.spark.sql(sql)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:

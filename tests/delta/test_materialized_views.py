@@ -202,3 +202,31 @@ def test_views_need_a_definition_store(lake: Lake) -> None:
     lake.sql("CREATE TABLE lake.db.src (id BIGINT)")
     with pytest.raises(DeltaConnectorError, match="need the platform's definition store"):
         lake.sql("CREATE MATERIALIZED VIEW lake.db.mv AS SELECT id FROM lake.db.src")
+
+
+def test_a_run_creates_refreshes_and_reads_a_view_through_the_resolver_and_guard(spark: Any, tmp_path: Any) -> None:
+    """A script as a run runs it (ScriptRunner: resolver, syntax check, guard, snapshot pins), with the store's
+    view definitions; a view named in a catalog that is not an embedded Delta catalog is refused, never Spark's."""
+    from lakeport_engine.script import ScriptRunner
+    from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
+
+    (tmp_path / "lake").mkdir()
+    store = InMemoryCatalogStore([CatalogEntry("lake", "delta", {"warehouse": str(tmp_path / "lake")})])
+    store.materialized_views = InMemoryViewStore()  # type: ignore[attr-defined]
+    result = ScriptRunner(spark.newSession(), store, team="acme", snapshot={}).run(
+        "CREATE DATABASE lake.db;\n"
+        "CREATE TABLE lake.db.src (id BIGINT, k BIGINT);\n"
+        "INSERT INTO lake.db.src VALUES (1, 10), (2, 20);\n"
+        "CREATE MATERIALIZED VIEW lake.db.big AS SELECT id, k FROM lake.db.src WHERE k > 15;\n"
+        "INSERT INTO lake.db.src VALUES (3, 30);\n"
+        "REFRESH MATERIALIZED VIEW lake.db.big;\n"
+        "SELECT id, k FROM lake.db.big ORDER BY id;\n"
+        "DESCRIBE MATERIALIZED VIEW lake.db.big")
+    assert result.succeeded, result.error
+    assert result.statements[5].rows[0][:1] == ["incremental"]
+    assert result.statements[6].rows == [[2, 20], [3, 30]]
+    assert ["stale", "false"] in result.statements[7].rows
+    refused = ScriptRunner(spark.newSession(), store, team="acme", snapshot={}).run(
+        "CREATE MATERIALIZED VIEW spark_catalog.default.mv AS SELECT 1 AS one")
+    assert not refused.succeeded
+    assert "embedded Delta catalogs" in str(refused.error)
