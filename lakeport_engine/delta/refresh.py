@@ -3,8 +3,10 @@
 Incremental refresh reads only the rows its one source appended since the version the view reflects and:
 - a filter/projection (`SELECT exprs FROM src [WHERE …]`): appends the query of those rows to the view;
 - an aggregate by group keys (`SELECT keys, count/sum/min/max … FROM src [WHERE …] GROUP BY keys`): computes the
-  same aggregate over those rows and MERGEs it into the view by the keys (NULL keys match NULL keys), combining
-  count and sum by addition and min/max by least/greatest (exact because the source only appended).
+  same aggregate over those rows, then groups the view's rows and those by the keys again (sum of counts and sums,
+  min of mins, max of maxes: exact because the source only appended; NULL keys form one group, as in GROUP BY)
+  and replaces the view with the result in one commit — work in the view's size plus the appended rows.
+  (`combine`/`merge_on` give the same as a MERGE by key; measured slower on small views, bench/mv_refresh.py.)
 Anything else (joins, several sources, DISTINCT, HAVING, avg, windows, LIMIT, subqueries, …) is refreshed in full;
 `incremental_shape` says why, and DESCRIBE MATERIALIZED VIEW shows that reason.
 """
@@ -25,6 +27,9 @@ _COMBINE = {
     "max": "greatest(`t`.`{c}`, `s`.`{c}`)",
 }
 
+# Aggregate → how the view's rows and the new part's rows of one group aggregate again (sum of counts, …).
+_REGROUP = {"count": "sum", "sum": "sum", "min": "min", "max": "max"}
+
 
 @dataclass(frozen=True)
 class Incremental:
@@ -33,6 +38,16 @@ class Incremental:
     kind: str
     keys: tuple[str, ...] = ()
     combine: dict[str, str] = field(default_factory=dict)  # output column → SQL of its merged value
+    regroup: dict[str, str] = field(default_factory=dict)  # output column → aggregate of view ∪ new part values
+
+    def regroup_sql(self, columns: list[str], current: str, part: str) -> str:
+        """The view's new rows: its current rows and the new part's, grouped by the keys again (`columns` in the
+        view's order; `current`/`part` temp views). Costs the view's size plus the appended rows, not the source's."""
+        quoted = ", ".join(f"`{c}`" for c in columns)
+        select = ", ".join(f"{self.regroup[c]} AS `{c}`" if c in self.regroup else f"`{c}`" for c in columns)
+        group = f" GROUP BY {', '.join(f'`{k}`' for k in self.keys)}" if self.keys else ""
+        return (f"SELECT {select} FROM (SELECT {quoted} FROM `{current}` UNION ALL SELECT {quoted} FROM `{part}`)"
+                f" AS `__lp_regroup`{group}")
 
     def merge_on(self) -> str:
         """The MERGE condition matching a view row with a new group (true for a global aggregate)."""
@@ -71,6 +86,7 @@ def incremental_shape(query: str, source_count: int) -> Incremental | str:
         return "the query groups by ROLLUP/CUBE/GROUPING SETS"
     seen_keys: set[str] = set()
     combine: dict[str, str] = {}
+    regroup: dict[str, str] = {}
     for item in tree.expressions:
         name = item.alias_or_name
         if not name or isinstance(item, exp.Star):
@@ -85,9 +101,10 @@ def incremental_shape(query: str, source_count: int) -> Incremental | str:
             return (f"the column '{name}' is not a group key nor count/sum/min/max of plain arguments "
                     f"('{inner.sql(dialect='spark')}')")
         combine[name] = _COMBINE[kind].format(c=name)
+        regroup[name] = f"{_REGROUP[kind]}(`{name}`)"
     if seen_keys != key_sql:
         return "a GROUP BY key is not a column of the query (the view could not be merged by it)"
-    return Incremental("aggregate", tuple(keys), combine)
+    return Incremental("aggregate", tuple(keys), combine, regroup)
 
 
 def _mergeable(node: exp.Expression) -> str | None:

@@ -25,7 +25,6 @@ from pyspark.sql import types as T
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
 from lakeport_engine.delta.commit import DeltaWriter, align
 from lakeport_engine.delta.errors import DeltaConnectorError
-from lakeport_engine.delta.merge import MergeClause, MergeSpec, apply_merge
 from lakeport_engine.delta.refresh import Incremental, incremental_shape
 from lakeport_engine.delta.schema import spark_schema
 from lakeport_engine.delta.snapshot import open_table, read_actions, snapshot_frame, travel
@@ -283,27 +282,19 @@ class MaterializedViews:
                                         blind=False, read_version=read_at)
                 self._committed(ref, version, aligned)
                 return RefreshResult("incremental", None, version, sources, _written_rows(view_table, version))
-            if view_table.version() != read_at:
-                raise DeltaConnectorError(f"materialized view {ref} was refreshed concurrently; run it again.")
-            part = f"__lp_mv_part_{uuid.uuid4().hex[:12]}"
-            changes.localCheckpoint(eager=True).createOrReplaceTempView(part)
+            part, current = (f"__lp_mv_{what}_{uuid.uuid4().hex[:12]}" for what in ("part", "view"))
+            changes.createOrReplaceTempView(part)
+            snapshot_frame(self.spark, view_table, ref).createOrReplaceTempView(current)
             try:
-                spec = MergeSpec(ref, "t", f"SELECT * FROM `{part}`", "s", shape.merge_on(), (
-                    MergeClause("matched", "update", None, dict(shape.combine)),
-                    MergeClause("not_matched", "insert", None, star=True)))
-                merged = apply_merge(self.spark, writer, view_table, spec)
+                columns = spark_schema(view_table.schema()).names
+                regrouped = self._aligned(ref, self.spark.sql(shape.regroup_sql(columns, current, part)), view_table)
+                version = writer.overwrite(ref, regrouped, operation="REFRESH MATERIALIZED VIEW (incremental)",
+                                           read_version=read_at)
             finally:
                 self.spark.catalog.dropTempView(part)
-            if merged.committed:
-                self._committed(ref, merged.version, changes)  # lineage: the source's new rows into the view
-                return RefreshResult("incremental", None, merged.version, sources,
-                                     merged.inserted + merged.updated)
-            # nothing to merge (the appended rows were all filtered out): one empty commit records the versions
-            empty = self.spark.createDataFrame([], spark_schema(view_table.schema()))
-            version = writer.append(ref, empty, operation="REFRESH MATERIALIZED VIEW (incremental)", blind=False,
-                                    read_version=read_at)
-            self._committed(ref, version, changes)
-            return RefreshResult("incremental", None, version, sources, 0)
+                self.spark.catalog.dropTempView(current)
+            self._committed(ref, version, changes)  # lineage: the source's new rows into the view
+            return RefreshResult("incremental", None, version, sources, _written_rows(view_table, version))
         finally:
             self.spark.catalog.dropTempView(view)
 
