@@ -86,3 +86,44 @@ class CatalogChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_id}/{self.catalog_name} {self.action} v{self.version} by {self.actor_name}"
+
+
+# ---- materialized views (issue 32) ---------------------------------------------------------------------------
+class MaterializedViewRefresh(models.TextChoices):
+    MANUAL = "manual", "Manual"
+    SCHEDULE = "schedule", "Schedule (cron)"
+    ON_COMMIT = "on_commit", "On commit to a source"
+
+
+class MaterializedView(models.Model):
+    """A materialized view of an embedded Delta catalog: its definition, kept with the team's catalog (the data is
+    the Delta table `<catalog>.<database>.<name>`). `sources` maps each source table to the Delta version the view
+    reflects; the view table's own commits record the same (the runtime trusts those first)."""
+
+    catalog = models.ForeignKey(Catalog, on_delete=models.CASCADE, related_name="materialized_views")
+    database = models.CharField(max_length=255)
+    name = models.CharField(max_length=255)
+    query = models.TextField(help_text="The SELECT, every Delta table fully qualified.")
+    refresh_mode = models.CharField(max_length=16, choices=MaterializedViewRefresh.choices,
+                                    default=MaterializedViewRefresh.MANUAL)
+    schedule_cron = models.CharField(max_length=200, blank=True, default="")
+    schedule_timezone = models.CharField(max_length=64, blank=True, default="")
+    partition_by = models.JSONField(default=list, blank=True)
+    properties = models.JSONField(default=dict, blank=True)
+    comment = models.CharField(max_length=1000, blank=True, default="")
+    sources = models.JSONField(default=dict, blank=True, help_text='{"cat.db.table": version reflected}')
+    table_version = models.BigIntegerField(null=True, blank=True)
+    last_refresh = models.JSONField(null=True, blank=True)
+    state = models.CharField(max_length=16, default="fresh")
+    create_time = models.DateTimeField(default=timezone.now)
+    update_time = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "t_materialized_view"
+        constraints = [
+            models.UniqueConstraint(fields=["catalog", "database", "name"], name="uniq_mview_catalog_db_name"),
+        ]
+        ordering = ["database", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.catalog.catalog_name}.{self.database}.{self.name}"

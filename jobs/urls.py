@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from jobs import apis, preview_apis
+from jobs import apis, preview_apis, view_apis
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("jobs/", apis.JobListApi.as_view(), name="job-list"),
@@ -15,6 +15,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("runs/<int:run_id>/log/", apis.RunLogApi.as_view(), name="run-log"),
     path("runs/<int:run_id>/result/", apis.RunResultApi.as_view(), name="run-result"),
     path("runs/<int:run_id>/cancel/", apis.RunCancelApi.as_view(), name="run-cancel"),
+    path("catalogs/<str:name>/materialized-views/<str:database>/<str:view>/refresh/",
+         view_apis.MaterializedViewRefreshApi.as_view(), name="materialized-view-refresh"),
     path("sql/validate/", apis.SqlValidateApi.as_view(), name="sql-validate"),
     path("sql/preview/", apis.SqlPreviewApi.as_view(), name="sql-preview"),
     path("sql/preview/live/", preview_apis.SqlLivePreviewApi.as_view(), name="sql-preview-live"),

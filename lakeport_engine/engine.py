@@ -34,6 +34,7 @@ if __package__ in (None, ""):
 import contextlib
 
 from lakeport_engine.channel import Channel, ChannelClosed  # noqa: E402
+from lakeport_engine.matviews import ChannelViewStore  # noqa: E402
 from lakeport_engine.store import CatalogEntry, CatalogStoreError  # noqa: E402
 from lakeport_engine.streaming.interactive import live_preview, preview_streaming, validate_streaming  # noqa: E402
 from lakeport_kernel.redaction import on_secret_registered, redact, spark_redaction_regex  # noqa: E402
@@ -108,6 +109,7 @@ class ChannelCatalogStore:
     def __init__(self, team: str, asker: PlatformAsker) -> None:
         self.team = team
         self.asker = asker
+        self.materialized_views = ChannelViewStore(asker)  # the team's materialized view definitions
 
     def get_catalog(self, name: str) -> CatalogEntry | None:
         """The team's catalog `name` or None; another team's catalog is None too (the platform says so)."""

@@ -24,6 +24,7 @@ from typing import Any
 from py4j.java_gateway import JavaObject
 
 from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.matviews import view_statement_text
 from lakeport_engine.sqltext import QUOTED, STRING, WORD, Statement, significant, tokenize
 
 # JAXP switches: no XML parser of the JVM opens an external DTD, schema or stylesheet (xpath_* fetched a DOCTYPE's
@@ -265,6 +266,11 @@ class SqlGuard:
         """
         try:
             self._check_names_text(sql)
+            view = view_statement_text(sql)  # Spark has no grammar for it: the view's query is what runs
+            if view is not None:
+                if view.query is None:
+                    return  # REFRESH/DROP/SHOW/…: names only, of the team's Delta catalogs (the connector's)
+                sql = view.query
             parsed = self._parse(sql)
             self._check_root(sql, parsed)
             self._check_nodes(parsed.nodes, scope)

@@ -26,6 +26,7 @@ from lakeport_engine.bindings import delta as delta_binding
 from lakeport_engine.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
 from lakeport_engine.guard import GuardScope, SqlGuard
 from lakeport_engine.locations import LocationJudge, check_locations, warehouse_judge
+from lakeport_engine.matviews import view_statement_text, view_store_of
 from lakeport_engine.sqltext import (
     NameChain,
     Statement,
@@ -146,8 +147,14 @@ class CatalogResolver:
         if statement_refs(stmt).use is not None:
             return None  # USE CATALOG is ours; Spark's parser does not know it
         parser = self.spark._jsparkSession.sessionState().sqlParser()
+        sql = stmt.sql
+        view = view_statement_text(sql)  # Spark has no grammar for materialized view statements: their query only
+        if view is not None:
+            if view.query is None:
+                return None  # the Delta connector reads REFRESH/DROP/SHOW/… and says what is wrong
+            sql = "".join(c if c == "\n" else " " for c in sql[:view.query_offset]) + sql[view.query_offset:]
         try:
-            parser.parsePlan(stmt.sql)
+            parser.parsePlan(sql)
         except Exception as exc:  # noqa: BLE001 - py4j raises Py4JJavaError carrying the ParseException
             java = getattr(exc, "java_exception", None)
             message = str(java.getMessage()) if java is not None else str(exc)
@@ -288,6 +295,8 @@ class CatalogResolver:
         if used is not None and used.embedded:
             return None  # USE of a database in an embedded catalog (Delta): ours to track, Spark has no such catalog
         delta = self._state.delta
+        if delta is not None and delta.views is None:
+            delta.views = view_store_of(self.store)  # materialized view definitions, when the store keeps them
         current = self.binding(self.current_catalog)
         involves_delta = any(b.embedded for b in bindings)
         current_is_delta = current is not None and current.embedded
@@ -295,6 +304,9 @@ class CatalogResolver:
             sql, current_catalog=self.current_catalog, current_database=self.current_database
         ):
             return delta.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
+        if view_statement_text(sql) is not None:  # never Spark's own (pipeline) view commands: the guard saw the query
+            raise SparkRuntimeError("Materialized views live in this team's embedded Delta catalogs: name the view "
+                                    "catalog.database.view with one of them.", statement=stmt.index)
         return self.spark.sql(sql)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:

@@ -41,6 +41,7 @@ from jobs.engines.store import DjangoCatalogStore
 from jobs.engines.users import EngineUserError, close_platform_files, engine_user, own_tree
 from jobs.models import Engine
 from lakeport_engine.channel import Channel, ChannelClosed, channel_pair
+from lakeport_engine.matviews import VIEW_OPS, ViewStoreError, answer_view_question
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
@@ -464,7 +465,7 @@ class EngineProcess:
                     pending = self._pending.pop(str(message.get("id")), None)
                 if pending is not None:
                     pending.finish(message)
-            elif op in ("catalog", "catalogs", "contains", "locations"):
+            elif op in ("catalog", "catalogs", "contains", "locations", *VIEW_OPS):
                 self._answer(message)
         # The channel closed: the engine is gone. Every request it held fails (or is retried by its caller).
         if self.proc is not None:
@@ -498,11 +499,15 @@ class EngineProcess:
                         "version": entry.version, "fingerprint": entry.fingerprint}
             elif op == "catalogs":
                 reply["names"] = self._store.list_catalogs()
+            elif op in VIEW_OPS:  # materialized view definitions, of this engine's team only
+                reply.update(answer_view_question(self._store.materialized_views, str(op), message))
             elif op == "locations":  # a Hive table's locations, judged as a catalog's paths on save
                 reply["refused"] = location_refusals(team=self.key.team,
                                                      locations=[str(x) for x in message.get("locations") or []])
             else:
                 reply["found"] = self._store.contains(name)
+        except ViewStoreError as exc:  # a refused save (another team's or a non-Delta catalog): said as it is
+            reply["error"] = str(exc)
         except Exception as exc:  # the platform database may be down: the engine reports a store error
             reply["error"] = f"The catalog store is unavailable ({type(exc).__name__})."
         finally:

@@ -10,6 +10,7 @@ import json
 
 from catalogs.models import Catalog
 from catalogs.secrets import secret_box
+from catalogs.services.materialized_views import DjangoViewStore
 from lakeport_engine.store import CatalogEntry
 
 
@@ -18,6 +19,7 @@ class DjangoCatalogStore:
 
     def __init__(self, team: str) -> None:
         self.team = team
+        self.materialized_views = DjangoViewStore(team)  # the team's view definitions (lakeport_engine.matviews)
 
     def get_catalog(self, name: str) -> CatalogEntry | None:
         """The team's catalog called `name`, or None (another team's catalog is None too)."""

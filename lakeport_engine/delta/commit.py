@@ -71,6 +71,8 @@ class DeltaWriter:
         self.spark = spark
         self.catalog = catalog
         self.storage = storage
+        # Extra commitInfo entries of this writer's commits (a materialized view's refresh records its sources here).
+        self.extra_metadata: dict[str, Any] = {}
 
     # ---- statements ----------------------------------------------------------------------------------
     def append(self, ref: TableRef, frame: DataFrame, *, operation: str, blind: bool = True,
@@ -374,6 +376,7 @@ class DeltaWriter:
             metadata["lakeport.numOutputRows"] = written.num_records
         if read_version is not None:
             metadata["readVersion"] = read_version
+        metadata.update(self.extra_metadata)
         return metadata
 
 

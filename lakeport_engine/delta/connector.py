@@ -33,7 +33,10 @@ from lakeport_engine.delta.schema import spark_schema
 from lakeport_engine.delta.snapshot import open_table, snapshot_frame, travel
 from lakeport_engine.delta.statements import Plan, Reference, StatementReader, rewrite
 from lakeport_engine.delta.storage import Storage, storage_for
+from lakeport_engine.delta.view_sql import read_view_statement
+from lakeport_engine.delta.view_statements import MaterializedViews
 from lakeport_engine.jvm import jvm
+from lakeport_engine.matviews import ViewStore
 from lakeport_engine.pins import SnapshotPins
 
 logger = logging.getLogger(__name__)
@@ -46,7 +49,7 @@ _REFUSED_PROPERTIES = {
 }
 
 
-class EmbeddedDelta:
+class EmbeddedDelta(MaterializedViews):
     """Delta catalogs for one Spark session: register catalogs, then `handles()` / `execute()` statements."""
 
     def __init__(self, spark: SparkSession) -> None:
@@ -62,6 +65,7 @@ class EmbeddedDelta:
         # Snapshot views that a temp view or cache of the session refers to by name (at a table's latest or pinned
         # version, not time travel): a commit of this session to the table re-points them, so they never go stale.
         self._kept_views: dict[str, TableRef] = {}
+        self.views: ViewStore | None = None  # the team's materialized view definitions (set by the resolver)
 
     # ---- catalogs ------------------------------------------------------------------------------------
     def register(self, name: str, config: Mapping[str, Any]) -> None:
@@ -90,6 +94,7 @@ class EmbeddedDelta:
         plan = self._plan(sql, current_catalog, current_database, remember=False)
         if plan is None:
             return self.spark.sql(sql)
+        self.refuse_view_write(plan)
         handler: Callable[[Plan], DataFrame | None] = getattr(self, f"_run_{plan.kind}")
         return handler(plan)
 
@@ -108,7 +113,8 @@ class EmbeddedDelta:
         if cached is not None and cached[0] == key:
             remembered: Plan | None = cached[1]
             return remembered
-        plan = self._reader(current_catalog, current_database).read(sql)
+        reader = self._reader(current_catalog, current_database)
+        plan = read_view_statement(reader, sql) or reader.read(sql)
         if remember:
             self._read_versions.plan = (key, plan)
         return plan
