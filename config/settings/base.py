@@ -154,7 +154,7 @@ SPECTACULAR_SETTINGS = {
         "and is listed in docs/api/CHANGELOG.md."
     ),
     # The contract's version (docs/api/CHANGELOG.md; released schemas in docs/api/openapi-<version>.json).
-    "VERSION": "1.4.0",
+    "VERSION": "1.5.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.api.schema.add_examples"],

@@ -284,6 +284,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/{team}/catalogs/{name}/materialized-views/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The materialized views of one of the team's Delta catalogs, with freshness. */
+        get: operations["materialized_views_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/catalogs/{name}/materialized-views/{database}/{view}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One materialized view: definition, the source versions it reflects against their latest, last refresh. */
+        get: operations["materialized_views_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/catalogs/{name}/materialized-views/{database}/{view}/refresh/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description POST: queue a refresh run (`?full=true`: REFRESH … FULL). GET: the view's refresh runs. */
+        get: operations["materialized_views_refreshes"];
+        put?: never;
+        /** @description POST: queue a refresh run (`?full=true`: REFRESH … FULL). GET: the view's refresh runs. */
+        post: operations["materialized_views_refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/{team}/catalogs/{name}/test-connection/": {
         parameters: {
             query?: never;
@@ -1436,6 +1488,26 @@ export interface components {
             username: string;
             password: string;
         };
+        MaterializedView: {
+            catalog: string;
+            database: string;
+            name: string;
+            query: string;
+            refresh_mode: components["schemas"]["RefreshModeEnum"];
+            schedule_cron: string;
+            schedule_timezone: string;
+            partition_by: string[];
+            comment: string;
+            table_version: number | null;
+            state: string;
+            stale: boolean;
+            sources: {
+                [key: string]: components["schemas"]["SourceFreshness"];
+            };
+            last_refresh: unknown;
+            /** Format: date-time */
+            update_time: string;
+        };
         /** @description The signed-in user with the teams they see. */
         Me: {
             username: string;
@@ -1512,6 +1584,21 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["JobOutput"][];
+        };
+        PaginatedMaterializedViewList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["MaterializedView"][];
         };
         PaginatedMemberOutputList: {
             /** @example 123 */
@@ -1727,6 +1814,13 @@ export interface components {
             /** @description Job hops from the start dataset */
             depth: number;
         };
+        /**
+         * @description * `manual` - manual
+         *     * `schedule` - schedule
+         *     * `on_commit` - on_commit
+         * @enum {string}
+         */
+        RefreshModeEnum: "manual" | "schedule" | "on_commit";
         /** @description A column of a result, preview or sample: its name and Spark SQL type. */
         ResultColumnOutput: {
             name: string;
@@ -1988,6 +2082,14 @@ export interface components {
         Session: {
             authenticated: boolean;
             user: components["schemas"]["Me"] | null;
+        };
+        SourceFreshness: {
+            /** @description The source's Delta version the view's data reflects. */
+            reflected: number;
+            /** @description The source's latest Delta version (null: unknown). */
+            latest: number | null;
+            /** @description Versions committed since (0: fresh). */
+            behind: number | null;
         };
         SqlErrorOutput: {
             /** @description 0-based index into `statements`, if known. */
@@ -3881,6 +3983,300 @@ export interface operations {
             };
             /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    materialized_views_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedMaterializedViewList"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    materialized_views_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                database: string;
+                name: string;
+                team: string;
+                view: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaterializedView"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    materialized_views_refreshes: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                database: string;
+                name: string;
+                team: string;
+                view: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedRunSummaryOutputList"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    materialized_views_refresh: {
+        parameters: {
+            query?: {
+                full?: boolean;
+            };
+            header?: never;
+            path: {
+                database: string;
+                name: string;
+                team: string;
+                view: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunOutput"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

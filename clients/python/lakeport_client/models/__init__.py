@@ -52,6 +52,8 @@ from .live_preview import LivePreview
 from .live_preview_input_request import LivePreviewInputRequest
 from .live_preview_status_enum import LivePreviewStatusEnum
 from .login_api_input_request import LoginApiInputRequest
+from .materialized_view import MaterializedView
+from .materialized_view_sources import MaterializedViewSources
 from .me import Me
 from .member_list_api_input_request import MemberListApiInputRequest
 from .member_output import MemberOutput
@@ -59,6 +61,7 @@ from .paginated_catalog_change_output_list import PaginatedCatalogChangeOutputLi
 from .paginated_catalog_output_list import PaginatedCatalogOutputList
 from .paginated_catalog_type_output_list import PaginatedCatalogTypeOutputList
 from .paginated_job_output_list import PaginatedJobOutputList
+from .paginated_materialized_view_list import PaginatedMaterializedViewList
 from .paginated_member_output_list import PaginatedMemberOutputList
 from .paginated_run_summary_output_list import PaginatedRunSummaryOutputList
 from .paginated_schedule_output_list import PaginatedScheduleOutputList
@@ -81,6 +84,7 @@ from .preview_input_request import PreviewInputRequest
 from .preview_input_request_parameters import PreviewInputRequestParameters
 from .preview_output import PreviewOutput
 from .reached_dataset_output import ReachedDatasetOutput
+from .refresh_mode_enum import RefreshModeEnum
 from .result_column_output import ResultColumnOutput
 from .role_enum import RoleEnum
 from .run_edge_dataset_output import RunEdgeDatasetOutput
@@ -108,6 +112,7 @@ from .schedule_output import ScheduleOutput
 from .schedule_output_parameters import ScheduleOutputParameters
 from .schema_enum import SchemaEnum
 from .session import Session
+from .source_freshness import SourceFreshness
 from .sql_error_output import SqlErrorOutput
 from .sql_preview_output import SqlPreviewOutput
 from .statement_span_output import StatementSpanOutput
@@ -182,6 +187,8 @@ __all__ = (
     "LivePreviewInputRequest",
     "LivePreviewStatusEnum",
     "LoginApiInputRequest",
+    "MaterializedView",
+    "MaterializedViewSources",
     "Me",
     "MemberListApiInputRequest",
     "MemberOutput",
@@ -189,6 +196,7 @@ __all__ = (
     "PaginatedCatalogOutputList",
     "PaginatedCatalogTypeOutputList",
     "PaginatedJobOutputList",
+    "PaginatedMaterializedViewList",
     "PaginatedMemberOutputList",
     "PaginatedRunSummaryOutputList",
     "PaginatedScheduleOutputList",
@@ -209,6 +217,7 @@ __all__ = (
     "PreviewInputRequestParameters",
     "PreviewOutput",
     "ReachedDatasetOutput",
+    "RefreshModeEnum",
     "ResultColumnOutput",
     "RoleEnum",
     "RunEdgeDatasetOutput",
@@ -236,6 +245,7 @@ __all__ = (
     "ScheduleOutputParameters",
     "SchemaEnum",
     "Session",
+    "SourceFreshness",
     "SqlErrorOutput",
     "SqlPreviewOutput",
     "StatementSpanOutput",

@@ -1,0 +1,222 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.api_error import ApiError
+from ...models.materialized_view import MaterializedView
+from ...types import Response
+
+
+def _get_kwargs(
+    team: str,
+    name: str,
+    database: str,
+    view: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/teams/{team}/catalogs/{name}/materialized-views/{database}/{view}/".format(
+            team=quote(str(team), safe=""),
+            name=quote(str(name), safe=""),
+            database=quote(str(database), safe=""),
+            view=quote(str(view), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApiError | MaterializedView | None:
+    if response.status_code == 200:
+        response_200 = MaterializedView.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = ApiError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ApiError.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ApiError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 503:
+        response_503 = ApiError.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ApiError | MaterializedView]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    team: str,
+    name: str,
+    database: str,
+    view: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ApiError | MaterializedView]:
+    """One materialized view: definition, the source versions it reflects against their latest, last
+    refresh.
+
+    Args:
+        team (str):
+        name (str):
+        database (str):
+        view (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | MaterializedView]
+    """
+
+    kwargs = _get_kwargs(
+        team=team,
+        name=name,
+        database=database,
+        view=view,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    team: str,
+    name: str,
+    database: str,
+    view: str,
+    *,
+    client: AuthenticatedClient,
+) -> ApiError | MaterializedView | None:
+    """One materialized view: definition, the source versions it reflects against their latest, last
+    refresh.
+
+    Args:
+        team (str):
+        name (str):
+        database (str):
+        view (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | MaterializedView
+    """
+
+    return sync_detailed(
+        team=team,
+        name=name,
+        database=database,
+        view=view,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    team: str,
+    name: str,
+    database: str,
+    view: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ApiError | MaterializedView]:
+    """One materialized view: definition, the source versions it reflects against their latest, last
+    refresh.
+
+    Args:
+        team (str):
+        name (str):
+        database (str):
+        view (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | MaterializedView]
+    """
+
+    kwargs = _get_kwargs(
+        team=team,
+        name=name,
+        database=database,
+        view=view,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    team: str,
+    name: str,
+    database: str,
+    view: str,
+    *,
+    client: AuthenticatedClient,
+) -> ApiError | MaterializedView | None:
+    """One materialized view: definition, the source versions it reflects against their latest, last
+    refresh.
+
+    Args:
+        team (str):
+        name (str):
+        database (str):
+        view (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | MaterializedView
+    """
+
+    return (
+        await asyncio_detailed(
+            team=team,
+            name=name,
+            database=database,
+            view=view,
+            client=client,
+        )
+    ).parsed
