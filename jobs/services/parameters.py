@@ -201,8 +201,8 @@ def placeholders(sql: str) -> list[tuple[str, int]]:
                 f"Parameter '${{{match.group(1)}}}' is inside a string literal on line {line}; write it without "
                 "quotes (it becomes a typed literal, e.g. DATE '2026-01-31')."))
     for match in PLACEHOLDER.finditer(sql):
-        token = starts.get(match.start())
-        if token is not None and token.kind not in (STRING, COMMENT):
+        at = starts.get(match.start())
+        if at is not None and at.kind not in (STRING, COMMENT):
             found.append((match.group(1), match.start()))
     return found
 

@@ -10,7 +10,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from celery import current_app
 from django.conf import settings
@@ -22,6 +23,7 @@ from kombu.exceptions import ChannelError
 from core.enqueue import task_send
 from core.errors import Conflict
 from core.queues import RUN_QUEUE
+from jobs.engines.base import PreviewResult
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
 from jobs.services.limits import team_limits
@@ -243,8 +245,9 @@ def run_finish(
     longer ours (reaped meanwhile).
     """
     # what any database stores, within the result size limit (jobs/services/results.py)
-    bounded = result_bounded(storable(result))
-    result, statements, fields = bounded.result, storable(statements), storable(dict(fields or {}))
+    bounded = result_bounded(cast(PreviewResult | None, storable(result)))
+    stored_result = cast(dict[str, Any] | None, bounded.result)
+    statements, fields = storable(statements), storable(dict(fields or {}))
     if bounded.cut:
         log_lines = [*log_lines, ("WARN", bounded.cut)]
     with transaction.atomic():
@@ -262,7 +265,7 @@ def run_finish(
         now = timezone.now()
         done = JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(
             **(fields or {}), status=status, finished_at=now, error=error, statements=statements,
-            catalogs_used=catalogs_used, result=result, progress=progress, heartbeat_at=now,
+            catalogs_used=catalogs_used, result=stored_result, progress=progress, heartbeat_at=now,
         )
         if not done:
             logger.warning("run.finish_lost", extra={"run_id": run.id, "attempt": run.attempt})
@@ -305,7 +308,7 @@ def _append_log_locked(*, run_id: int, lines: Sequence[LogLine]) -> int:
 
 
 def _append_log_at(*, run_id: int, start: int, lines: Sequence[LogLine]) -> int:
-    rows = []
+    rows: list[JobRunLogLine] = []
     for level, text in lines:
         for part in str(text).splitlines() or [""]:
             rows.append(JobRunLogLine(run_id=run_id, seq=start + len(rows), level=level[:8],
@@ -352,7 +355,7 @@ def runs_reap() -> ReapReport:
             if same.update(status=RunStatus.QUEUED, worker="", heartbeat_at=None):
                 report.requeued.append(run.id)
                 run_log(run_id=run.id, messages=[message, "Re-queued (retry setting of the job)."])
-                transaction.on_commit(lambda rid=run.id: run_enqueue(run_id=rid))
+                transaction.on_commit(partial(run_enqueue, run_id=run.id))
         elif same.update(status=RunStatus.FAILED, finished_at=now,
                          error={"statement": None, "line": None, "column": None, "message": message}):
             report.failed.append(run.id)
