@@ -33,8 +33,7 @@ from jobs.services.parameters import (
     RenderedScript,
     check_script_parameters,
     placeholders,
-    render_script,
-    resolve_values,
+    script_rendered,
 )
 from jobs.services.results import result_bounded, storable
 from lakeport_engine.errors import SparkRuntimeError
@@ -247,8 +246,7 @@ def editor_render(*, team: Team, sql: str, job_id: int | None,
     if not PLACEHOLDER.search(sql) or not placeholders(sql):
         return None
     check_script_parameters(sql, declared)
-    values = resolve_values(declared=declared, overrides=overrides, logical_date=timezone.now())
-    return render_script(sql, values)
+    return script_rendered(sql, declared=declared, overrides=overrides, logical_date=timezone.now())
 
 
 def parameter_error(sql: str, exc: ParameterError) -> dict[str, Any]:

@@ -15,8 +15,7 @@ from jobs.services.parameters import (
     ParameterError,
     check_script_parameters,
     clean_declarations,
-    render_script,
-    resolve_values,
+    script_rendered,
 )
 from lakeport_engine.sqltext import SqlTextError
 from lakeport_engine.streaming.emit import EMIT_RULE, split_emit
@@ -53,8 +52,7 @@ def check_kind(*, kind: str, sql: str, parameters: dict[str, Any] | None = None)
     except (StreamingStatementError, SqlTextError) as exc:
         raise InvalidInput.of({"sql": [f"Not a streaming script: {exc} (rule: {SHAPE_RULE})"]}) from None
     try:
-        values = resolve_values(declared=parameters or {}, overrides=None, logical_date=timezone.now())
-        rendered = render_script(sql, values)
+        rendered = script_rendered(sql, declared=parameters or {}, logical_date=timezone.now())
     except ParameterError:
         return  # the start says which parameter cannot render (rule: parameters)
     _, statement = split_script(rendered.sql)

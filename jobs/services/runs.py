@@ -27,7 +27,7 @@ from jobs.engines.base import PreviewResult
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
 from jobs.services.limits import team_limits
-from jobs.services.parameters import RawValue, render_script, resolve_values
+from jobs.services.parameters import RawValue, script_rendered
 from jobs.services.results import result_bounded, storable
 from jobs.services.run_waits import run_ended_notify
 from jobs.services.timing import run_stale_seconds
@@ -77,9 +77,8 @@ def run_submit(
         if existing is not None:
             return Submission(run=existing, created=False)
     check_script(job.sql)
-    values = resolve_values(declared=job.parameters or {}, overrides=parameters,
-                            logical_date=logical_date or timezone.now(), time_zone=time_zone)
-    rendered = render_script(job.sql, values)
+    rendered = script_rendered(job.sql, declared=job.parameters or {}, overrides=parameters,
+                               logical_date=logical_date or timezone.now(), time_zone=time_zone)
     try:
         with transaction.atomic():
             run = JobRun.objects.create(

@@ -23,7 +23,7 @@ from django.utils import timezone
 from catalogs.models import Catalog
 from core.errors import InvalidInput
 from jobs.models import SqlJob
-from jobs.services.parameters import ParameterError, RenderedScript, render_script, resolve_values
+from jobs.services.parameters import ParameterError, RenderedScript, script_rendered
 from lakeport_engine.bindings import UnknownCatalogType, binding_for, can_stream
 from lakeport_engine.sqltext import SqlTextError, Statement, first_keyword, use_catalog
 from lakeport_engine.streaming.emit import EMIT_RULE, split_emit
@@ -46,9 +46,7 @@ def stream_script(job: SqlJob, *, at: datetime | None = None) -> RenderedScript:
 
     A parameter without a default, or a default that no longer parses, raises ParameterError naming it.
     """
-    values = resolve_values(declared=job.parameters or {}, overrides=None, logical_date=at or timezone.now(),
-                            time_zone="UTC")
-    return render_script(job.sql, values)
+    return script_rendered(job.sql, declared=job.parameters or {}, logical_date=at or timezone.now())
 
 
 @dataclass(frozen=True)
