@@ -439,8 +439,8 @@ _Spec = tuple[dict[str, _Types], dict[str, _Types]]  # (required, optional)
 
 S, I, F, B, D, L, N = str, int, float, bool, dict, list, None  # noqa: E741 - short names keep the tables readable
 _MESSAGES: dict[str, _Spec] = {
-    "init": ({"team": (S,)}, {"master": (S,), "app_name": (S,), "static_conf": (D,), "connect_timeout": (F,),
-                              "delta_mode": (S, N), "policy": (D, N)}),
+    "init": ({"team": (S,), "master": (S,), "app_name": (S,), "static_conf": (D,)},
+             {"connect_timeout": (F,), "delta_mode": (S, N), "policy": (D, N)}),
     "run": ({"id": (S,), "request": (D,)}, {}),
     "cancel": ({"id": (S,)}, {}),
     "answer": ({"ask": (I,)}, {"entry": (D, N), "names": (L,), "found": (B,), "refused": (D,), "error": (S,)}),
