@@ -23,6 +23,7 @@ def test_a_running_stream_holds_an_engine_slot_and_a_run_waits_for_it(
     lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
     developer_client: APIClient, viewer_client: APIClient,
 ) -> None:
+    lake.sink("out")
     produce(lake.server, lake.key, events(0, 10))
     stream_id = streaming_job(lake.script("out"))["id"]
     worker = stream_workers("slots", extra={"LAKEPORT_ENGINES_PER_WORKER": "1", "LAKEPORT_ENGINE_WAIT_SECONDS": "1"})
