@@ -161,6 +161,7 @@ class InitMessage(TypedDict):
     connect_timeout: float
     delta_mode: str | None
     policy: GuardPolicyDocument | None
+    ui_token: NotRequired[str]  # the Spark UI answers only Lakeport's proxy holding it (main's Spark UI proxy)
 
 
 class RunMessage(TypedDict):
@@ -440,7 +441,7 @@ _Spec = tuple[dict[str, _Types], dict[str, _Types]]  # (required, optional)
 S, I, F, B, D, L, N = str, int, float, bool, dict, list, None  # noqa: E741 - short names keep the tables readable
 _MESSAGES: dict[str, _Spec] = {
     "init": ({"team": (S,), "master": (S,), "app_name": (S,), "static_conf": (D,)},
-             {"connect_timeout": (F,), "delta_mode": (S, N), "policy": (D, N)}),
+             {"connect_timeout": (F,), "delta_mode": (S, N), "policy": (D, N), "ui_token": (S,)}),
     "run": ({"id": (S,), "request": (D,)}, {}),
     "cancel": ({"id": (S,)}, {}),
     "answer": ({"ask": (I,)}, {"entry": (D, N), "names": (L,), "found": (B,), "refused": (D,), "error": (S,)}),
