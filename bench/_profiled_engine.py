@@ -57,11 +57,11 @@ def timed(owner: Any, attr: str, name: str | None = None) -> None:
 _run_request = E.EngineHost._run_request
 
 
-def run_request(self: Any, message: dict[str, Any]) -> None:
-    _local.rid = str(message.get("id"))
+def run_request(self: Any, request_id: str, request: dict[str, Any]) -> None:
+    _local.rid = request_id
     t0 = time.time()
     try:
-        _run_request(self, message)
+        _run_request(self, request_id, request)
     finally:
         record("engine._run_request", t0, time.time())
         _local.rid = None

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from core.api.outputs import ResultColumnOutput, ResultRows, TrueOrAbsent
 from core.api.pagination import StandardPagination
 from core.api.validation import query_datetime, query_int, query_seconds, validated
+from jobs.hooks import SubmissionRefused, submission_store, submission_validate
 from jobs.models import Engine, JobKind, JobRun
 from jobs.selectors import job_get, job_list, run_get, run_list, run_log_page, run_result_get
 from jobs.services.interactive import sql_preview, sql_validate
@@ -22,7 +23,6 @@ from jobs.services.run_waits import MAX_WAIT_SECONDS, run_await_end
 from jobs.services.runs import run_cancel, run_submit
 from lakeport_engine.script import StatementStatus
 from lakeport_engine.sqltext import utf16_offsets
-from lineage.services import SnapshotError, run_snapshot_create, snapshot_request_validate
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
 
@@ -282,14 +282,14 @@ class JobRunsApi(JobsMixin, APIView):
         if key is not None and (len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable()):
             raise exceptions.ValidationError({"Idempotency-Key": [f"Use at most {MAX_IDEMPOTENCY_KEY} printable characters."]})
         data = validated(RunInput, request.data or {})
-        try:
-            snapshot = snapshot_request_validate(team_id=self.team.id, data=data.get("snapshot"))
-        except SnapshotError as exc:
+        try:  # fields other apps own (lineage: `snapshot`), through jobs/hooks.py
+            extras = submission_validate(team_id=self.team.id, body=data)
+        except SubmissionRefused as exc:
             raise exceptions.ValidationError({exc.field: [exc.message]}) from None
         with transaction.atomic():  # the snapshot is stored before the run's task is sent (on commit)
             submission = run_submit(job=job, user=request.user, idempotency_key=key, parameters=data["parameters"])
-            if snapshot is not None and submission.created:
-                run_snapshot_create(run=submission.run, request=snapshot)
+            if submission.created:
+                submission_store(run=submission.run, validated=extras)
         code = status.HTTP_201_CREATED if submission.created else status.HTTP_200_OK
         return Response(RunOutput(run_await_end(run=submission.run, seconds=wait)).data, status=code)
 

@@ -4,9 +4,8 @@ The platform creates a socket pair per engine and hands the engine its end as an
 only the two processes hold it: the channel is authenticated by construction and needs no token. Both sides send
 from several threads (one per run), so `send` is serialized; one reader thread per side consumes `messages()`.
 
-Messages (`op` names the kind; `id` is the request, `ask` a catalog question from the engine):
-  platform → engine: init, run, cancel, answer, shutdown
-  engine → platform: ready, event, result, catalog, catalogs, contains
+The messages are declared, encoded and decoded in lakeport_engine/protocol.py; the channel frames them (one JSON
+object per line) and hands each side the objects it reads, which that side decodes.
 """
 
 from __future__ import annotations
@@ -17,6 +16,8 @@ import socket
 import threading
 from collections.abc import Iterator
 from typing import Any
+
+from lakeport_engine.protocol import Message, encode
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # a result preview is bounded far below this; a longer line is corrupt
 
@@ -33,9 +34,9 @@ class Channel:
         self._send_lock = threading.Lock()
         self._reader = sock.makefile("rb")
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Message) -> None:
         """Send one message; raises ChannelClosed when the other side is gone."""
-        data = json.dumps(message, default=str, separators=(",", ":")).encode("utf-8") + b"\n"
+        data = encode(message)
         with self._send_lock:
             try:
                 self.sock.sendall(data)
@@ -43,7 +44,8 @@ class Channel:
                 raise ChannelClosed(str(exc)) from None
 
     def messages(self) -> Iterator[dict[str, Any]]:
-        """Messages until the other side closes the channel (malformed lines are dropped)."""
+        """JSON objects until the other side closes the channel (lines that are not one are dropped); each is a
+        message to decode with lakeport_engine.protocol.decode."""
         while True:
             try:
                 line = self._reader.readline(MAX_MESSAGE_BYTES)

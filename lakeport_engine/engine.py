@@ -4,11 +4,12 @@
 
 Started by a worker (jobs/engines/pool.py) with a scrubbed environment, a per-team scratch directory as its
 working directory and, where the platform runs as root, an unprivileged user. It talks to the platform only
-through the channel on `--channel-fd` (lakeport_engine/channel.py): the platform sends `init` (team, master, static
-conf, guard policy), then `run` requests (mode run | validate | preview | stream) and `cancel`s (for a `stream`
-request: stop after the batch in flight); the engine answers with
-`event`s and one `result` per request, and asks for catalogs by name (`catalog`, `catalogs`, `contains`), which
-the platform answers only for this engine's team. Every request gets `spark.newSession()`: its own SQL conf,
+through the channel on `--channel-fd` (lakeport_engine/channel.py), in the messages of lakeport_engine/protocol.py,
+each decoded (and refused with a protocol error when malformed) by its one decoder: the platform sends `init`
+(team, master, static conf, guard policy), then `run` requests (mode run | validate | preview | live | stream) and
+`cancel`s (for a `stream` request: stop after the batch in flight); the engine answers with `event`s and one
+`result` per request, and asks for catalogs by name (`catalog`, `catalogs`, `contains`, `locations`), which the
+platform answers only for this engine's team. Every request gets `spark.newSession()`: its own SQL conf,
 current catalog and temp views. The engine exits when the channel closes, so it never outlives its worker.
 """
 
@@ -24,7 +25,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if __package__ in (None, ""):
     _root = Path(__file__).resolve().parents[1]
@@ -35,6 +36,25 @@ import contextlib
 
 from lakeport_engine.channel import Channel, ChannelClosed  # noqa: E402
 from lakeport_engine.matviews import ChannelViewStore  # noqa: E402
+from lakeport_engine.protocol import (  # noqa: E402
+    AnswerMessage,
+    AskMessage,
+    EngineEvent,
+    EngineRequest,
+    InitMessage,
+    LivePreviewRequest,
+    PreviewRequest,
+    ProtocolError,
+    RequestResult,
+    RunScriptRequest,
+    StatementEvent,
+    StreamRequest,
+    decode,
+    event_message,
+    failed_result,
+    result_message,
+    to_engine,
+)
 from lakeport_engine.store import CatalogEntry, CatalogStoreError  # noqa: E402
 from lakeport_engine.streaming.interactive import live_preview, preview_streaming, validate_streaming  # noqa: E402
 from lakeport_kernel.redaction import on_secret_registered, redact, spark_redaction_regex  # noqa: E402
@@ -71,11 +91,12 @@ class PlatformAsker:
     def ask(self, op: str, **data: Any) -> dict[str, Any]:
         """Send a question and wait for its answer; CatalogStoreError when the platform does not answer."""
         ask_id = next(self._ids)
-        done, box = threading.Event(), {}
+        done, box = threading.Event(), cast(dict[str, Any], {})
         with self._lock:
             self._waiting[ask_id] = (done, box)
         try:
-            self.channel.send({"op": op, "ask": ask_id, **data})
+            question: AskMessage = {"op": op, "ask": ask_id, **data}  # type: ignore[typeddict-item]
+            self.channel.send(question)
             if not done.wait(ASK_TIMEOUT_SECONDS) or self.closed:
                 raise CatalogStoreError("The platform did not answer the catalog lookup.")
         except ChannelClosed:
@@ -87,10 +108,10 @@ class PlatformAsker:
             raise CatalogStoreError(str(box["error"]))
         return box
 
-    def answer(self, message: dict[str, Any]) -> None:
+    def answer(self, message: AnswerMessage) -> None:
         """Deliver an `answer` message to the thread waiting for it."""
         with self._lock:
-            waiting = self._waiting.get(int(message.get("ask", 0)))
+            waiting = self._waiting.get(message["ask"])
         if waiting is not None:
             waiting[1].update(message)
             waiting[0].set()
@@ -140,11 +161,14 @@ class ChannelListener:
         self.channel = channel
         self.request_id = request_id
 
-    def event(self, name: str, **data: Any) -> None:
+    def send(self, event: EngineEvent) -> None:
         """Send one event of this request (lost silently when the platform is gone: the engine then exits)."""
         with contextlib.suppress(ChannelClosed):
-            self.channel.send({"op": "event", "id": self.request_id, "event": {"event": name, "ts": time.time(),
-                                                                                 **data}})
+            self.channel.send(event_message(self.request_id, cast(EngineEvent, {**event, "ts": time.time()})))
+
+    def event(self, name: str, **data: Any) -> None:
+        """Send event `name` with `data` (the runtime's listeners speak in names and fields)."""
+        self.send(cast(EngineEvent, {"event": name, **data}))
 
     def on_statement_start(self, index: int, total: int, sql: str) -> None:
         self.event("statement_start", index=index, total=total, sql=redact(sql))
@@ -183,18 +207,22 @@ class EngineHost:
     def serve(self) -> None:
         """Read messages until the channel closes or the platform says shutdown."""
         try:
-            for message in self.channel.messages():
-                op = message.get("op")
-                if op == "answer":
+            for raw in self.channel.messages():
+                try:
+                    message = to_engine(decode(raw))
+                except ProtocolError as exc:
+                    self._refuse(raw, exc)
+                    continue
+                if message["op"] == "answer":
                     self.asker.answer(message)
-                elif op == "init":
+                elif message["op"] == "init":
                     self._init(message)
-                elif op == "run":
-                    threading.Thread(target=self._run_request, args=(message,), daemon=True,
-                                     name=f"lakeport-request-{message.get('id')}").start()
-                elif op == "cancel":
-                    self._cancel(str(message.get("id")))
-                elif op == "shutdown":
+                elif message["op"] == "run":
+                    threading.Thread(target=self._run_request, args=(message["id"], message["request"]),
+                                     daemon=True, name=f"lakeport-request-{message['id']}").start()
+                elif message["op"] == "cancel":
+                    self._cancel(message["id"])
+                elif message["op"] == "shutdown":
                     break
         finally:
             self.asker.close()
@@ -202,15 +230,26 @@ class EngineHost:
                 with contextlib.suppress(Exception):  # the JVM may already be gone; the process exits either way
                     self.spark.stop()
 
-    def _init(self, message: dict[str, Any]) -> None:
+    def _refuse(self, raw: dict[str, Any], error: ProtocolError) -> None:
+        """A message that is not one of the protocol's: a request with an id fails with the protocol error (its
+        caller hears why); anything else is reported on stderr, which the worker logs."""
+        request_id = raw.get("id")
+        text = redact(f"Engine protocol error: {error}")[:2000]
+        if isinstance(request_id, str) and raw.get("op") == "run":
+            with contextlib.suppress(ChannelClosed):
+                self.channel.send(result_message(request_id, failed_result(text)))
+        else:
+            print(f"lakeport engine: Error: {text}", file=sys.stderr, flush=True)
+
+    def _init(self, message: InitMessage) -> None:
         from pyspark.sql import SparkSession
 
         _drop_numpy_converters()
         self.team = str(message["team"])
-        self.settings = message
-        builder = SparkSession.builder.master(str(message.get("master") or "local[*]"))
-        builder = builder.appName(str(message.get("app_name") or f"lakeport-engine-{self.team}"))
-        static = {str(k): str(v) for k, v in (message.get("static_conf") or {}).items()}
+        self.settings = dict(message)
+        builder = SparkSession.builder.master(message["master"] or "local[*]")
+        builder = builder.appName(message["app_name"] or f"lakeport-engine-{self.team}")
+        static = {str(k): str(v) for k, v in message["static_conf"].items()}
         for key, value in static.items():
             builder = builder.config(key, value)
         # typed secrets never reach plan strings (SQL tab, event log): credential shapes now, catalog secrets as bound
@@ -231,93 +270,93 @@ class EngineHost:
                            "ui_url": sc.uiWebUrl or ""})
 
     # ---- requests ----------------------------------------------------------------------------------------
-    def _runner(self, request_id: str, message: dict[str, Any], listener: ChannelListener | None) -> ScriptRunner:
+    def _runner(self, request_id: str, request: EngineRequest, listener: ChannelListener | None) -> ScriptRunner:
         from lakeport_engine.script import ScriptRunner
 
         session = self.spark.newSession()
-        for key, value in (message.get("spark_conf") or {}).items():
+        spark_conf = request["spark_conf"] if request["mode"] in ("run", "stream") else {}
+        for key, value in spark_conf.items():
             session.conf.set(str(key), str(value))
         session.conf.set(REDACTION_CONF, spark_redaction_regex())
+        preview_limit = request["preview_limit"] if request["mode"] in ("run", "preview") else 1000
         kwargs: dict[str, Any] = {
-            "team": self.team, "preview_limit": int(message.get("preview_limit", 1000)), "listener": listener,
+            "team": self.team, "preview_limit": preview_limit, "listener": listener,
             "job_group": f"lakeport-{request_id}", "connect_timeout": float(self.settings.get("connect_timeout", 10)),
             "delta_mode": self.settings.get("delta_mode"),
             # lineage travels back with each statement's result; the snapshot pins the run's Delta versions
-            "lineage": bool(message.get("lineage", True)), "snapshot": message.get("snapshot"),
+            "lineage": request["lineage"] if request["mode"] in ("run", "stream") else True,
+            "snapshot": request["snapshot"] if request["mode"] == "run" else None,
         }
         policy = _guard_policy(self.settings.get("policy"))
         if policy is not None:
             kwargs["policy"] = policy
         return ScriptRunner(session, ChannelCatalogStore(self.team, self.asker), **kwargs)
 
-    def _run_request(self, message: dict[str, Any]) -> None:
-        request_id = str(message.get("id"))
-        mode = message.get("mode", "run")
-        listener = ChannelListener(self.channel, request_id) if mode in ("run", "stream") else None
+    def _run_request(self, request_id: str, request: EngineRequest) -> None:
+        listener = ChannelListener(self.channel, request_id)
+        reply: RequestResult
         try:
-            runner = self._runner(request_id, message, listener)
+            runner = self._runner(request_id, request, listener if request["mode"] in ("run", "stream") else None)
             with self._lock:
                 self._runners[request_id] = runner
-            if mode in ("validate", "preview", "live") and message.get("default_catalog"):
-                runner.use_catalog(str(message["default_catalog"]))  # the editor resolves names as the run does
-            if mode == "validate":
-                script = str(message.get("script", ""))
+            if request["mode"] == "validate":
+                use_default_catalog(runner, request["default_catalog"])
+                script = request["script"]
                 errors, schema = (validate_streaming(runner, script, writes=lambda sql: plan_writes(self.spark, sql))
                                   or runner.validate(script))
-                reply: dict[str, Any] = {"errors": errors, "schema": schema}
-            elif mode == "preview":
-                reply = self._preview(runner, message)
-            elif mode == "live":
-                reply = self._live(runner, message, request_id)
-            elif mode == "stream" and listener is not None:
-                reply = self._stream(runner, message, listener, request_id)
+                reply = {"errors": errors, "schema": schema}  # type: ignore[typeddict-item]
+            elif request["mode"] == "preview":
+                use_default_catalog(runner, request["default_catalog"])
+                reply = self._preview(runner, request)
+            elif request["mode"] == "live":
+                use_default_catalog(runner, request["default_catalog"])
+                reply = self._live(runner, request, listener, request_id)
+            elif request["mode"] == "stream":
+                reply = self._stream(runner, request, listener, request_id)
             else:
-                reply = self._run_script(runner, message, listener)
+                reply = self._run_script(runner, request, listener)
         except Exception as exc:  # anything the runtime did not turn into a statement error
-            reply = {"succeeded": False, "error": {"statement": None, "line": None, "column": None,
-                                                   "message": redact(f"{type(exc).__name__}: {exc}".splitlines()[0])[:2000]}}
+            reply = failed_result(redact(f"{type(exc).__name__}: {exc}".splitlines()[0])[:2000])
         finally:
             with self._lock:
                 self._runners.pop(request_id, None)
         with contextlib.suppress(ChannelClosed):
-            self.channel.send({"op": "result", "id": request_id, **reply})
+            self.channel.send(result_message(request_id, reply))
 
-    def _run_script(self, runner: ScriptRunner, message: dict[str, Any], listener: ChannelListener) -> dict[str, Any]:
+    def _run_script(self, runner: ScriptRunner, request: RunScriptRequest,
+                    listener: ChannelListener) -> RequestResult:
         from lakeport_engine.progress import ProgressSampler
-        from lakeport_engine.script import split_statements
 
         sc = runner.spark.sparkContext
-        listener.event("app", app_id=sc.applicationId, ui_url=sc.uiWebUrl or "")
-        default_catalog = message.get("default_catalog")
-        if default_catalog:
-            runner.resolver.execute(split_statements(f"USE CATALOG `{default_catalog}`")[0])
+        listener.send({"event": "app", "app_id": sc.applicationId, "ui_url": sc.uiWebUrl or ""})
+        use_default_catalog(runner, request["default_catalog"])
         with ProgressSampler(sc, runner.job_group, lambda counts: listener.event("progress", **counts)):
-            result = runner.run(str(message.get("script", "")))
-        return {"succeeded": result.succeeded, "error": result.error, "catalogs_used": list(result.catalogs_used),
-                "cancelled": result.cancelled, "statements": [s.as_dict() for s in result.statements]}
+            result = runner.run(request["script"])
+        return {"succeeded": result.succeeded, "error": result.error,  # type: ignore[typeddict-item]
+                "catalogs_used": list(result.catalogs_used), "cancelled": result.cancelled,
+                "statements": [cast(StatementEvent, s.as_dict()) for s in result.statements]}
 
-    def _preview(self, runner: ScriptRunner, message: dict[str, Any]) -> dict[str, Any]:
-        script = str(message.get("script", ""))
-        streaming = preview_streaming(runner, script, limit=int(message.get("preview_limit", 100)),
+    def _preview(self, runner: ScriptRunner, request: PreviewRequest) -> RequestResult:
+        script = request["script"]
+        streaming = preview_streaming(runner, script, limit=request["preview_limit"],
                                       writes=lambda sql: plan_writes(self.spark, sql))
         if streaming is not None:  # a batch over each source's newest records; the sink is never written
-            return streaming
-        last = message.get("check_writes")
-        if last and plan_writes(self.spark, str(last)):
+            return streaming  # type: ignore[return-value]
+        last = request["check_writes"]
+        if last and plan_writes(self.spark, last):
             return {"succeeded": False, "writes": True}
         result = runner.run(script)
         if not result.succeeded:
-            return {"succeeded": False, "error": result.error}
+            return {"succeeded": False, "error": result.error}  # type: ignore[typeddict-item]
         final = result.statements[-1]
         return {"succeeded": True, "columns": final.columns or [], "rows": final.rows or [],
                 "truncated": bool(final.truncated)}
 
-    def _stream(self, runner: ScriptRunner, message: dict[str, Any], listener: ChannelListener,
-                request_id: str) -> dict[str, Any]:
+    def _stream(self, runner: ScriptRunner, request: StreamRequest, listener: ChannelListener,
+                request_id: str) -> RequestResult:
         """A streaming script as one long-running query on `checkpoint` (lakeport_engine/streaming/driver.py), its
         query_started/batch/stopped/failed events forwarded; a `cancel` of this request stops it gracefully."""
         from lakeport_engine.errors import SparkRuntimeError
-        from lakeport_engine.script import split_statements
         from lakeport_engine.sqltext import SqlTextError
         from lakeport_engine.streaming.driver import drive
         from lakeport_engine.streaming.script import split_script
@@ -327,41 +366,37 @@ class EngineHost:
             self._stream_stops[request_id] = stop
 
         def send(event: dict[str, Any]) -> None:
-            listener.event(str(event.get("event")), **{k: v for k, v in event.items() if k != "event"})
+            listener.send(cast(EngineEvent, event))
 
         try:
-            default_catalog = message.get("default_catalog")
             try:
-                if default_catalog:
-                    runner.resolver.execute(split_statements(f"USE CATALOG `{default_catalog}`")[0])
-                batch, statement = split_script(str(message.get("script", "")))
+                use_default_catalog(runner, request["default_catalog"])
+                batch, statement = split_script(request["script"])
             except (SparkRuntimeError, SqlTextError) as exc:
-                send({"event": "failed", "planning": True, "statement": None, "message": redact(str(exc))})
+                listener.send({"event": "failed", "planning": True, "statement": None, "message": redact(str(exc))})
                 return {"succeeded": False}
-            code = drive(runner, batch, statement, checkpoint=str(message["checkpoint"]), send=send, stop=stop,
-                         query_name=message.get("query_name"))
+            code = drive(runner, batch, statement, checkpoint=request["checkpoint"], send=send, stop=stop,
+                         query_name=request["query_name"])
             return {"succeeded": code == 0}
         finally:
             with self._lock:
                 self._stream_stops.pop(request_id, None)
 
-    def _live(self, runner: ScriptRunner, message: dict[str, Any], request_id: str) -> dict[str, Any]:
+    def _live(self, runner: ScriptRunner, request: LivePreviewRequest, listener: ChannelListener,
+              request_id: str) -> RequestResult:
         """A short streaming query whose rows go back as `live_rows` events; a `cancel` ends it early."""
         stop = threading.Event()
         with self._lock:
             self._live_stops[request_id] = stop
-        listener = ChannelListener(self.channel, request_id)
         try:
-            outcome = live_preview(runner, str(message.get("script", "")), stop=stop,
-                                   seconds=float(message.get("live_seconds", 30)),
-                                   max_rows=int(message.get("live_rows", 500)),
-                                   writes=lambda sql: plan_writes(self.spark, sql),
-                                   send_rows=lambda columns, rows: listener.event("live_rows", columns=columns,
-                                                                                  rows=rows))
+            outcome = live_preview(runner, request["script"], stop=stop, seconds=request["live_seconds"],
+                                   max_rows=request["live_rows"], writes=lambda sql: plan_writes(self.spark, sql),
+                                   send_rows=lambda columns, rows: listener.send(
+                                       {"event": "live_rows", "columns": columns, "rows": rows}))
         finally:
             with self._lock:
                 self._live_stops.pop(request_id, None)
-        return outcome.as_dict()
+        return outcome.as_dict()  # type: ignore[return-value]
 
     def _cancel(self, request_id: str) -> None:
         live = self._live_stops.get(request_id)
@@ -376,6 +411,13 @@ class EngineHost:
             return
         if runner is not None:
             runner.cancel()
+
+
+def use_default_catalog(runner: ScriptRunner, name: str | None) -> None:
+    """Make the request's default catalog current before its script, as `USE CATALOG name` would (every mode: the
+    editor resolves names as a run does, a stream as its job's runs)."""
+    if name:
+        runner.use_catalog(name)
 
 
 def _open_ui_to(spark: Any, token: str) -> None:

@@ -19,9 +19,10 @@ import json
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from lakeport_engine.datasets import CatalogInfo, Dataset, hive_dataset, jdbc_dataset
+from lakeport_engine.protocol import LineageDataset, LineageDocument
 
 logger = logging.getLogger("lakeport.lineage")
 
@@ -63,9 +64,11 @@ class StatementLineage:
     outputs: list[Dataset] = field(default_factory=list)
     columns: list[ColumnLineage] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form (what the engine sends to the worker with the statement's result)."""
-        return {"inputs": [asdict(d) for d in self.inputs], "outputs": [asdict(d) for d in self.outputs],
+    def as_dict(self) -> LineageDocument:
+        """JSON-ready form (what the engine sends to the worker with the statement's result: the protocol's
+        `LineageDocument`)."""
+        return {"inputs": [cast(LineageDataset, asdict(d)) for d in self.inputs],
+                "outputs": [cast(LineageDataset, asdict(d)) for d in self.outputs],
                 "columns": [{"dataset": c.dataset, "column": c.column, "kind": c.kind,
                              "inputs": [list(i) for i in c.inputs]} for c in self.columns]}
 

@@ -10,6 +10,7 @@ platform's copy of the definition was not updated (a refresh killed between its 
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -152,7 +153,7 @@ class ChannelViewStore:
 VIEW_OPS = ("mview_get", "mview_list", "mview_save", "mview_drop")
 
 
-def answer_view_question(store: ViewStore, op: str, message: dict[str, Any]) -> dict[str, Any]:
+def answer_view_question(store: ViewStore, op: str, message: Mapping[str, Any]) -> dict[str, Any]:
     """The reply fields for one of `VIEW_OPS` asked of `store` (the platform's side of `ChannelViewStore`)."""
     catalog, database, name = (str(message.get(k) or "") for k in ("catalog", "database", "name"))
     if op == "mview_get":

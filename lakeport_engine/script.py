@@ -24,6 +24,7 @@ from lakeport_engine.errors import SparkRuntimeError
 from lakeport_engine.guard import GuardPolicy, GuardRefusal, SqlGuard
 from lakeport_engine.lineage_capture import LineageContext, StatementLineage, frame_lineage, write_lineage
 from lakeport_engine.pins import SnapshotPins
+from lakeport_engine.protocol import LineageDocument
 from lakeport_engine.resolver import CatalogResolver, session_catalogs, statement_refs
 from lakeport_engine.sqltext import (
     SqlTextError,
@@ -70,7 +71,7 @@ class StatementResult:
     error: str | None = None
     line: int | None = None
     column: int | None = None
-    lineage: dict[str, Any] | None = None  # StatementLineage.as_dict(): datasets read/written, column lineage
+    lineage: LineageDocument | None = None  # StatementLineage.as_dict(): datasets read/written, column lineage
     span: StatementSpan | None = None  # where the statement is in the script (`line`/`column` above: where it failed)
 
     def as_dict(self) -> dict[str, Any]:
@@ -258,7 +259,7 @@ class ScriptRunner:
                                          preview.columns, preview.rows, preview.truncated, line=stmt.line,
                                          column=stmt.column, lineage=lineage, span=stmt.span))
 
-    def _lineage(self, frame: Any) -> dict[str, Any] | None:
+    def _lineage(self, frame: Any) -> LineageDocument | None:
         """What the statement read and wrote, from the plan Spark analyzed to run it (None: capture off/nothing)."""
         state = session_catalogs(self.spark)
         views, writes = state.delta.take_lineage() if state.delta is not None else ({}, [])

@@ -13,20 +13,17 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from catalogs.models import Catalog
+from jobs.hooks import SubmissionRefused
 from jobs.models import JobRun, RunStatus, SqlJob
+from lakeport_engine.protocol import LineageDataset, LineageDocument, SnapshotDocument, StatementEvent
 from lineage import openlineage
 from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
 
 logger = logging.getLogger("lakeport.lineage")
 
 
-class SnapshotError(Exception):
-    """A snapshot request that cannot be honoured (names the field and why)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+class SnapshotError(SubmissionRefused):
+    """A snapshot request that cannot be honoured (names the field and why): a 400 on run submission."""
 
 
 @dataclass(frozen=True)
@@ -37,16 +34,18 @@ class SnapshotRequest:
     like_run: JobRun | None = None
 
 
-def statement_lineage(statements: Iterable[Any]) -> list[tuple[int, dict[str, Any]]]:
-    """(statement index, lineage) of the engine's statement results that carry lineage."""
+def statement_lineage(statements: Iterable[StatementEvent]) -> list[tuple[int, LineageDocument]]:
+    """(statement index, lineage) of the engine's statement results that carry lineage (decoded by the engine
+    protocol, so the document's shape is checked: lakeport_engine/protocol.py `LineageDocument`)."""
     found = []
     for st in statements:
-        if isinstance(st, dict) and isinstance(st.get("lineage"), dict):
-            found.append((int(st.get("index", 0)), st["lineage"]))
+        lineage = st.get("lineage")
+        if lineage is not None:
+            found.append((st.get("index", 0), lineage))
     return found
 
 
-def _dataset(entry: dict[str, Any], *, team_id: int, catalogs: dict[str, Catalog],
+def _dataset(entry: LineageDataset, *, team_id: int, catalogs: dict[str, Catalog],
              cache: dict[str, Dataset]) -> Dataset:
     key = f"{entry['namespace']}/{entry['physical_name']}"
     dataset = cache.get(key)
@@ -70,7 +69,7 @@ class RunLineage:
     outputs: dict[str, dict[str, Any]]
 
 
-def _record(*, job: SqlJob, run: JobRun | None, status: str, records: list[tuple[int, dict[str, Any]]]) -> RunLineage:
+def _record(*, job: SqlJob, run: JobRun | None, status: str, records: list[tuple[int, LineageDocument]]) -> RunLineage:
     """Datasets, aliases, job-level and column edges of `records`; run-level edges when there is a `run`."""
     catalogs = {c.catalog_name: c for c in Catalog.objects.filter(team_id=job.team_id)}
     cache: dict[str, Dataset] = {}
@@ -108,14 +107,14 @@ def _record(*, job: SqlJob, run: JobRun | None, status: str, records: list[tuple
                         defaults={"team_id": job.team_id, "kind": column["kind"], "last_run": run})
                 columns.append({"column": column["column"], "kind": column["kind"], "inputs": resolved})
         RunEdge.objects.bulk_create(edges)
-        for dataset_id, direction in job_edges:
-            JobEdge.objects.update_or_create(job_id=job.id, dataset_id=dataset_id, direction=direction,
+        for dataset_id, edge_direction in job_edges:
+            JobEdge.objects.update_or_create(job_id=job.id, dataset_id=dataset_id, direction=edge_direction,
                                              defaults={"team_id": job.team_id, "last_run": run,
                                                        "last_status": status, "updated_at": now})
     return RunLineage(len(edges), inputs, outputs)
 
 
-def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
+def lineage_record_run(*, run: JobRun, statements: Iterable[StatementEvent]) -> int:
     """Store what a finished run read and wrote (failed runs too, their edges marked) and emit COMPLETE/FAIL.
 
     Returns the number of run-level edges stored. Datasets are keyed by physical identity; each catalog name a
@@ -127,7 +126,7 @@ def lineage_record_run(*, run: JobRun, statements: Iterable[Any]) -> int:
     return recorded.edges
 
 
-def lineage_store_run(*, run: JobRun, status: str, statements: Iterable[Any]) -> RunLineage | None:
+def lineage_store_run(*, run: JobRun, status: str, statements: Iterable[StatementEvent]) -> RunLineage | None:
     """Store a run's lineage inside the transaction that ends the run (a savepoint): a client that sees the run
     ended finds its lineage. Lineage is an observation: a failure here is logged and never fails the run."""
     try:
@@ -165,7 +164,7 @@ class StreamLineage:
     outputs: list[dict[str, Any]]
 
 
-def lineage_stream_started(*, job: SqlJob, query_run_id: str, lineage: dict[str, Any] | None) -> StreamLineage:
+def lineage_stream_started(*, job: SqlJob, query_run_id: str, lineage: LineageDocument | None) -> StreamLineage:
     """Record what a streaming job's query reads and writes (job-level and column edges: a stream has no run)
     and emit its OpenLineage START (processingType STREAMING)."""
     recorded = _record(job=job, run=None, status="RUNNING", records=[(0, lineage)] if lineage else [])
@@ -232,7 +231,7 @@ def run_snapshot_create(*, run: JobRun, request: SnapshotRequest) -> RunSnapshot
     return RunSnapshot.objects.create(run=run, as_of=request.as_of, like_run=request.like_run, versions=versions)
 
 
-def snapshot_for_engine(*, run: JobRun) -> dict[str, Any] | None:
+def snapshot_for_engine(*, run: JobRun) -> SnapshotDocument | None:
     """The run's snapshot as the engine's script runner takes it (None: read the latest, pinned per table)."""
     snapshot = RunSnapshot.objects.filter(run_id=run.id).first()
     if snapshot is None:

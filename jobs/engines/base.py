@@ -1,8 +1,9 @@
 """The engine contract: what a worker holds of an engine, what hears a run's events, and what a run comes to.
 
 Django-free (checked strictly by mypy): `EngineProcess` (process.py) is the one engine, `RunRecorder`
-(jobs/services/recorder.py) the one listener; services depend on these protocols' shapes. Engine messages
-are JSON, so a statement arrives as a dict in one shape (`StatementEvent`), never as the runtime's dataclass.
+(jobs/services/recorder.py) the one listener; services depend on these protocols' shapes. What travels to and
+from an engine is declared in lakeport_engine/protocol.py (re-exported here: `RunError`, `StatementEvent`), so a
+statement arrives as a dict in one shape (`StatementEvent`), never as the runtime's dataclass.
 """
 
 from __future__ import annotations
@@ -12,47 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict
 
+from lakeport_engine.protocol import EngineEvent, EngineRequest, RequestResult, RunError, StatementEvent
 from lakeport_engine.script import StatementStatus
 
-JsonObject = dict[str, Any]  # one JSON message on the engine channel
-EventHandler = Callable[[JsonObject], None]
-
-
-class RunError(TypedDict):
-    """Why a run or an editor call failed: the 0-based statement and its script-absolute position, if known."""
-
-    statement: int | None
-    line: int | None
-    column: int | None
-    message: str
-
-
-class StatementSpanEvent(TypedDict):
-    """Where a statement is in the script the engine ran (`StatementSpan` in lakeport_engine/sqltext.py): [start, end)
-    character offsets without the `;`, and its 1-based first line and column."""
-
-    start: int
-    end: int
-    line: int
-    column: int
-
-
-class StatementEvent(TypedDict, total=False):
-    """A finished statement as the engine sends it (`StatementResult.as_dict()` in lakeport_engine/script.py)."""
-
-    event: str
-    index: int
-    sql: str
-    status: str
-    started_at: float | str | None
-    elapsed_ms: int | None
-    columns: list[dict[str, str]] | None
-    rows: list[list[Any]] | int | None
-    truncated: bool
-    error: str | None
-    line: int | None  # a failed statement's: where it failed; any other's: where it starts
-    column: int | None
-    span: StatementSpanEvent | None
+EventHandler = Callable[[EngineEvent], None]
 
 
 class PreviewResult(TypedDict):
@@ -86,7 +50,7 @@ class PendingAnswer(Protocol):
 
     id: str
     done: threading.Event
-    result: JsonObject
+    result: RequestResult
 
 
 class TeamEngine(Protocol):
@@ -100,7 +64,7 @@ class TeamEngine(Protocol):
     @property
     def pid(self) -> int | None: ...
 
-    def request(self, payload: JsonObject, *, on_event: EventHandler | None = None) -> PendingAnswer:
+    def request(self, payload: EngineRequest, *, on_event: EventHandler | None = None) -> PendingAnswer:
         """Send a run/validate/preview request; its events go to `on_event`, its result ends the wait."""
         ...
 
@@ -164,3 +128,7 @@ def last_result(statements: Sequence[Mapping[str, Any]]) -> PreviewResult | None
             return {"columns": columns, "rows": rows if isinstance(rows, list) else [],
                     "truncated": bool(st.get("truncated"))}
     return None
+
+
+__all__ = ["EngineIdentity", "EventHandler", "Outcome", "PendingAnswer", "PreviewResult", "RunError", "RunListener",
+           "StatementEvent", "TeamEngine", "last_result"]

@@ -24,8 +24,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from catalogs.services.paths import catalog_bind_refusal, location_refusals
+from jobs.engines.base import EventHandler
 from jobs.engines.cds import cds_build_env, cds_java_options
 from jobs.engines.scratch import EngineScratch, claim_scratch, scratch_dir, scratch_root, sweep_scratch
 from jobs.engines.spark_home import lean_spark_home
@@ -42,6 +43,19 @@ from jobs.engines.users import EngineUserError, close_platform_files, engine_use
 from jobs.models import Engine
 from lakeport_engine.channel import Channel, ChannelClosed, channel_pair
 from lakeport_engine.matviews import VIEW_OPS, ViewStoreError, answer_view_question
+from lakeport_engine.protocol import (
+    AnswerMessage,
+    AskMessage,
+    EngineRequest,
+    InitMessage,
+    ProtocolError,
+    ReadyMessage,
+    RequestResult,
+    decode,
+    failed_result,
+    from_engine,
+    run_message,
+)
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.jobs")
@@ -58,8 +72,6 @@ ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME", "SPARK
 # ignore it rather than refuse to start.
 IDLE_FRIENDLY_JVM_OPTIONS = ("-XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 "
                              "-XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=5000")
-
-EventHandler = Callable[[dict[str, Any]], None]
 
 
 class EngineError(RuntimeError):
@@ -94,7 +106,7 @@ class EngineLaunch:
     env: dict[str, str]
     cwd: str
     user: str | None
-    init: dict[str, Any] = field(default_factory=dict)
+    init: InitMessage | None = None
 
 
 def reachable_by_others(path: str) -> bool:
@@ -201,7 +213,7 @@ def engine_launch(key: EngineKey, *, environ: Mapping[str, str] | None = None, u
             static["spark.driver.extraJavaOptions"] = f"{static['spark.driver.extraJavaOptions']} {shared}"
     if not settings.SPARK_MASTER.startswith("local"):
         static["spark.submit.pyFiles"] = py_files_zip()  # executors on a cluster import lakeport_engine from it
-    init = {
+    init: InitMessage = {
         "op": "init", "team": key.team, "master": settings.SPARK_MASTER, "app_name": f"lakeport-{key.label}",
         "static_conf": static, "connect_timeout": settings.LAKEPORT_CONNECT_TIMEOUT,
         "delta_mode": environ.get("LAKEPORT_DELTA_MODE"),
@@ -292,9 +304,9 @@ class PendingRequest:
         self.id = request_id
         self.on_event = on_event
         self.done = threading.Event()
-        self.result: dict[str, Any] = {}
+        self.result: RequestResult = {}
 
-    def finish(self, result: dict[str, Any]) -> None:
+    def finish(self, result: RequestResult) -> None:
         if not self.done.is_set():
             self.result = result
             self.done.set()
@@ -320,7 +332,7 @@ class EngineProcess:
         self._pending: dict[str, PendingRequest] = {}
         self._lock = threading.Lock()
         self._ready = threading.Event()
-        self._ready_message: dict[str, Any] = {}
+        self._ready_message: ReadyMessage = {"op": "ready", "ok": False}
         self._store = DjangoCatalogStore(key.team)
         self.scratch: EngineScratch | None = None
 
@@ -369,14 +381,15 @@ class EngineProcess:
         threading.Thread(target=self._read, name=f"lakeport-engine-{self.key.label}", daemon=True).start()
         threading.Thread(target=self._drain_stderr, name=f"lakeport-engine-err-{self.key.label}", daemon=True).start()
         with contextlib.suppress(ChannelClosed):
-            ours.send(launch.init)
+            if launch.init is not None:
+                ours.send(launch.init)
         if not self._ready.wait(START_TIMEOUT_SECONDS) or not self._ready_message.get("ok"):
             reason = self._ready_message.get("error") or self._exit_reason() or "it did not start in time"
             self.start_error = redact(str(reason))
             self.stop()
             raise EngineError(f"The engine of team {self.key.team} could not start: {self.start_error}")
-        self.app_id = str(self._ready_message.get("app_id", ""))
-        self.ui_url = str(self._ready_message.get("ui_url", ""))
+        self.app_id = self._ready_message.get("app_id", "")
+        self.ui_url = self._ready_message.get("ui_url", "")
         self.started.set()
         logger.info("engine.started", extra={"engine": self.key.label, "pid": self.pid, "app_id": self.app_id})
 
@@ -413,8 +426,8 @@ class EngineProcess:
         return f"the process exited with code {self.proc.returncode}"
 
     # ---- requests ----------------------------------------------------------------------------------------
-    def request(self, payload: dict[str, Any], *, on_event: EventHandler | None = None) -> PendingRequest:
-        """Send a run/validate/preview request; wait on the returned PendingRequest's `done`."""
+    def request(self, payload: EngineRequest, *, on_event: EventHandler | None = None) -> PendingRequest:
+        """Send a request (lakeport_engine/protocol.py); wait on the returned PendingRequest's `done`."""
         request_id = f"r{next(self._ids)}-{os.getpid()}"
         pending = PendingRequest(request_id, on_event)
         with self._lock:
@@ -423,7 +436,7 @@ class EngineProcess:
             self._fail(pending)
             return pending
         try:
-            self.channel.send({**payload, "op": "run", "id": request_id})
+            self.channel.send(run_message(request_id, payload))
         except ChannelClosed:
             self._fail(pending)
         return pending
@@ -440,32 +453,35 @@ class EngineProcess:
 
     def _fail(self, pending: PendingRequest) -> None:
         reason = self._exit_reason() or "the channel closed"
-        pending.finish({"succeeded": False, "engine_lost": True, "error": {
-            "statement": None, "line": None, "column": None,
-            "message": f"The team engine stopped while running this request ({reason})."}})
+        pending.finish(failed_result(f"The team engine stopped while running this request ({reason}).",
+                                     engine_lost=True))
         self.forget(pending.id)
 
     # ---- the reader thread -------------------------------------------------------------------------------
     def _read(self) -> None:
         assert self.channel is not None
-        for message in self.channel.messages():
-            op = message.get("op")
-            if op == "ready":
+        for raw in self.channel.messages():
+            try:
+                message = from_engine(decode(raw))
+            except ProtocolError as exc:
+                self._refused(raw, exc)
+                continue
+            if message["op"] == "ready":
                 self._ready_message = message
                 self._ready.set()
-            elif op == "event":
-                pending = self._pending.get(str(message.get("id")))
+            elif message["op"] == "event":
+                pending = self._pending.get(message["id"])
                 if pending is not None and pending.on_event is not None:
                     try:
-                        pending.on_event(message.get("event") or {})
+                        pending.on_event(message["event"])
                     except Exception:  # a recorder failure must not stop the channel
                         logger.exception("engine.event_failed", extra={"engine": self.key.label})
-            elif op == "result":
+            elif message["op"] == "result":
                 with self._lock:
-                    pending = self._pending.pop(str(message.get("id")), None)
+                    pending = self._pending.pop(message["id"], None)
                 if pending is not None:
-                    pending.finish(message)
-            elif op in ("catalog", "catalogs", "contains", "locations", *VIEW_OPS):
+                    pending.finish(message["result"])
+            else:
                 self._answer(message)
         # The channel closed: the engine is gone. Every request it held fails (or is retried by its caller).
         if self.proc is not None:
@@ -480,10 +496,20 @@ class EngineProcess:
             logger.warning("engine.exited", extra={"engine": self.key.label, "pid": self.pid,
                                                    "reason": self._exit_reason()})
 
-    def _answer(self, message: dict[str, Any]) -> None:
+    def _refused(self, raw: dict[str, Any], error: ProtocolError) -> None:
+        """A message of the engine that is not one of the protocol's: logged; a malformed result still ends its
+        request, failed with the protocol error, so nobody waits for an answer that came unreadable."""
+        logger.warning("engine.protocol_error", extra={"engine": self.key.label, "error": redact(str(error))[:500]})
+        if raw.get("op") == "result" and isinstance(raw.get("id"), str):
+            with self._lock:
+                pending = self._pending.pop(raw["id"], None)
+            if pending is not None:
+                pending.finish(failed_result(f"Engine protocol error: {redact(str(error))[:2000]}"))
+
+    def _answer(self, message: AskMessage) -> None:
         """Answer a catalog question, only ever from this engine's team (another team's name is unknown)."""
-        op, name = message.get("op"), str(message.get("name", ""))
-        reply: dict[str, Any] = {"op": "answer", "ask": message.get("ask")}
+        op, name = message["op"], message.get("name", "")
+        reply: AnswerMessage = {"op": "answer", "ask": message["ask"]}
         try:
             close_old_connections()
             if op == "catalog":
@@ -500,10 +526,14 @@ class EngineProcess:
             elif op == "catalogs":
                 reply["names"] = self._store.list_catalogs()
             elif op in VIEW_OPS:  # materialized view definitions, of this engine's team only
-                reply.update(answer_view_question(self._store.materialized_views, str(op), message))
+                answer = answer_view_question(self._store.materialized_views, str(op), message)
+                if "view" in answer:
+                    reply["view"] = answer["view"]
+                if "views" in answer:
+                    reply["views"] = answer["views"]
             elif op == "locations":  # a Hive table's locations, judged as a catalog's paths on save
                 reply["refused"] = location_refusals(team=self.key.team,
-                                                     locations=[str(x) for x in message.get("locations") or []])
+                                                     locations=[str(x) for x in message.get("locations", [])])
             else:
                 reply["found"] = self._store.contains(name)
         except ViewStoreError as exc:  # a refused save (another team's or a non-Delta catalog): said as it is

@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import logging
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from django.conf import settings
 from django.db import close_old_connections
 
+from jobs import hooks
 from jobs.engines import engine_key
-from jobs.engines.base import JsonObject, Outcome, RunError, RunListener, StatementEvent, TeamEngine, last_result
+from jobs.engines.base import Outcome, PreviewResult, RunError, RunListener, StatementEvent, TeamEngine, last_result
+from jobs.engines.calls import EngineCall
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError, EngineProcess
 from jobs.models import JobRun, RunStatus
 from jobs.services.recorder import RunRecorder, statement_entry
 from jobs.services.runs import run_claim, run_finish, run_log, run_requeue
 from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.protocol import EngineEvent, RunScriptRequest
 from lakeport_engine.script import StatementStatus
 from lakeport_kernel.redaction import redact
-from lineage.services import (
-    RunLineage,
-    lineage_emit_run,
-    lineage_run_started,
-    lineage_store_run,
-    snapshot_for_engine,
-)
 
 logger = logging.getLogger("lakeport.jobs")
 
@@ -63,7 +59,7 @@ def run_execute(*, run_id: int, worker: str) -> RunStatus | Deferred | None:
 def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
     recorder = RunRecorder(run)
     recorder.start()
-    lineage_run_started(run=run)
+    hooks.run_started(run=run)  # lineage: the run's OpenLineage START
     try:
         if not engine.started.is_set():
             run_log(run_id=run.id, messages=[f"Starting the {'isolated' if engine.key.dedicated else 'team'} engine."])
@@ -71,11 +67,11 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
         recorder.note(lines=[("INFO", f"Engine: {engine.key.kind} (team engine pid {engine.pid}).")])
         outcome = execute_on_engine(engine, run=run, recorder=recorder)
     except EngineError as exc:
-        outcome = Outcome(succeeded=False, statements=recorder.statement_list(), error={
+        outcome = Outcome(succeeded=False, statements=_recorded(recorder), error={
             "statement": None, "line": None, "column": None, "message": redact(str(exc))[:2000]})
     except Exception as exc:  # anything the runtime did not turn into a statement error
         logger.exception("run.engine_error", extra={"run_id": run.id})
-        outcome = Outcome(succeeded=False, statements=recorder.statement_list(), error={
+        outcome = Outcome(succeeded=False, statements=_recorded(recorder), error={
             "statement": None, "line": None, "column": None,
             "message": redact(f"{type(exc).__name__}: {exc}".splitlines()[0])[:2000]})
     finally:
@@ -86,65 +82,71 @@ def _execute_claimed(run: JobRun, engine: EngineProcess) -> RunStatus | None:
         recorder.write(unwritten)  # a re-queued attempt keeps its rows and log
         if run_requeue(run=run, reason=message):
             return RunStatus.QUEUED
-    statements = outcome.statements and [statement_entry(s) for s in outcome.statements] or recorder.statement_list()
+    statements = [statement_entry(s) for s in outcome.statements] or recorder.statement_list()
     progress = dict(recorder.progress)
     progress["statements_done"] = sum(1 for s in statements if s.get("status") == StatementStatus.SUCCEEDED)
     # the run's end supersedes the unwritten statement rows and progress; the rest goes in its transaction
     fields = {k: v for k, v in unwritten.fields.items() if k not in ("statements", "progress")}
-    stored: list[RunLineage | None] = []
+    tokens: list[list[tuple[hooks.RunHook, object]]] = []
 
-    def store_lineage(status: RunStatus) -> None:
-        # the engine's statement results carry each statement's lineage; stored with the run's end, not after it
-        stored.append(lineage_store_run(run=run, status=status, statements=outcome.statements))
+    def finishing(status: RunStatus) -> None:
+        # the hooks' writes (lineage: each statement's captured lineage) commit with the run's end, not after it
+        tokens.append(hooks.run_finishing(run=run, status=status, statements=outcome.statements))
 
-    final = run_finish(run=run, succeeded=outcome.succeeded, error=outcome.error, statements=statements,
-                       catalogs_used=outcome.catalogs_used, result=outcome.result, progress=progress,
-                       fields=fields, log_lines=unwritten.lines, within=store_lineage)
-    if final is not None and stored:
-        lineage_emit_run(run=run, recorded=stored[0])
+    final = run_finish(run=run, succeeded=outcome.succeeded, error=_plain(outcome.error), statements=statements,
+                       catalogs_used=outcome.catalogs_used, result=_plain(outcome.result), progress=progress,
+                       fields=fields, log_lines=unwritten.lines, within=finishing)
+    if final is not None and tokens:
+        hooks.run_finished(run=run, tokens=tokens[0])
     return final
 
 
 def execute_on_engine(engine: TeamEngine, *, run: JobRun, recorder: RunListener) -> Outcome:
     """Send the run's script to `engine` and wait for its result, relaying events to `recorder`."""
     statements: dict[int, StatementEvent] = {}
-
-    def on_event(event: JsonObject) -> None:
-        dispatch_event(event, recorder, statements)
-
-    pending = engine.request({
-        "mode": "run", "script": run.sql, "spark_conf": run.spark_conf or {},
+    request: RunScriptRequest = {
+        "mode": "run", "script": run.sql, "spark_conf": dict(run.spark_conf or {}),
         "default_catalog": run.default_catalog or None, "preview_limit": settings.LAKEPORT_RESULT_PREVIEW_ROWS,
-        "lineage": settings.LAKEPORT_LINEAGE_CAPTURE, "snapshot": snapshot_for_engine(run=run),
-    }, on_event=on_event)
-    recorder.on_cancel(lambda: engine.cancel(pending.id))
-    pending.done.wait()
-    end = pending.result
-    ordered = list(end.get("statements") or []) or [statements[i] for i in sorted(statements)]
-    return Outcome(succeeded=bool(end.get("succeeded")), error=end.get("error"), statements=ordered,
-                   catalogs_used=list(end.get("catalogs_used") or []), result=last_result(ordered),
-                   engine=engine.key.kind,
-                   cancelled=bool(end.get("cancelled")), engine_lost=bool(end.get("engine_lost")))
+        "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE), "snapshot": None,
+    }
+    request.update(hooks.request_extras(run=run))  # type: ignore[typeddict-item]  # lineage: the run's snapshot
+    with EngineCall(engine, request, on_event=lambda event: dispatch_event(event, recorder, statements)) as call:
+        recorder.on_cancel(call.cancel)
+        call.wait()
+        end = call.result
+    ordered = end.get("statements") or [statements[i] for i in sorted(statements)]
+    return Outcome(succeeded=end.get("succeeded", False), error=end.get("error"), statements=ordered,
+                   catalogs_used=end.get("catalogs_used", []), result=last_result(ordered),
+                   engine=engine.key.kind, cancelled=end.get("cancelled", False),
+                   engine_lost=end.get("engine_lost", False))
 
 
-def dispatch_event(event: JsonObject, recorder: RunListener, statements: dict[int, StatementEvent]) -> None:
-    """Relay one engine event to the run's recorder (statement rows, log, application, progress)."""
-    kind = event.get("event")
-    if kind == "statement_start":
-        recorder.on_statement_start(int(event.get("index", 0)), int(event.get("total", 0)), str(event.get("sql", "")))
-    elif kind == "statement_end":
-        statement = cast(StatementEvent, event)  # JSON from the engine, in StatementResult.as_dict()'s shape
-        statements[int(event.get("index", 0))] = statement
-        recorder.on_statement_end(statement)
-    elif kind == "log":
-        recorder.on_log(str(event.get("message", "")))
-    elif kind == "app":
-        recorder.set_app(app_id=str(event.get("app_id", "")), ui_url=str(event.get("ui_url") or ""))
-    elif kind == "progress":
-        recorder.set_progress(**{k: int(v) for k, v in event.items() if k in (
-            "stages_done", "stages_total", "tasks_done", "tasks_total")})
+def dispatch_event(event: EngineEvent, recorder: RunListener, statements: dict[int, StatementEvent]) -> None:
+    """Relay one (decoded) engine event to the run's recorder (statement rows, log, application, progress)."""
+    if event["event"] == "statement_start":
+        recorder.on_statement_start(event["index"], event["total"], event["sql"])
+    elif event["event"] == "statement_end":
+        statements[event.get("index", 0)] = event
+        recorder.on_statement_end(event)
+    elif event["event"] == "log":
+        recorder.on_log(event["message"])
+    elif event["event"] == "app":
+        recorder.set_app(app_id=event["app_id"], ui_url=event["ui_url"])
+    elif event["event"] == "progress":
+        counts: dict[str, Any] = {k: v for k, v in event.items() if k not in ("event", "ts")}
+        recorder.set_progress(**counts)
+
+
+def _recorded(recorder: RunRecorder) -> list[StatementEvent]:
+    """The statements the recorder heard so far, as the engine sent them."""
+    return cast(list[StatementEvent], recorder.statement_list())
+
+
+def _plain(document: RunError | PreviewResult | None) -> dict[str, Any] | None:
+    """A protocol document as the run's JSON field stores it."""
+    return None if document is None else dict(document)
 
 
 def _fail(run: JobRun, error: RunError) -> RunStatus | None:
-    return run_finish(run=run, succeeded=False, error=error, statements=[], catalogs_used=[], result=None,
+    return run_finish(run=run, succeeded=False, error=_plain(error), statements=[], catalogs_used=[], result=None,
                       progress=dict(run.progress or {}))

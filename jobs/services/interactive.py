@@ -21,6 +21,7 @@ from django.utils import timezone
 from core.errors import InvalidInput, NotFound, Unavailable
 from core.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
+from jobs.engines.calls import EngineCall
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
 from jobs.models import SqlJob
@@ -32,11 +33,11 @@ from jobs.services.parameters import (
     RenderedScript,
     check_script_parameters,
     placeholders,
-    render_script,
-    resolve_values,
+    script_rendered,
 )
 from jobs.services.results import result_bounded, storable
 from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.protocol import PreviewRequest, ValidateRequest
 from lakeport_engine.script import split_statements
 from lakeport_engine.sqltext import COMMENT, SPACE, Statement, statement_spans, tokenize, utf16_offsets
 from lakeport_engine.streaming.statement import is_streaming
@@ -89,7 +90,8 @@ def script_statements(sql: str) -> list[dict[str, int]]:
             for i, span in enumerate(statement_spans(sql))]
 
 
-def _error(message: str, *, statement: int | None = None, line: int | None = None, column: int | None = None) -> dict:
+def _error(message: str, *, statement: int | None = None, line: int | None = None,
+           column: int | None = None) -> dict[str, Any]:
     return {"statement": statement, "line": line, "column": column, "message": redact(message)}
 
 
@@ -176,16 +178,21 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
             return {"succeeded": False, "error": {**fail, "message": redact(str(exc))}}
         if time.time() >= give_up_at:  # the engine took that long to start
             return _abandoned(team_id=team_id, mode=mode, where="after engine start")
-        pending = engine.request({"mode": mode, "script": sql, "preview_limit": limit, "check_writes": check_writes,
-                                  "default_catalog": default_catalog or None})
-        if not pending.done.wait(max(0.0, give_up_at - time.time())):
-            engine.cancel(pending.id)  # the engine stops the statement: an abandoned call holds no Spark job
-            engine.forget(pending.id)
-            return _abandoned(team_id=team_id, mode=mode, where="running")
-        answer = dict(pending.result)
-    answer.pop("op", None)
-    answer.pop("id", None)
-    return answer
+        with EngineCall(engine, editor_request(mode=mode, sql=sql, limit=limit, check_writes=check_writes,
+                                               default_catalog=default_catalog)) as call:
+            if not call.wait(max(0.0, give_up_at - time.time())):
+                call.cancel()  # the engine stops the statement: an abandoned call holds no Spark job
+                return _abandoned(team_id=team_id, mode=mode, where="running")
+            return dict(call.result)
+
+
+def editor_request(*, mode: str, sql: str, limit: int, check_writes: str | None,
+                   default_catalog: str) -> ValidateRequest | PreviewRequest:
+    """The engine request of an editor call (`validate`, else `preview`)."""
+    if mode == "validate":
+        return {"mode": "validate", "script": sql, "default_catalog": default_catalog or None}
+    return {"mode": "preview", "script": sql, "preview_limit": limit, "check_writes": check_writes,
+            "default_catalog": default_catalog or None}
 
 
 def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
@@ -239,8 +246,7 @@ def editor_render(*, team: Team, sql: str, job_id: int | None,
     if not PLACEHOLDER.search(sql) or not placeholders(sql):
         return None
     check_script_parameters(sql, declared)
-    values = resolve_values(declared=declared, overrides=overrides, logical_date=timezone.now())
-    return render_script(sql, values)
+    return script_rendered(sql, declared=declared, overrides=overrides, logical_date=timezone.now())
 
 
 def parameter_error(sql: str, exc: ParameterError) -> dict[str, Any]:

@@ -24,11 +24,13 @@ from django.conf import settings
 from core.errors import NotFound
 from core.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
+from jobs.engines.calls import EngineCall
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
 from jobs.services.interactive import SETUP_KEYWORDS, editor_refusal, editor_statements, first_keyword
 from jobs.services.jobs import check_default_catalog
 from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.protocol import EngineEvent, LivePreviewRequest
 from lakeport_engine.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
@@ -168,12 +170,12 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
     def failed(message: str) -> dict[str, Any]:
         return {**state, "status": LivePreviewStatus.FAILED, "error": _error(redact(message))}
 
-    def on_event(event: dict[str, Any]) -> None:
-        if event.get("event") != "live_rows":
+    def on_event(event: EngineEvent) -> None:
+        if event["event"] != "live_rows":
             return
         with lock:
-            state["columns"] = event.get("columns") or state["columns"]
-            state["rows"] += (event.get("rows") or [])[: max(0, max_rows - len(state["rows"]))]
+            state["columns"] = event["columns"] or state["columns"]
+            state["rows"] += event["rows"][: max(0, max_rows - len(state["rows"]))]
         publish()
 
     try:
@@ -189,22 +191,23 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
             pool.start(engine)
         except EngineError as exc:
             return failed(str(exc))
-        pending = engine.request({"mode": "live", "script": sql, "live_seconds": seconds, "live_rows": max_rows,
-                                  "default_catalog": default_catalog or None}, on_event=on_event)
+        request: LivePreviewRequest = {"mode": "live", "script": sql, "live_seconds": seconds, "live_rows": max_rows,
+                                       "default_catalog": default_catalog or None}
         deadline = time.monotonic() + seconds + GRACE_SECONDS
         cancelled = False
-        while not pending.done.wait(STOP_POLL_SECONDS):
-            if not cancelled and (backend.get(_stop_key(preview_id)) is not None or time.monotonic() > deadline):
-                engine.cancel(pending.id)
-                cancelled = True
-        answer = dict(pending.result)
+        with EngineCall(engine, request, on_event=on_event) as call:
+            while not call.wait(STOP_POLL_SECONDS):
+                if not cancelled and (backend.get(_stop_key(preview_id)) is not None or time.monotonic() > deadline):
+                    call.cancel()
+                    cancelled = True
+            answer = call.result
     with lock:
         state["columns"] = answer.get("columns") or state["columns"]
         state["stopped"] = answer.get("stopped") or (LivePreviewStop.CANCELLED if cancelled else None)
         error = answer.get("error")
         if error:
             state["status"] = LivePreviewStatus.FAILED
-            state["error"] = {**error, "message": redact(str(error.get("message", "")))}
+            state["error"] = {**error, "message": redact(error["message"])}
         else:
             state["status"] = LivePreviewStatus.STOPPED
         return {**state, "rows": list(state["rows"])}

@@ -281,6 +281,21 @@ def resolve_values(
     return values
 
 
+def script_rendered(
+    sql: str,
+    *,
+    declared: Mapping[str, Mapping[str, str | None]],
+    overrides: Mapping[str, RawValue] | None = None,
+    logical_date: datetime,
+    time_zone: str = "UTC",
+) -> RenderedScript:
+    """`sql` with its `${name}` parameters rendered: `declared` defaults under `overrides`, `${ds}`/`${ts}` of
+    `logical_date` (`resolve_values`, then `render_script`). The one way a run, a stream, a schedule, a job save and
+    the editor render a script; a bad or missing value raises ParameterError naming it."""
+    values = resolve_values(declared=declared, overrides=overrides, logical_date=logical_date, time_zone=time_zone)
+    return render_script(sql, values)
+
+
 def render_script(sql: str, values: Mapping[str, tuple[str, ParamValue]]) -> RenderedScript:
     """Replace each `${name}` outside strings and comments by its typed literal; a missing value raises."""
     pieces: list[str] = []

@@ -10,7 +10,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from celery import current_app
 from django.conf import settings
@@ -22,10 +23,11 @@ from kombu.exceptions import ChannelError
 from core.enqueue import task_send
 from core.errors import Conflict
 from core.queues import RUN_QUEUE
+from jobs.engines.base import PreviewResult
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
 from jobs.services.limits import team_limits
-from jobs.services.parameters import RawValue, render_script, resolve_values
+from jobs.services.parameters import RawValue, script_rendered
 from jobs.services.results import result_bounded, storable
 from jobs.services.run_waits import run_ended_notify
 from jobs.services.timing import run_stale_seconds
@@ -75,9 +77,8 @@ def run_submit(
         if existing is not None:
             return Submission(run=existing, created=False)
     check_script(job.sql)
-    values = resolve_values(declared=job.parameters or {}, overrides=parameters,
-                            logical_date=logical_date or timezone.now(), time_zone=time_zone)
-    rendered = render_script(job.sql, values)
+    rendered = script_rendered(job.sql, declared=job.parameters or {}, overrides=parameters,
+                               logical_date=logical_date or timezone.now(), time_zone=time_zone)
     try:
         with transaction.atomic():
             run = JobRun.objects.create(
@@ -243,8 +244,9 @@ def run_finish(
     longer ours (reaped meanwhile).
     """
     # what any database stores, within the result size limit (jobs/services/results.py)
-    bounded = result_bounded(storable(result))
-    result, statements, fields = bounded.result, storable(statements), storable(dict(fields or {}))
+    bounded = result_bounded(cast(PreviewResult | None, storable(result)))
+    stored_result = cast(dict[str, Any] | None, bounded.result)
+    statements, fields = storable(statements), storable(dict(fields or {}))
     if bounded.cut:
         log_lines = [*log_lines, ("WARN", bounded.cut)]
     with transaction.atomic():
@@ -262,7 +264,7 @@ def run_finish(
         now = timezone.now()
         done = JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt).update(
             **(fields or {}), status=status, finished_at=now, error=error, statements=statements,
-            catalogs_used=catalogs_used, result=result, progress=progress, heartbeat_at=now,
+            catalogs_used=catalogs_used, result=stored_result, progress=progress, heartbeat_at=now,
         )
         if not done:
             logger.warning("run.finish_lost", extra={"run_id": run.id, "attempt": run.attempt})
@@ -305,7 +307,7 @@ def _append_log_locked(*, run_id: int, lines: Sequence[LogLine]) -> int:
 
 
 def _append_log_at(*, run_id: int, start: int, lines: Sequence[LogLine]) -> int:
-    rows = []
+    rows: list[JobRunLogLine] = []
     for level, text in lines:
         for part in str(text).splitlines() or [""]:
             rows.append(JobRunLogLine(run_id=run_id, seq=start + len(rows), level=level[:8],
@@ -352,7 +354,7 @@ def runs_reap() -> ReapReport:
             if same.update(status=RunStatus.QUEUED, worker="", heartbeat_at=None):
                 report.requeued.append(run.id)
                 run_log(run_id=run.id, messages=[message, "Re-queued (retry setting of the job)."])
-                transaction.on_commit(lambda rid=run.id: run_enqueue(run_id=rid))
+                transaction.on_commit(partial(run_enqueue, run_id=run.id))
         elif same.update(status=RunStatus.FAILED, finished_at=now,
                          error={"statement": None, "line": None, "column": None, "message": message}):
             report.failed.append(run.id)

@@ -18,6 +18,7 @@ from typing import Any
 from pyspark.errors import StreamingQueryException
 
 from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.protocol import LineageDocument
 from lakeport_engine.script import ScriptRunner
 from lakeport_engine.sqltext import Statement
 from lakeport_engine.streaming import sources
@@ -72,7 +73,7 @@ def drive(runner: ScriptRunner, batch: list[Statement], statement: Statement, *,
         spark.streams.removeListener(listener)
 
 
-def _lineage(runner: ScriptRunner, plan: StreamingPlan) -> dict[str, Any] | None:
+def _lineage(runner: ScriptRunner, plan: StreamingPlan) -> LineageDocument | None:
     """The query's lineage (StatementLineage.as_dict()), when capture is on; never fails the query."""
     if not runner.capture_lineage:
         return None

@@ -11,7 +11,7 @@ from django.utils import timezone
 from core.errors import InvalidInput
 from jobs.models import JobKind, SqlJob
 from jobs.services.limits import team_limits
-from jobs.services.parameters import ParameterError, render_script, resolve_values
+from jobs.services.parameters import ParameterError, script_rendered
 from schedules.cron import ScheduleSpecError, check_cron, fire_times, zone
 from schedules.models import CatchUp, Concurrency, Schedule
 from teams.models import Team
@@ -27,8 +27,7 @@ def check_parameters(*, job: SqlJob, parameters: Any) -> dict[str, Any]:
         parameters = {}
     if not isinstance(parameters, dict):
         raise ParameterError("parameters", "Expected an object of parameter names to values.")
-    values = resolve_values(declared=job.parameters or {}, overrides=parameters, logical_date=timezone.now())
-    render_script(job.sql, values)
+    script_rendered(job.sql, declared=job.parameters or {}, overrides=parameters, logical_date=timezone.now())
     return parameters
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,7 +15,7 @@ from streams.models import StreamMetric
 PRUNE_CHUNK = 5000
 
 
-def batch_lag(event: dict[str, Any]) -> int | None:
+def batch_lag(event: Mapping[str, Any]) -> int | None:
     """Records the sources hold beyond the batch: the sum of each source's lag, None when none is known."""
     lags = [s.get("lag") for s in event.get("sources") or [] if isinstance(s.get("lag"), (int, float))]
     return int(sum(lags)) if lags else None
@@ -33,7 +34,7 @@ def _int(value: Any) -> int | None:
     return int(value) if isinstance(value, (int, float)) else None
 
 
-def metric_record(*, job_id: int, generation: int, event: dict[str, Any]) -> StreamMetric:
+def metric_record(*, job_id: int, generation: int, event: Mapping[str, Any]) -> StreamMetric:
     """Store one `batch` event; `ts` is Spark's trigger time of the batch (now if Spark did not say)."""
     return StreamMetric.objects.create(
         job_id=job_id, generation=generation, query_id=str(event.get("query_id") or "")[:64],

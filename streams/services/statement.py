@@ -26,7 +26,7 @@ from django.utils import timezone
 from catalogs.models import Catalog
 from core.errors import InvalidInput
 from jobs.models import SqlJob
-from jobs.services.parameters import ParameterError, RenderedScript, render_script, resolve_values
+from jobs.services.parameters import ParameterError, RenderedScript, script_rendered
 from lakeport_engine.bindings import UnknownCatalogType, binding_for, can_stream
 from lakeport_engine.sqltext import SqlTextError, Statement, first_keyword, use_catalog
 from lakeport_engine.streaming.emit import EMIT_RULE, split_emit
@@ -53,8 +53,7 @@ def stream_script(job: SqlJob, *, at: datetime | None = None) -> RenderedScript:
 
 
 def _rendered(sql: str, parameters: Mapping[str, Any], *, at: datetime | None = None) -> RenderedScript:
-    values = resolve_values(declared=parameters, overrides=None, logical_date=at or timezone.now(), time_zone="UTC")
-    return render_script(sql, values)
+    return script_rendered(sql, declared=parameters, logical_date=at or timezone.now())
 
 
 @dataclass(frozen=True)

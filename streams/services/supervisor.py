@@ -3,7 +3,9 @@
 `stream_supervise(job_id)` (the `streams.supervise` task) takes the lease with a conditional UPDATE (free or
 expired, and the stream wanted running), then runs the job's driver: a dedicated engine process launched by the
 engine path of every run (jobs/engines/process.py: scrubbed environment, engine user, socketpair channel, catalog
-lookups answered for the job's team only) to which it sends one `stream` request. While the driver runs:
+lookups answered for the job's team only), leased from the worker's EnginePool like a run's, so it counts against
+LAKEPORT_ENGINES_PER_WORKER (with every slot busy the lease is freed and the tick sends the task again), to which
+it sends one `stream` request (jobs/engines/calls.py `EngineCall`). While the driver runs:
 
 - a heartbeat thread renews the lease every LAKEPORT_STREAM_HEARTBEAT_SECONDS and reads what users want; a lease
   renewal that finds another owner (or none) stops the driver at once, so two drivers never write one checkpoint;
@@ -37,9 +39,19 @@ from django.db.models import Case, CharField, F, PositiveIntegerField, Q, Value,
 from django.utils import timezone
 
 from jobs.engines import static_conf_for
-from jobs.engines.process import EngineError, EngineKey, EngineProcess
+from jobs.engines.calls import EngineCall
+from jobs.engines.pool import engine_pool
+from jobs.engines.process import EngineError, EngineKey
 from jobs.engines.users import EngineUserError, engine_user
 from jobs.models import SqlJob
+from lakeport_engine.protocol import (
+    BatchEvent,
+    EngineEvent,
+    FailedEvent,
+    QueryStartedEvent,
+    RequestResult,
+    StreamRequest,
+)
 from lakeport_kernel.redaction import redact
 from lineage.services import StreamLineage, lineage_stream_ended, lineage_stream_started
 from streams.models import ACTIVE_STATUSES, Desired, StreamState, StreamStatus
@@ -66,6 +78,7 @@ class Ending(enum.Enum):
     LEASE_LOST = "lease_lost"  # another supervisor owns the stream now: write nothing
     REFUSED = "refused"  # the statement was refused before anything started
     CRASHED = "crashed"  # the driver died or its query failed
+    NO_ENGINE = "no_engine"  # every engine slot of this worker is busy: the lease is freed for a later supervise
 
 
 @dataclass
@@ -118,7 +131,7 @@ def lease_seconds() -> float:
 def backoff_seconds(failures: int) -> float:
     """Wait before restart number `failures` (1-based): base · 2^(failures-1), capped."""
     base = float(settings.LAKEPORT_STREAM_RESTART_BACKOFF_SECONDS)
-    return min(base * (2 ** max(0, failures - 1)), float(settings.LAKEPORT_STREAM_RESTART_BACKOFF_MAX_SECONDS))
+    return min(base * (2.0 ** max(0, failures - 1)), float(settings.LAKEPORT_STREAM_RESTART_BACKOFF_MAX_SECONDS))
 
 
 def lease_take(*, job_id: int, token: str, worker: str) -> bool:
@@ -253,6 +266,9 @@ class Supervisor:
             if end.ending is Ending.SHUTDOWN:
                 self._finish(StreamStatus.RESTARTING)
                 return "shutdown"
+            if end.ending is Ending.NO_ENGINE:  # the tick sends the supervise task again once the lease is free
+                self._finish(StreamStatus.RESTARTING, last_error=end.message)
+                return "deferred"
             if end.ending is Ending.RESTART:
                 failures = 0
                 self._set(status=StreamStatus.RESTARTING)
@@ -268,13 +284,13 @@ class Supervisor:
             self._pause(backoff_seconds(failures))
 
     # ---- lineage: an observation, never a reason for a stream to stop ------------------------------------------
-    def _lineage_started(self, job: SqlJob, event: dict[str, Any]) -> None:
+    def _lineage_started(self, job: SqlJob, event: QueryStartedEvent) -> None:
         self.lineage = None
-        if not isinstance(event.get("lineage"), dict):
+        lineage = event.get("lineage")
+        if lineage is None:
             return  # capture is off
         try:
-            self.lineage = lineage_stream_started(job=job, query_run_id=str(event.get("run_id") or ""),
-                                                  lineage=event["lineage"])
+            self.lineage = lineage_stream_started(job=job, query_run_id=event.get("run_id", ""), lineage=lineage)
         except Exception:
             logger.exception("stream.lineage_failed", extra={"job_id": self.job_id})
 
@@ -302,89 +318,142 @@ class Supervisor:
 
     # ---- one driver ----------------------------------------------------------------------------------------
     def _drive(self, job: SqlJob, generation: int, seen_seq: int) -> DriverEnd:
-        team = job.team.name
+        """Run one driver: the job's engine from this worker's pool (counted in LAKEPORT_ENGINES_PER_WORKER, a
+        dedicated key: stopped when the driver ends), one `stream` request, followed to its end."""
         try:
-            script = stream_script(job).sql
-            static = tuple(sorted(static_conf_for(script=script, team=team).items()))
+            script, key = self._driver_plan(job)
         except Exception as exc:  # a bad parameter or catalog: the statement cannot start
             return DriverEnd(Ending.REFUSED, redact(str(exc))[:2000])
-        engine = EngineProcess(EngineKey(team=team, static_conf=static, dedicated=f"stream{job.id}"))
-        try:
-            checkpoint = prepare_checkpoint(team=team, job_id=job.id, generation=generation, user=engine_user(team))
-            engine.start()
-        except (EngineError, EngineUserError, OSError) as exc:
-            engine.stop(quiet=True)
-            return DriverEnd(Ending.CRASHED, redact(str(exc))[:2000])
-        events: queue.Queue[dict[str, Any]] = queue.Queue()
+        pool = engine_pool()
+        with pool.lease(key) as engine:
+            if engine is None:
+                return DriverEnd(Ending.NO_ENGINE, "Every engine slot of this worker is busy "
+                                                   "(LAKEPORT_ENGINES_PER_WORKER); the stream resumes on a free one.")
+            try:
+                checkpoint = prepare_checkpoint(team=key.team, job_id=job.id, generation=generation,
+                                                user=engine_user(key.team))
+                pool.start(engine)
+            except (EngineError, EngineUserError, OSError) as exc:
+                return DriverEnd(Ending.CRASHED, redact(str(exc))[:2000])
+            follow = DriverFollow(self, job, generation, seen_seq)
+            with EngineCall(engine, stream_request(job, script, str(checkpoint)), on_event=follow.hear) as call:
+                return follow.until_end(call)
 
-        def on_event(event: dict[str, Any]) -> None:
-            events.put(event)
-            if event.get("event") in ("query_started", "failed", "stopped"):
-                self.wake.set()
+    def _driver_plan(self, job: SqlJob) -> tuple[str, EngineKey]:
+        """The script the driver runs (parameters rendered) and its engine's key (the job's own engine)."""
+        script = stream_script(job).sql
+        static = tuple(sorted(static_conf_for(script=script, team=job.team.name).items()))
+        return script, EngineKey(team=job.team.name, static_conf=static, dedicated=f"stream{job.id}")
 
-        pending = engine.request({"mode": "stream", "script": script, "checkpoint": str(checkpoint),
-                                  "default_catalog": job.default_catalog or None, "spark_conf": job.spark_conf,
-                                  "query_name": f"lakeport_job_{job.id}",
-                                  "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE)}, on_event=on_event)
-        asked: Ending | None = None
-        asked_at = cancelled_at = 0.0
-        failed: dict[str, Any] | None = None
-        batches = 0
-        try:
-            while True:
-                self.wake.wait(POLL_SECONDS)
-                self.wake.clear()
-                while True:
-                    try:
-                        event = events.get_nowait()
-                    except queue.Empty:
-                        break
-                    name = event.get("event")
-                    if name == "batch":
-                        batches += 1
-                        metric_record(job_id=job.id, generation=generation, event=event)
-                        self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
-                            status=StreamStatus.RUNNING, updated_at=timezone.now())
-                    elif name == "query_started":
-                        # query id and start time first: a reader that sees RUNNING sees them too
-                        self._mine().filter(started_at__isnull=True).update(started_at=timezone.now())
-                        self._set(query_id=str(event.get("query_id") or "")[:64] or None)
-                        self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
-                            status=StreamStatus.RUNNING)
-                        self._lineage_started(job, event)
-                    elif name == "failed":
-                        failed = event
-                if self.view.lost.is_set():
-                    return DriverEnd(Ending.LEASE_LOST, batches=batches)
-                if pending.done.is_set() and events.empty():
-                    break
-                if asked is None:
-                    if self.view.desired == Desired.STOPPED:
-                        asked = Ending.STOPPED
-                    elif self.view.restart_seq != seen_seq:
-                        asked = Ending.RESTART
-                    elif SHUTDOWN.is_set():
-                        asked = Ending.SHUTDOWN
-                    if asked is not None:
-                        asked_at = cancelled_at = time.monotonic()
-                        engine.cancel(pending.id)  # graceful: the batch in flight finishes first
-                elif time.monotonic() - asked_at > STOP_WAIT_SECONDS:
-                    break  # engine.stop() below ends it; the sinks stay exactly once
-                elif time.monotonic() - cancelled_at > CANCEL_AGAIN_SECONDS:
-                    cancelled_at = time.monotonic()  # the engine may not have started the query when it came
-                    engine.cancel(pending.id)
-        finally:
-            engine.forget(pending.id)
-            engine.stop()
-        if asked is not None:
-            return DriverEnd(asked, batches=batches)
-        if failed is not None:
-            message = readable(str(failed.get("message") or "The streaming query failed."))
+    # ---- what the driver's events change -------------------------------------------------------------------
+    def on_batch(self, job: SqlJob, generation: int, event: BatchEvent) -> None:
+        """A completed micro-batch: its metrics; the stream is RUNNING."""
+        metric_record(job_id=job.id, generation=generation, event=event)
+        self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
+            status=StreamStatus.RUNNING, updated_at=timezone.now())
+
+    def on_query_started(self, job: SqlJob, event: QueryStartedEvent) -> None:
+        """The query started: its id and start time first (a reader that sees RUNNING sees them too), its lineage."""
+        self._mine().filter(started_at__isnull=True).update(started_at=timezone.now())
+        self._set(query_id=event.get("query_id", "")[:64] or None)
+        self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
+            status=StreamStatus.RUNNING)
+        self._lineage_started(job, event)
+
+    def asked_ending(self, seen_seq: int) -> Ending | None:
+        """What users (or this worker) asked of the running driver: stop, restart, shutdown, or nothing."""
+        if self.view.desired == Desired.STOPPED:
+            return Ending.STOPPED
+        if self.view.restart_seq != seen_seq:
+            return Ending.RESTART
+        if SHUTDOWN.is_set():
+            return Ending.SHUTDOWN
+        return None
+
+
+def stream_request(job: SqlJob, script: str, checkpoint: str) -> StreamRequest:
+    """The engine request of a stream's driver."""
+    return {"mode": "stream", "script": script, "checkpoint": checkpoint,
+            "default_catalog": job.default_catalog or None, "spark_conf": dict(job.spark_conf or {}),
+            "query_name": f"lakeport_job_{job.id}", "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE)}
+
+
+class DriverFollow:
+    """One driver's `stream` request as its supervisor follows it: its events in order, the stop users ask for
+    (a graceful cancel, sent again until the engine hears it), and how it ended."""
+
+    def __init__(self, supervisor: Supervisor, job: SqlJob, generation: int, seen_seq: int) -> None:
+        self.supervisor = supervisor
+        self.job = job
+        self.generation = generation
+        self.seen_seq = seen_seq
+        self.events: queue.Queue[EngineEvent] = queue.Queue()
+        self.asked: Ending | None = None
+        self.asked_at = self.cancelled_at = 0.0
+        self.failed: FailedEvent | None = None
+        self.batches = 0
+
+    def hear(self, event: EngineEvent) -> None:
+        """The engine's reader thread: queue the event; wake the supervisor for those that change the stream."""
+        self.events.put(event)
+        if event["event"] in ("query_started", "failed", "stopped"):
+            self.supervisor.wake.set()
+
+    def until_end(self, call: EngineCall) -> DriverEnd:
+        """Follow the request until it ends, the lease is lost, or a stop asked for takes too long."""
+        sup = self.supervisor
+        while True:
+            sup.wake.wait(POLL_SECONDS)
+            sup.wake.clear()
+            self._drain()
+            if sup.view.lost.is_set():
+                return DriverEnd(Ending.LEASE_LOST, batches=self.batches)
+            if call.done and self.events.empty():
+                return self._ending(call.result)
+            if not self._stop_as_asked(call):
+                break  # the lease exit stops the engine; the sinks stay exactly once
+        return DriverEnd(self.asked or Ending.CRASHED, batches=self.batches)
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                return
+            if event["event"] == "batch":
+                self.batches += 1
+                self.supervisor.on_batch(self.job, self.generation, event)
+            elif event["event"] == "query_started":
+                self.supervisor.on_query_started(self.job, event)
+            elif event["event"] == "failed":
+                self.failed = event
+
+    def _stop_as_asked(self, call: EngineCall) -> bool:
+        """Cancel the request when a stop is asked (again every few seconds); False once it took too long."""
+        now = time.monotonic()
+        if self.asked is None:
+            self.asked = self.supervisor.asked_ending(self.seen_seq)
+            if self.asked is not None:
+                self.asked_at = self.cancelled_at = now
+                call.cancel()  # graceful: the batch in flight finishes first
+        elif now - self.asked_at > STOP_WAIT_SECONDS:
+            return False
+        elif now - self.cancelled_at > CANCEL_AGAIN_SECONDS:
+            self.cancelled_at = now  # the engine may not have started the query when it came
+            call.cancel()
+        return True
+
+    def _ending(self, result: RequestResult) -> DriverEnd:
+        """How the request ended: as asked, its query's failure, or the engine's loss."""
+        if self.asked is not None:
+            return DriverEnd(self.asked, batches=self.batches)
+        if self.failed is not None:
+            message = readable(self.failed.get("message") or "The streaming query failed.")
             # refused at planning, or a checkpoint the edited query cannot resume: a restart would fail the same way
-            ending = Ending.REFUSED if failed.get("planning") or failed.get("checkpoint_incompatible") else Ending.CRASHED
-            return DriverEnd(ending, redact(message)[:2000], batches)
-        result = pending.result
+            refused = self.failed.get("planning") or self.failed.get("checkpoint_incompatible")
+            return DriverEnd(Ending.REFUSED if refused else Ending.CRASHED, redact(message)[:2000], self.batches)
         if result.get("engine_lost"):
-            reason = (result.get("error") or {}).get("message") or "The driver stopped."
-            return DriverEnd(Ending.CRASHED, f"The stream's driver stopped unexpectedly: {reason}", batches)
-        return DriverEnd(Ending.CRASHED, "The streaming query ended by itself.", batches)
+            error = result.get("error")
+            reason = error["message"] if error else "The driver stopped."
+            return DriverEnd(Ending.CRASHED, f"The stream's driver stopped unexpectedly: {reason}", self.batches)
+        return DriverEnd(Ending.CRASHED, "The streaming query ended by itself.", self.batches)
