@@ -13,9 +13,9 @@ from deltalake import DeltaTable
 
 from catalogs.models import Catalog, MaterializedView
 from catalogs.secrets import seal_configuration
-from catalogs.types.delta_config import DeltaConfig
-from catalogs.types.jdbc_config import JdbcConfig
 from jobs.models import JobRun, RunStatus, SqlJob
+from lakeport_engine.catalog_types.delta import DeltaConfig
+from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from teams.models import Role, Team
 from tests.jobs.conftest import running_worker, wait_status
 from tests.support.worker import Worker
