@@ -20,6 +20,7 @@ from jobs.services.live_preview import (
     live_preview_start,
     live_preview_stop,
 )
+from jobs.services.warmup import engine_warm_request
 from teams.models import Role
 
 
@@ -43,6 +44,25 @@ class LivePreviewInput(serializers.Serializer[Any]):
     default_catalog = serializers.CharField(required=False, allow_blank=True, default="", max_length=63, help_text=(
         "A catalog of the team where unqualified names resolve, as a run of a job with this `default_catalog` "
         "(the script's own USE CATALOG still wins); an unknown one is a 400 naming this field."))
+
+
+class EngineWarmOutput(serializers.Serializer[dict[str, bool]]):
+    """Whether a start of the team's engine was asked for (false: asked within the last minute already)."""
+
+    requested = serializers.BooleanField()
+
+
+class EngineWarmApi(JobsMixin, APIView):
+    """Start the team's engine in the background, so the editor's first validate or preview finds it running.
+
+    The SQL editor calls it when it opens; once a minute at most per team (a second call answers `false`)."""
+
+    write_role = Role.DEVELOPER
+
+    @extend_schema(operation_id="engine_warm", request=None, responses={202: EngineWarmOutput})
+    def post(self, request: Request, team: str) -> Response:
+        requested = engine_warm_request(team=self.team)
+        return Response(EngineWarmOutput({"requested": requested}).data, status=status.HTTP_202_ACCEPTED)
 
 
 class SqlLivePreviewApi(JobsMixin, APIView):

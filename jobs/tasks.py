@@ -15,6 +15,7 @@ from jobs.services.interactive import interactive_execute
 from jobs.services.live_preview import live_preview_execute
 from jobs.services.runs import RUN_EXECUTE_TASK, run_defer, run_waiting
 from jobs.services.runs import runs_reap as reap_runs
+from jobs.services.warmup import engine_warm
 
 
 @shared_task(name=RUN_EXECUTE_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
@@ -40,6 +41,12 @@ def sql_interactive(self: Task, team_id: int, mode: str, sql: str, limit: int = 
     `give_up_at` (epoch seconds), when the web stops waiting (the message also expires then)."""
     return interactive_execute(team_id=team_id, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
                                give_up_at=give_up_at, default_catalog=default_catalog)
+
+
+@shared_task(name="jobs.engine_warm", acks_late=False, ignore_result=True)
+def engine_warm_task(team_id: int) -> None:
+    """Start the team's engine before its first editor statement (jobs/services/warmup.py)."""
+    engine_warm(team_id=team_id)
 
 
 @shared_task(name="jobs.sql_live_preview", acks_late=False, ignore_result=False)

@@ -20,5 +20,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("sql/validate/", apis.SqlValidateApi.as_view(), name="sql-validate"),
     path("sql/preview/", apis.SqlPreviewApi.as_view(), name="sql-preview"),
     path("sql/preview/live/", preview_apis.SqlLivePreviewApi.as_view(), name="sql-preview-live"),
+    path("engine/warm/", preview_apis.EngineWarmApi.as_view(), name="engine-warm"),
     path("sql/preview/live/<str:preview_id>/", preview_apis.SqlLivePreviewDetailApi.as_view(), name="sql-preview-live-detail"),
 ]

@@ -51,4 +51,6 @@ echo "[run] Lakeport on http://127.0.0.1:${PORT:-8000}  (Ctrl-C stops everything
 export LAKEPORT_RUN_WAITERS=${LAKEPORT_RUN_WAITERS:-12}
 .venv/bin/gunicorn config.wsgi --bind "127.0.0.1:${PORT:-8000}" --workers 2 --threads "${LAKEPORT_WEB_THREADS:-16}" --access-logfile - &
 pids+=($!)
+# Team demo's first query should not wait for its engine to start: ask the editor worker to start it now.
+.venv/bin/python manage.py engine_warm --team demo >/dev/null 2>&1 &
 wait -n "${pids[@]}"

@@ -370,6 +370,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/{team}/engine/warm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Start the team's engine in the background, so the editor's first validate or preview finds it running.
+         *
+         *     The SQL editor calls it when it opens; once a minute at most per team (a second call answers `false`).
+         */
+        post: operations["engine_warm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/{team}/jobs/": {
         parameters: {
             query?: never;
@@ -1329,6 +1350,10 @@ export interface components {
          * @enum {string}
          */
         EngineEnum: "default" | "warm" | "isolated";
+        /** @description Whether a start of the team's engine was asked for (false: asked within the last minute already). */
+        EngineWarmOutput: {
+            requested: boolean;
+        };
         FireOutput: {
             /** Format: date-time */
             fire_time: string;
@@ -4460,6 +4485,74 @@ export interface operations {
             };
             /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    engine_warm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EngineWarmOutput"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -34,6 +34,7 @@ from .dataset_output import DatasetOutput
 from .desired_enum import DesiredEnum
 from .direction_enum import DirectionEnum
 from .engine_enum import EngineEnum
+from .engine_warm_output import EngineWarmOutput
 from .fire_output import FireOutput
 from .graph_output import GraphOutput
 from .impact_output import ImpactOutput
@@ -169,6 +170,7 @@ __all__ = (
     "DesiredEnum",
     "DirectionEnum",
     "EngineEnum",
+    "EngineWarmOutput",
     "FireOutput",
     "GraphOutput",
     "ImpactOutput",

@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from "react-router";
 import { ErrorBox, PageHeader } from "@/components/Status";
 import { useDeployStream } from "@/features/sql-editor/api/deploy-stream";
 import { useSaveAndRun } from "@/features/sql-editor/api/submit-run";
+import { useWarmEngine } from "@/features/sql-editor/api/warm-engine";
 import { LivePreviewPanel } from "@/features/sql-editor/components/LivePreviewPanel";
 import { PreviewSection } from "@/features/sql-editor/components/PreviewSection";
 import { SqlEditor } from "@/features/sql-editor/components/SqlEditor";
@@ -24,6 +25,7 @@ const STREAMING = /\bSTREAM\s*\(/i;
 /** Write Spark SQL with completion and live validation; Preview runs it interactively, Run submits a job run. */
 export function SqlEditorPage() {
   const { team, canRunSql } = useTeam();
+  useWarmEngine(team, canRunSql); // the team's engine starts now, not at the first statement
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();

@@ -1,0 +1,69 @@
+"""A fast first query (issue 31): opening the SQL editor starts the team's engine in a real worker, so the first
+preview finds it running; a preview sent while that start is under way waits for the same start (one engine, the
+right rows); viewers and other teams cannot ask for it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from teams.models import Role, Team
+from tests.factories import TeamFactory
+from tests.support.processes import descendants
+from tests.support.servers import wait_until
+from tests.support.worker import Worker
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def team_engines(worker: Worker, team: str) -> list[int]:
+    """The worker's engine processes of `team` (each engine's working directory is its team's scratch directory)."""
+    assert worker.worker is not None
+    found = []
+    for pid in descendants(worker.worker.pid):
+        try:
+            if ("lakeport_engine.engine" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+                    and Path(os.readlink(f"/proc/{pid}/cwd")).name == team):
+                found.append(pid)
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
+def preview_rows(client: Any, team: str) -> list[list[Any]]:
+    response = client.post(f"/api/v1/teams/{team}/sql/preview/", {"sql": "SELECT 40 + 2 AS x"}, format="json")
+    assert response.status_code == 200, response.json()
+    return list(response.json()["rows"])
+
+
+def test_opening_the_editor_starts_the_teams_engine_and_the_first_preview_uses_it(
+    celery_worker: Worker, team: Team, developer_client: Any, viewer_client: Any, client_for: Any
+) -> None:
+    assert team_engines(celery_worker, team.name) == []
+    first = developer_client.post(f"/api/v1/teams/{team.name}/engine/warm/")
+    assert first.status_code == 202 and first.json() == {"requested": True}
+    again = developer_client.post(f"/api/v1/teams/{team.name}/engine/warm/")
+    assert again.status_code == 202 and again.json() == {"requested": False}  # once a minute per team
+    wait_until(lambda: "engine.warm" in celery_worker.log() and team_engines(celery_worker, team.name),
+               what="the warm-up to start the team's engine")
+    [engine] = team_engines(celery_worker, team.name)
+
+    assert preview_rows(developer_client, team.name) == [[42]]
+    assert team_engines(celery_worker, team.name) == [engine]  # the warm engine answered: no second start
+
+    assert viewer_client.post(f"/api/v1/teams/{team.name}/engine/warm/").status_code == 403  # runs no SQL
+    outsider = client_for(Role.DEVELOPER, in_team=TeamFactory(name="globex"))
+    assert outsider.post(f"/api/v1/teams/{team.name}/engine/warm/").status_code == 404
+
+
+def test_a_preview_sent_while_the_engine_is_starting_waits_for_that_same_start(
+    celery_worker: Worker, client_for: Any
+) -> None:
+    other = TeamFactory(name="initech")
+    developer = client_for(Role.DEVELOPER, in_team=other)
+    assert developer.post("/api/v1/teams/initech/engine/warm/").json() == {"requested": True}
+    assert preview_rows(developer, "initech") == [[42]]  # sent at once: the start is (most likely) under way
+    assert len(team_engines(celery_worker, "initech")) == 1
