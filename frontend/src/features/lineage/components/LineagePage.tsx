@@ -96,7 +96,7 @@ export function LineagePage() {
       {error && <ErrorBox error={error} />}
       {detail.data && (
         <p className="muted">
-          <span className="mono">{detail.data.namespace}/{detail.data.physical_name}</span>
+          <span className="mono">{physicalIdentity(detail.data.namespace, detail.data.physical_name)}</span>
           {detail.data.aliases.length > 1 && <> · also {detail.data.aliases.slice(1).join(", ")}</>}
         </p>
       )}
@@ -144,4 +144,9 @@ export function LineagePage() {
       )}
     </>
   );
+}
+
+/** A dataset's physical identity as a URI: `file:/path` for local files (namespace `file`), else namespace + name. */
+function physicalIdentity(namespace: string, name: string): string {
+  return namespace === "file" ? `file:${name}` : `${namespace}/${name.replace(/^\//, "")}`;
 }
