@@ -26,6 +26,7 @@ export function jobLineageQuery(team: string, jobId: string) {
   return queryOptions({
     queryKey: lineageKeys.job(team, jobId),
     queryFn: () => apiGet<Schemas["JobLineageOutput"]>(`${base(team)}/jobs/${encodeURIComponent(jobId)}/`),
+    staleTime: 0, // each finished run can change it: read again whenever the job page shows it
   });
 }
 
