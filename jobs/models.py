@@ -131,9 +131,14 @@ class JobRun(models.Model):
         return self.status in TERMINAL_STATUSES
 
     @property
+    def spark_ui_prefix(self) -> str:
+        """The path the run's Spark UI is served under (jobs/spark_ui_views.py); Spark writes its links below it."""
+        return f"/spark-ui/{self.team.name}/runs/{self.pk}"
+
+    @property
     def spark_ui_path(self) -> str:
-        """Where the team's members open this run's Spark UI (jobs/spark_ui_views.py); "" before it had one."""
-        return f"/spark-ui/{self.team.name}/runs/{self.pk}/" if self.spark_ui_url else ""
+        """Where the team's members open this run's Spark UI; "" before its engine reported one."""
+        return f"{self.spark_ui_prefix}/" if self.spark_ui_url else ""
 
 
 class JobRunLogLine(models.Model):

@@ -17,7 +17,7 @@ class RunSparkUiProxy(JobsMixin, APIView):
     """Viewers and up of the run's team see its engine's Spark UI; others get 404, as for the run itself."""
 
     def get(self, request: Request, team: str, run_id: int, path: str = "") -> StreamingHttpResponse:
-        answer = spark_ui_fetch(run=run_get(team=self.team, run_id=run_id), team=self.team.name, path=path,
+        answer = spark_ui_fetch(run=run_get(team=self.team, run_id=run_id), path=path,
                                 query=request.META.get("QUERY_STRING", ""), method=request.method or "GET")
         response = StreamingHttpResponse(answer.body, status=answer.status)
         for name, value in answer.headers.items():

@@ -39,17 +39,12 @@ class UiAnswer:
     body: Iterator[bytes]
 
 
-def spark_ui_prefix(run: JobRun, team: str) -> str:
-    """The path under which a run's Spark UI is served (its links are rewritten by Spark to start with it)."""
-    return f"/spark-ui/{team}/runs/{run.id}"
-
-
-def spark_ui_fetch(*, run: JobRun, team: str, path: str, query: str, method: str = "GET") -> UiAnswer:
+def spark_ui_fetch(*, run: JobRun, path: str, query: str, method: str = "GET") -> UiAnswer:
     """Forward `method path?query` to the Spark UI of `run`'s engine; NotFound when it has none or it is gone."""
     port = _engine_port(run)
     # re-encoded: a raw control character or space can neither split the request line nor add a header
     target = "/" + quote(path.lstrip("/"), safe=_URL_SAFE) + ("?" + quote(query, safe=_URL_SAFE + "?") if query else "")
-    prefix = spark_ui_prefix(run, team)
+    prefix, team = run.spark_ui_prefix, run.team.name
     connection = http.client.HTTPConnection(settings.LAKEPORT_ENGINE_BIND_ADDRESS, port, timeout=TIMEOUT_SECONDS)
     try:
         connection.request(method, target, headers={TOKEN_HEADER: ui_token(team), "X-Forwarded-Context": prefix,

@@ -260,15 +260,6 @@ def ui_get(client: APIClient, path: str) -> tuple[int, str]:
     return response.status_code, body.decode(errors="replace")
 
 
-def _direct_status(url: str) -> int:
-    """What the engine's UI port answers to someone who is not Lakeport's proxy (another team's engine user)."""
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as exc:
-        return int(exc.code)
-
-
 def test_the_spark_ui_answers_only_lakeport_and_only_for_the_runs_team(
     engine_worker: Worker, team: Team, globex: Team, client_for: Any
 ) -> None:
@@ -281,7 +272,7 @@ def test_the_spark_ui_answers_only_lakeport_and_only_for_the_runs_team(
     assert re.match(r"^http://(127\.0\.0\.1|localhost):\d+$", recorded.spark_ui_url), recorded.spark_ui_url
     # on loopback, the engine's port refuses whoever is not the proxy: pages and the REST API alike
     for path in ("/", "/jobs/", f"/api/v1/applications/{recorded.spark_app_id}/environment"):
-        assert _direct_status(recorded.spark_ui_url + path) == 403, path
+        assert _ui_send(recorded.spark_ui_url + path, "GET") == 403, path
 
     status, environment = ui_get(client, f"{prefix}/api/v1/applications/{recorded.spark_app_id}/environment")
     assert status == 200, environment
