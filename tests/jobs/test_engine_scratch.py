@@ -63,6 +63,10 @@ def test_a_killed_engines_spark_directories_go_when_the_teams_next_engine_starts
     group = [victim.pid, *descendants(victim.pid)]  # the Python engine and its JVM: no shutdown code runs
     os.killpg(victim.pid, signal.SIGKILL)
     wait_until(lambda: not any(alive(p) for p in group), what="the killed engine's processes to be gone")
+    # A killed leader shows Z while its other threads still exit and hold its files (the lock among them):
+    # waitpid returns only once the whole thread group is gone.
+    assert victim.proc is not None
+    victim.proc.wait(timeout=60)
     assert spark_dirs(victim) == left  # nothing removed them: Spark's own shutdown hooks never ran
 
     successor = start(engines, "acme")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from catalogs.models import Catalog
+from catalogs.models import Catalog, MaterializedView
 from catalogs.secrets import seal_configuration
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from lakeport_engine.catalog_types.delta import DeltaConfig
@@ -52,6 +52,7 @@ class TeamObjects:
     schedule_id: int = 0
     dataset_id: int = 0
     preview_id: str = ""
+    view: str = ""
 
 
 @dataclass
@@ -91,8 +92,13 @@ def team_objects(team: Team, warehouse: Path, member: str, catalog: str) -> Team
     dataset = Dataset.objects.create(namespace="file", name=str(warehouse / "sales" / "orders"), kind="delta")
     DatasetAlias.objects.create(dataset=dataset, team=team, catalog=Catalog.objects.get(team=team, catalog_name=catalog),
                                 name=f"{catalog}.sales.orders")
+    # a materialized view of the team's catalog (only its definition: the matrix never refreshes one for real)
+    MaterializedView.objects.create(catalog=Catalog.objects.get(team=team, catalog_name=catalog), database="sales",
+                                    name="orders_by_day", query=f"SELECT day, count(*) AS n FROM {catalog}.sales.orders "
+                                                                "GROUP BY day")
     return TeamObjects(team=team, catalog=catalog, database="sales", table="orders", job_id=job.id, run_id=run.id,
-                       member=member, schedule_id=schedule.id, dataset_id=dataset.id, preview_id=live_preview_of(team))
+                       member=member, schedule_id=schedule.id, dataset_id=dataset.id, preview_id=live_preview_of(team),
+                       view="orders_by_day")
 
 
 def live_preview_of(team: Team) -> str:

@@ -34,13 +34,24 @@ def test_the_scan_finds_a_planted_secret_in_each_kind_of_output(tmp_path: Path) 
     assert not [f for f in findings if f.secret != PLANTED]
 
 
-def test_a_compressed_event_log_counts_as_unscanned() -> None:
+def test_a_zstd_event_log_is_read_and_another_codec_counts_as_unscanned() -> None:
+    """Spark 4 writes zstd event logs: a secret inside one is found (even in a live log's open last frame); a codec
+    the scan cannot read, or a zstd file that does not decode, is reported as unscanned rather than passed."""
+    import pyarrow as pa
+
     scan = LeakScan()
     with tempfile.TemporaryDirectory() as tmp:  # outside the session's temp dir, which the final scan reads
-        (Path(tmp) / "eventlog_v2_local-2").mkdir()
-        (Path(tmp) / "eventlog_v2_local-2" / "events_1_local-2.zstd").write_bytes(b"\x28\xb5\x2f\xfd")
+        logs = Path(tmp) / "eventlog_v2_local-2"
+        logs.mkdir()
+        with pa.CompressedOutputStream(str(logs / "events_1_local-2.zstd"), "zstd") as out:
+            out.write(f'{{"Event":"SparkListenerSQLExecutionStart","details":"{PLANTED}"}}\n'.encode())
+        (logs / "events_2_local-2.lz4").write_bytes(b"\x04\x22\x4d\x18")
+        (logs / "events_3_local-2.zstd").write_bytes(b"\x28\xb5\x2f\xfd")
         scan.watch_dir(Path(tmp))
-        assert [f.where.endswith("compressed, so it could not be scanned") for f in scan.scan()] == [True]
+        found = sorted((f.where.rsplit("/", 1)[-1], f.secret == PLANTED) for f in scan.scan())
+    assert found == [("events_1_local-2.zstd", True),
+                     ("events_2_local-2.lz4: compressed, so it could not be scanned", False),
+                     ("events_3_local-2.zstd: compressed, so it could not be scanned", False)]
 
 
 def test_the_log_capture_sees_what_the_handlers_write(caplog: pytest.LogCaptureFixture) -> None:

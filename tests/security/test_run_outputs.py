@@ -14,7 +14,6 @@ as a developer of team acme on a real worker, team engine, PostgreSQL and MariaD
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import uuid
@@ -23,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-import pyarrow as pa
 import pytest
 
 from catalogs.models import Catalog
@@ -33,6 +31,7 @@ from jobs.models import JobRun, RunStatus, SqlJob
 from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from teams.models import Role, Team
 from tests.jobs.conftest import PG_PASSWORD, running_worker, wait_status
+from tests.support.leakscan import file_text
 from tests.support.worker import Worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -180,15 +179,9 @@ def test_jdbc_errors_carry_no_jvm_frames(worker: Worker, team: Team, client_for:
 
 def _event_log_text(path: Path) -> str:
     """A Spark event log file's text: Spark 4 writes them zstd-compressed (`spark.eventLog.compress`)."""
-    if path.suffix != ".zstd":
-        return path.read_text(errors="replace")
-    chunks: list[bytes] = []
-    # a live engine's log: its last frame is still open, so reading stops at its end
-    with pa.CompressedInputStream(pa.OSFile(str(path)), "zstd") as stream, \
-            contextlib.suppress(pa.ArrowException, OSError):
-        while chunk := stream.read(1 << 16):
-            chunks.append(bytes(chunk))
-    return b"".join(chunks).decode(errors="replace")
+    text = file_text(path)
+    assert text is not None, path
+    return text
 
 
 def _ui_json(client: Any, path: str) -> Any:

@@ -63,6 +63,11 @@ POLICY: dict[tuple[str, str], str] = {
     ("schedules/<schedule_id>/", "delete"): Role.DEVELOPER,
     ("schedules/<schedule_id>/pause/", "post"): Role.DEVELOPER,
     ("schedules/<schedule_id>/resume/", "post"): Role.DEVELOPER,
+    ("catalogs/<name>/materialized-views/", "get"): Role.VIEWER,
+    ("catalogs/<name>/materialized-views/<database>/<view>/", "get"): Role.VIEWER,
+    ("catalogs/<name>/materialized-views/<database>/<view>/refresh/", "get"): Role.VIEWER,
+    ("catalogs/<name>/materialized-views/<database>/<view>/refresh/", "post"): Role.DEVELOPER,
+    ("engine/warm/", "post"): Role.DEVELOPER,
 }
 
 
@@ -113,7 +118,7 @@ def url(endpoint: Endpoint, team: str, objects: TeamObjects) -> str:
     values = {"name": objects.catalog, "database": objects.database, "table": objects.table,
               "job_id": objects.job_id, "run_id": objects.run_id, "username": objects.member,
               "schedule_id": objects.schedule_id, "dataset_id": objects.dataset_id, "column": "id",
-              "preview_id": objects.preview_id}
+              "preview_id": objects.preview_id, "view": objects.view}
     path = endpoint.route
     for param in endpoint.params:
         assert param in values, f"{endpoint}: the matrix does not know how to fill <{param}>; add it to url()"
@@ -183,7 +188,7 @@ def test_other_team(world: World, endpoint: Endpoint, role: str) -> None:
     assert (missing.status_code, missing.json()) == (resp.status_code, resp.json())
 
 
-OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id", "preview_id"}
+OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id", "preview_id", "view"}
 CREATES_BY_NAME = {("catalogs/<name>/", "put")}
 
 

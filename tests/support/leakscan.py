@@ -34,11 +34,40 @@ LAST_MARKER = "leak_scan_last"
 MAX_TEXT = 2_000_000  # per captured item; a body larger than this is scanned in its first 2 MB only
 MAX_FILE = 50 * 1024 * 1024
 LOG_NAMES = (".log", ".out", ".err", ".inprogress")
-COMPRESSED = (".zstd", ".lz4", ".snappy", ".lzf", ".gz")  # Spark event log codecs: an unreadable log is no proof
+# Spark event log codecs: zstd (Spark 4's default) is read; an unreadable log is no proof, so it counts as unscanned
+COMPRESSED = (".zstd", ".lz4", ".snappy", ".lzf", ".gz")
 EVENT_LOG_PREFIXES = ("local-", "app-", "events_", "eventlog_v2_", "spark-")
 DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}
 # Where an API token is shown on purpose: its creation response (once). Nothing else may ever echo one.
 TOKEN_ISSUE_PATH = "/api/v1/tokens/"
+
+
+def file_text(path: Path) -> str | None:
+    """A log or Spark event log file's text (a zstd event log decompressed); None for a codec it cannot read."""
+    if path.name.endswith(".zstd"):
+        return zstd_text(path)
+    if path.name.endswith(COMPRESSED):
+        return None
+    with open(path, "rb") as fh:
+        return fh.read(MAX_FILE).decode("utf-8", errors="replace")
+
+
+def zstd_text(path: Path) -> str | None:
+    """A zstd-compressed event log's text; a live engine's log ends in an open frame, so reading stops there.
+    None when not even its first frame decodes."""
+    import pyarrow as pa
+
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with pa.CompressedInputStream(pa.OSFile(str(path)), "zstd") as stream:
+            while size < MAX_FILE and (chunk := stream.read(1 << 16)):
+                chunks.append(bytes(chunk))
+                size += len(chunk)
+    except (pa.ArrowException, OSError):
+        if not chunks:
+            return None
+    return b"".join(chunks).decode("utf-8", errors="replace")
 
 
 @dataclass
@@ -92,13 +121,12 @@ class LeakScan:
         for test, text in self.logs:
             found.extend(Finding("log record", test, s) for s in leaks_in(text, secrets))
         for path in self.files([*self.dirs, *extra_dirs]):
-            if path.name.endswith(COMPRESSED):
-                found.append(Finding(f"file {path}: compressed, so it could not be scanned", "", ""))
-                continue
             try:
-                with open(path, "rb") as fh:
-                    text = fh.read(MAX_FILE).decode("utf-8", errors="replace")
+                text = file_text(path)
             except OSError:
+                continue
+            if text is None:
+                found.append(Finding(f"file {path}: compressed, so it could not be scanned", "", ""))
                 continue
             found.extend(Finding(f"file {path}", "", s) for s in leaks_in(text, secrets))
         return found
