@@ -8,4 +8,4 @@ class JobsConfig(AppConfig):
     verbose_name = "SQL jobs"
 
     def ready(self) -> None:
-        from jobs import heartbeat  # noqa: F401  (connects the worker signals)
+        from jobs import heartbeat, signals  # noqa: F401  (connect the worker and sign-in signals)

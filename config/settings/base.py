@@ -277,6 +277,8 @@ LAKEPORT_ENGINE_LEAN_CLASSPATH = env.bool("LAKEPORT_ENGINE_LEAN_CLASSPATH", defa
 LAKEPORT_ENGINE_BIND_ADDRESS = env("LAKEPORT_ENGINE_BIND_ADDRESS", default="127.0.0.1")
 # A class-data-sharing archive of Spark's classes for engine JVMs (jobs/engines/cds.py): a much faster cold start.
 LAKEPORT_ENGINE_CDS = env.bool("LAKEPORT_ENGINE_CDS", default=True)
+# Signing in starts the engines of the user's (at most two) teams where they write SQL, in the background.
+LAKEPORT_ENGINE_WARM_ON_SIGN_IN = env.bool("LAKEPORT_ENGINE_WARM_ON_SIGN_IN", default=True)
 # Spark event logs per team ("{team}" in the path), for a history server once an engine is gone; "" keeps none.
 LAKEPORT_SPARK_EVENT_LOG_DIR = env("LAKEPORT_SPARK_EVENT_LOG_DIR", default="")
 # The longest an editor call (validate, preview) waits for a worker's engine, first engine start included.

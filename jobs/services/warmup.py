@@ -5,7 +5,8 @@ minute at most per team (`WARM_EVERY_SECONDS`, per web process), to start the te
 The worker leases the team's engine from its pool and starts it unless it runs; the lease ends at once and the
 pool keeps the engine warm for the editor's calls. A statement that arrives while the start is under way waits
 for that same start (the pool's start lock), never for a second one; all slots busy means no warm-up, and the
-first statement starts the engine as before. `make run` warms team demo's engine once it serves.
+first statement starts the engine as before. `make run` warms team demo's engine once it serves, and signing in
+warms the engines of the user's most recent teams where they may run SQL (`warm_on_sign_in`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from core.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
 from jobs.engines.pool import engine_pool
 from jobs.engines.process import EngineError
-from teams.models import Team
+from teams.models import Membership, Role, Team
 
 logger = logging.getLogger("lakeport.jobs")
 
 WARM_EVERY_SECONDS = 60
+# Signing in warms at most this many teams' engines: a member of many teams must not start an engine in each.
+SIGN_IN_TEAMS = 2
 
 
 def engine_warm_request(*, team: Team) -> bool:
@@ -52,3 +55,12 @@ def engine_warm(*, team_id: int) -> bool:
             return False
     logger.info("engine.warm", extra={"team": team.name})
     return True
+
+
+def warm_on_sign_in(*, user_id: int) -> list[str]:
+    """Ask for the engines of the signed-in user's teams where they write SQL (developer or admin; the most recently
+    joined first, at most SIGN_IN_TEAMS); the names of the teams asked for."""
+    memberships = (Membership.objects.select_related("team").filter(user_id=user_id,
+                                                                     role__in=[Role.DEVELOPER, Role.ADMIN])
+                   .order_by("-created_at")[:SIGN_IN_TEAMS])
+    return [m.team.name for m in memberships if engine_warm_request(team=m.team)]

@@ -140,8 +140,12 @@ def chromium(playwright_driver: Any, base_url: str, profile: Path, *, name: str,
 
 
 @pytest.fixture
-def browser(playwright_driver: Any, live_server: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Browser]:
+def browser(playwright_driver: Any, live_server: Any, tmp_path: Path, request: pytest.FixtureRequest,
+            settings: Any) -> Iterator[Browser]:
     """A new Chromium (fresh user-data-dir) at 1280×800 pointed at the live server."""
+    # Each browser test signs in; its worker would start engines the test never uses. The sign-in warm-up itself
+    # is tested in tests/jobs/test_engine_warmup.py and runs in the default journey (its own server, defaults).
+    settings.LAKEPORT_ENGINE_WARM_ON_SIGN_IN = False
     with chromium(playwright_driver, live_server.url, tmp_path / "chromium-profile", name=request.node.name) as b:
         yield b
 

@@ -67,3 +67,26 @@ def test_a_preview_sent_while_the_engine_is_starting_waits_for_that_same_start(
     assert developer.post("/api/v1/teams/initech/engine/warm/").json() == {"requested": True}
     assert preview_rows(developer, "initech") == [[42]]  # sent at once: the start is (most likely) under way
     assert len(team_engines(celery_worker, "initech")) == 1
+
+
+def test_signing_in_starts_the_engines_of_the_teams_where_the_user_writes_sql(celery_worker: Worker) -> None:
+    from rest_framework.test import APIClient
+
+    from tests.factories import MembershipFactory, UserFactory
+
+    writes, reads = TeamFactory(name="hooli"), TeamFactory(name="piedpiper")
+    user = UserFactory()
+    MembershipFactory(team=writes, user=user, role=Role.DEVELOPER)
+    MembershipFactory(team=reads, user=user, role=Role.VIEWER)  # a viewer runs no SQL: no engine for it
+    browser = APIClient()
+    signed_in = browser.post("/api/v1/auth/login/", {"username": user.username, "password": "pw-for-tests-only"},
+                             format="json")
+    assert signed_in.status_code == 200, signed_in.content
+    wait_until(lambda: team_engines(celery_worker, "hooli"), what="signing in to start the team's engine")
+    [engine] = team_engines(celery_worker, "hooli")
+    assert preview_rows(browser, "hooli") == [[42]]
+    assert team_engines(celery_worker, "hooli") == [engine]  # the first preview found it running
+    assert team_engines(celery_worker, "piedpiper") == []
+
+    wrong = APIClient().post("/api/v1/auth/login/", {"username": user.username, "password": "wrong"}, format="json")
+    assert wrong.status_code in (401, 403)  # a failed sign-in starts nothing (nothing to assert beyond no crash)
