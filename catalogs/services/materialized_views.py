@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from catalogs.hooks import view_saved
 from catalogs.models import Catalog, MaterializedView
 from catalogs.secrets import secret_box
 from lakeport_engine.matviews import REFRESH_MODES, VIEW_CATALOG_TYPES, ViewDefinition, ViewStoreError
@@ -77,8 +78,9 @@ class DjangoViewStore:
             "state": definition.state, "update_time": timezone.now(),
         }
         with transaction.atomic():
-            MaterializedView.objects.update_or_create(catalog=catalog, database=definition.database,
-                                                      name=definition.name, defaults=fields)
+            row, _ = MaterializedView.objects.update_or_create(catalog=catalog, database=definition.database,
+                                                               name=definition.name, defaults=fields)
+            view_saved(view=row)  # e.g. the view's refresh schedule; an error here rolls the save back
 
     def drop_view(self, catalog: str, database: str, name: str) -> None:
         """Forget the team's view."""
