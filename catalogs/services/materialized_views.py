@@ -113,3 +113,16 @@ def freshness(row: MaterializedView) -> dict[str, Any]:
 def view_rows(*, catalog: Catalog) -> Any:
     """The catalog's views, sorted."""
     return MaterializedView.objects.select_related("catalog").filter(catalog=catalog).order_by("database", "name")
+
+
+def view_refresh_set(*, view: MaterializedView, refresh_mode: str, schedule_cron: str, schedule_timezone: str) -> None:
+    """Change how a view is refreshed (what `ALTER MATERIALIZED VIEW … SCHEDULE | REFRESH …` does, for `apply -f`):
+    the row and, through the view hooks, its schedule, in one transaction. The caller has checked the cron and the
+    time zone; a schedule the team's rules refuse raises ViewStoreError and nothing is saved."""
+    if refresh_mode not in REFRESH_MODES:
+        raise ViewStoreError(f"refresh mode '{refresh_mode}' is not one of {', '.join(REFRESH_MODES)}.")
+    with transaction.atomic():
+        view.refresh_mode, view.schedule_cron, view.schedule_timezone = refresh_mode, schedule_cron, schedule_timezone
+        view.update_time = timezone.now()
+        view.save(update_fields=["refresh_mode", "schedule_cron", "schedule_timezone", "update_time"])
+        view_saved(view=view)
