@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from catalogs.hooks import view_saved
+from catalogs.hooks import view_details, view_saved
 from catalogs.models import Catalog, MaterializedView
 from catalogs.secrets import secret_box
 from lakeport_engine.matviews import REFRESH_MODES, VIEW_CATALOG_TYPES, ViewDefinition, ViewStoreError
@@ -20,6 +21,12 @@ from lakeport_engine.matviews import REFRESH_MODES, VIEW_CATALOG_TYPES, ViewDefi
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_$-]{0,254}$")
 
 
+def _next_refresh(row: MaterializedView) -> str | None:
+    """The view's next scheduled refresh (from the view hooks: its schedule's next tick), ISO 8601."""
+    moment = view_details(view=row).get("next_refresh")
+    return moment.isoformat() if isinstance(moment, datetime) else None
+
+
 def _definition(row: MaterializedView) -> ViewDefinition:
     return ViewDefinition(
         catalog=row.catalog.catalog_name, database=row.database, name=row.name, query=row.query,
@@ -27,7 +34,7 @@ def _definition(row: MaterializedView) -> ViewDefinition:
         schedule_timezone=row.schedule_timezone or None, partition_by=list(row.partition_by or []),
         properties=dict(row.properties or {}), comment=row.comment or None,
         sources={str(k): int(v) for k, v in (row.sources or {}).items()}, table_version=row.table_version,
-        last_refresh=row.last_refresh, state=row.state)
+        last_refresh=row.last_refresh, state=row.state, next_refresh=_next_refresh(row))
 
 
 class DjangoViewStore:

@@ -176,6 +176,7 @@ class MaterializedViews:
         last = definition.last_refresh or {}
         rows: list[tuple[str, str | None]] = [
             ("name", str(ref)), ("query", definition.query), ("refresh", _refresh_text(definition)),
+            ("next_refresh", definition.next_refresh),
             ("incremental", "yes" if isinstance(shape, Incremental) else f"no: {shape}"),
             ("partitioned_by", ", ".join(definition.partition_by) or None), ("comment", definition.comment),
             ("view_version", str(definition.table_version) if definition.table_version is not None else None),

@@ -75,6 +75,11 @@ def test_schedule_cron_is_a_schedule_of_the_refresh_job_that_refreshes_the_view(
     # the view's schedule is one of the team's schedules, listed like any other
     listed = dev.get("/api/v1/teams/acme/schedules/").json()["results"]
     assert [s["name"] for s in listed] == ["refresh lake.shop.totals"]
+    described = _run(dev, team, "DESCRIBE MATERIALIZED VIEW lake.shop.totals").result
+    assert described is not None
+    info = {row[0]: row[1] for row in described["rows"]}
+    assert info["next_refresh"] == schedule.next_fire_at.isoformat()
+    assert info["refresh"].startswith("SCHEDULE CRON '*/5 * * * *'")
 
     _run(dev, team, "INSERT INTO lake.shop.orders VALUES (3, 'ann', 5)")
     assert dev.get(base).json()["stale"] is True
