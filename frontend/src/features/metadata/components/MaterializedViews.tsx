@@ -1,11 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 
 import { EmptyState, ErrorBox, Loading } from "@/components/Status";
 import { errorMessage } from "@/lib/api-client";
 import { formatDateTime } from "@/lib/format";
 import {
+  materializedViewKeys,
   materializedViewsQuery,
   refreshHistoryQuery,
   useRefreshView,
@@ -122,6 +123,14 @@ export function MaterializedViews({ team, catalog, canRefresh }: { team: string;
 function ViewDetails({ team, catalog, view }: { team: string; catalog: string; view: MaterializedView }) {
   const history = useQuery(refreshHistoryQuery(team, catalog, view.database, view.name));
   const fq = `${catalog}.${view.database}.${view.name}`;
+  const qc = useQueryClient();
+  const active = history.data?.filter((r) => r.status === "QUEUED" || r.status === "RUNNING").length ?? 0;
+  const wasActive = useRef(active);
+  // a refresh run just ended: the list's freshness and last refresh changed
+  useEffect(() => {
+    if (wasActive.current > 0 && active === 0) void qc.invalidateQueries({ queryKey: materializedViewKeys.list(team, catalog) });
+    wasActive.current = active;
+  }, [active, qc, team, catalog]);
   return (
     <section aria-label={`Materialized view ${fq}`} data-testid="mview-details">
       <h3 className="mono">{fq}</h3>
