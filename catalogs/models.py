@@ -115,6 +115,8 @@ class MaterializedView(models.Model):
     table_version = models.BigIntegerField(null=True, blank=True)
     last_refresh = models.JSONField(null=True, blank=True)
     state = models.CharField(max_length=16, default="fresh")
+    refresh_again = models.BooleanField(
+        default=False, help_text="REFRESH ON COMMIT: a source committed while a refresh ran; refresh once more after.")
     create_time = models.DateTimeField(default=timezone.now)
     update_time = models.DateTimeField(default=timezone.now)
 

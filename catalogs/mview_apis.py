@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catalogs.hooks import view_details
 from catalogs.models import MaterializedView
 from catalogs.selectors import catalog_get
 from catalogs.services.materialized_views import freshness, view_rows
@@ -43,6 +44,10 @@ class MaterializedViewSerializer(serializers.Serializer):
     stale = serializers.BooleanField()
     sources = serializers.DictField(child=SourceFreshnessSerializer())
     last_refresh = serializers.JSONField(allow_null=True)
+    refresh_again = serializers.BooleanField(help_text="ON COMMIT: a source committed during the running refresh; "
+                                                       "one more refresh follows it.")
+    schedule_id = serializers.IntegerField(allow_null=True, help_text="The schedule firing its SCHEDULE CRON.")
+    next_refresh = serializers.DateTimeField(allow_null=True, help_text="The schedule's next tick (null: none).")
     update_time = serializers.DateTimeField()
 
 
@@ -54,7 +59,9 @@ def view_out(row: MaterializedView) -> dict[str, Any]:
         "refresh_mode": row.refresh_mode, "schedule_cron": row.schedule_cron,
         "schedule_timezone": row.schedule_timezone, "partition_by": row.partition_by, "comment": row.comment,
         "table_version": row.table_version, "state": row.state, "stale": fresh["stale"],
-        "sources": fresh["sources"], "last_refresh": row.last_refresh, "update_time": row.update_time,
+        "sources": fresh["sources"], "last_refresh": row.last_refresh, "refresh_again": row.refresh_again,
+        "schedule_id": None, "next_refresh": None, "update_time": row.update_time,
+        **view_details(view=row),  # the schedule's next tick (schedules/hooks.py)
     }
 
 

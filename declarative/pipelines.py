@@ -4,6 +4,12 @@
     jobs:      [{name, sql, parameters, spark_conf, default_catalog, engine, max_retries}]
     schedules: [{name, job (a job name), cron, time_zone, enabled, catchup, concurrency, max_retries,
                  retry_backoff_seconds, parameters}]
+    materialized_views: [{name (catalog.database.view), refresh (manual | on_commit | schedule), cron, time_zone}]
+
+A `materialized_views` entry sets how an existing view is refreshed (as ALTER MATERIALIZED VIEW): creating,
+changing the query of, or dropping a view computes or deletes data, which is SQL's (CREATE/DROP MATERIALIZED VIEW),
+so an unknown view is refused and prune never drops one. Prune of `jobs`/`schedules` leaves the views' refresh jobs
+and schedules, which the views own.
 
 Called by document_apply (declarative/services.py) inside its transaction, so the whole document is all or
 nothing. A section that is absent is left alone; `prune` deletes only within the sections the document has. `dry_run` applies in a
@@ -19,12 +25,16 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from catalogs.models import MaterializedView
 from catalogs.services import SectionResult
+from catalogs.services.materialized_views import view_refresh_set
 from core.errors import Conflict, InvalidInput
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
 from jobs.services.parameters import ParameterError, clean_declarations
-from schedules.cron import ScheduleSpecError
+from jobs.services.view_refresh import view_refresh_job_names
+from lakeport_engine.matviews import REFRESH_MODES, ViewStoreError
+from schedules.cron import ScheduleSpecError, check_cron, zone
 from schedules.models import CatchUp, Concurrency, Schedule
 from schedules.services.schedules import schedule_create, schedule_delete, schedule_update
 from teams.models import Team
@@ -32,6 +42,7 @@ from teams.models import Team
 JOB_FIELDS = {"name", "kind", "sql", "parameters", "spark_conf", "default_catalog", "engine", "max_retries"}
 SCHEDULE_FIELDS = {"name", "job", "cron", "time_zone", "enabled", "catchup", "concurrency", "max_retries",
                    "retry_backoff_seconds", "parameters"}
+VIEW_FIELDS = {"name", "refresh", "cron", "time_zone"}
 
 
 def _fail(label: str, name: str | None, error: Exception) -> InvalidInput:
@@ -97,7 +108,7 @@ def _apply_jobs(team: Team, actor: User | None, entries: list[dict[str, Any]], p
         except (InvalidInput, TypeError) as exc:
             raise _fail(f"jobs[{index}]", name, exc) from None
     if prune:
-        listed = {e["name"] for e in entries}
+        listed = {e["name"] for e in entries} | view_refresh_job_names(team_id=team.id)  # the views' own jobs stay
         for name in sorted(set(existing) - listed):
             try:
                 job_delete(job=existing[name])
@@ -110,7 +121,7 @@ def _apply_jobs(team: Team, actor: User | None, entries: list[dict[str, Any]], p
 def _apply_schedules(team: Team, actor: User | None, entries: list[dict[str, Any]], prune: bool,
                      result: SectionResult) -> None:
     existing = {s.name: s for s in Schedule.objects.select_for_update(of=("self",)).select_related("job")
-                .filter(team=team)}
+                .filter(team=team, materialized_view__isnull=True)}  # a view's schedule is its SCHEDULE CRON's
     jobs = {j.name: j for j in SqlJob.objects.filter(team=team)}
     for index, entry in enumerate(entries):
         name = entry["name"]
@@ -138,6 +149,46 @@ def _apply_schedules(team: Team, actor: User | None, entries: list[dict[str, Any
             result.deleted.append(name)
 
 
+def _view_wanted(entry: dict[str, Any]) -> dict[str, str]:
+    refresh = entry.get("refresh", "manual")
+    if refresh not in REFRESH_MODES:
+        raise InvalidInput.of({"refresh": [f"Use one of {', '.join(REFRESH_MODES)}."]})
+    cron, time_zone = str(entry.get("cron") or "").strip(), str(entry.get("time_zone") or "")
+    if refresh != "schedule" and (cron or time_zone):
+        raise InvalidInput.of({"cron": ["Only a view refreshed on a schedule (refresh: schedule) has a cron."]})
+    if refresh == "schedule":
+        if not cron:
+            raise InvalidInput.of({"cron": ["A view refreshed on a schedule needs a cron."]})
+        check_cron(cron)
+        zone(time_zone or "UTC")
+    return {"refresh_mode": refresh, "schedule_cron": cron, "schedule_timezone": time_zone}
+
+
+def _set_view(view: MaterializedView, data: dict[str, str]) -> None:
+    try:
+        view_refresh_set(view=view, **data)
+    except ViewStoreError as exc:
+        raise InvalidInput.of({"cron": [str(exc)]}) from None
+
+
+def _apply_views(team: Team, entries: list[dict[str, Any]], result: SectionResult) -> None:
+    views = {f"{v.catalog.catalog_name}.{v.database}.{v.name}": v for v in
+             MaterializedView.objects.select_for_update(of=("self",)).select_related("catalog")
+             .filter(catalog__team=team)}
+    for index, entry in enumerate(entries):
+        name = entry["name"]
+        try:
+            view = views.get(name)
+            if view is None:
+                raise InvalidInput.of({"name": [
+                    f"No materialized view '{name}' in team '{team.name}'; create it with CREATE MATERIALIZED VIEW "
+                    "(a document sets how existing views are refreshed)."]})
+            wanted = _view_wanted(entry)
+            result.upsert(name, view, wanted, create=lambda: None, update=partial(_set_view, data=wanted))
+        except (InvalidInput, TypeError, ValueError) as exc:
+            raise _fail(f"materialized_views[{index}]", name, exc) from None
+
+
 def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, Any], prune: bool = False,
                     dry_run: bool = False) -> dict[str, dict[str, list[str]]]:
     """Make `team`'s jobs and schedules match the document's `jobs`/`schedules` sections (see the module doc).
@@ -154,6 +205,10 @@ def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, An
             results["schedules"] = SectionResult()
             _apply_schedules(team, actor, _entries(sections["schedules"], "schedules", SCHEDULE_FIELDS), prune,
                              results["schedules"])
+        if "materialized_views" in sections:
+            results["materialized_views"] = SectionResult()
+            _apply_views(team, _entries(sections["materialized_views"], "materialized_views", VIEW_FIELDS),
+                         results["materialized_views"])
         if dry_run:
             transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
     return {name: r.sorted() for name, r in results.items()}

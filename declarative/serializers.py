@@ -25,3 +25,6 @@ class ApplyResultSerializer(serializers.Serializer[Any]):
                                  help_text="created/updated/deleted/unchanged job names, when the document has `jobs`.")
     schedules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
                                       help_text="The same for a `schedules` section.")
+    materialized_views = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), required=False,
+        help_text="updated/unchanged views (refresh settings), when the document has `materialized_views`.")

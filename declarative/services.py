@@ -23,6 +23,7 @@ class ApplyResult(SectionResult):
     dry_run: bool = False
     jobs: dict[str, list[str]] | None = None  # the same four lists for a document's `jobs` section
     schedules: dict[str, list[str]] | None = None  # …and for its `schedules` section
+    materialized_views: dict[str, list[str]] | None = None  # …and `materialized_views` (never deleted: no prune)
 
     def as_dict(self) -> dict[str, Any]:
         """The API's response body: the sections the document had."""
@@ -56,4 +57,5 @@ def document_apply(
         if pipelines:
             applied = pipelines_apply(team=team, actor=actor, sections=pipelines, prune=prune, dry_run=dry_run)
             result.jobs, result.schedules = applied.get("jobs"), applied.get("schedules")
+            result.materialized_views = applied.get("materialized_views")
     return result

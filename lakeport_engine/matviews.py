@@ -39,6 +39,8 @@ class ViewDefinition:
     table_version: int | None = None  # the view table's Delta version written by the last refresh
     last_refresh: dict[str, Any] | None = None  # {"at", "mode", "reason", "rows", "table_version", "run"}
     state: str = "fresh"  # fresh | failed (the last refresh failed; `last_refresh["error"]` says why)
+    # The next tick of its SCHEDULE CRON (ISO 8601, UTC) as the platform's store knows it; shown, never saved.
+    next_refresh: str | None = None
 
     @property
     def full_name(self) -> str:

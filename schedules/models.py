@@ -41,6 +41,9 @@ class Schedule(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    materialized_view = models.OneToOneField(
+        "catalogs.MaterializedView", on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+        help_text="The materialized view whose SCHEDULE CRON this is (kept by CREATE/ALTER, deleted with the view).")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["team", "name"], name="uniq_schedule_team_name")]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from catalogs.hooks import view_details, view_saved
 from catalogs.models import Catalog, MaterializedView
 from catalogs.secrets import secret_box
 from lakeport_engine.matviews import REFRESH_MODES, VIEW_CATALOG_TYPES, ViewDefinition, ViewStoreError
@@ -19,6 +21,12 @@ from lakeport_engine.matviews import REFRESH_MODES, VIEW_CATALOG_TYPES, ViewDefi
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_$-]{0,254}$")
 
 
+def _next_refresh(row: MaterializedView) -> str | None:
+    """The view's next scheduled refresh (from the view hooks: its schedule's next tick), ISO 8601."""
+    moment = view_details(view=row).get("next_refresh")
+    return moment.isoformat() if isinstance(moment, datetime) else None
+
+
 def _definition(row: MaterializedView) -> ViewDefinition:
     return ViewDefinition(
         catalog=row.catalog.catalog_name, database=row.database, name=row.name, query=row.query,
@@ -26,7 +34,7 @@ def _definition(row: MaterializedView) -> ViewDefinition:
         schedule_timezone=row.schedule_timezone or None, partition_by=list(row.partition_by or []),
         properties=dict(row.properties or {}), comment=row.comment or None,
         sources={str(k): int(v) for k, v in (row.sources or {}).items()}, table_version=row.table_version,
-        last_refresh=row.last_refresh, state=row.state)
+        last_refresh=row.last_refresh, state=row.state, next_refresh=_next_refresh(row))
 
 
 class DjangoViewStore:
@@ -77,8 +85,9 @@ class DjangoViewStore:
             "state": definition.state, "update_time": timezone.now(),
         }
         with transaction.atomic():
-            MaterializedView.objects.update_or_create(catalog=catalog, database=definition.database,
-                                                      name=definition.name, defaults=fields)
+            row, _ = MaterializedView.objects.update_or_create(catalog=catalog, database=definition.database,
+                                                               name=definition.name, defaults=fields)
+            view_saved(view=row)  # e.g. the view's refresh schedule; an error here rolls the save back
 
     def drop_view(self, catalog: str, database: str, name: str) -> None:
         """Forget the team's view."""
@@ -111,3 +120,16 @@ def freshness(row: MaterializedView) -> dict[str, Any]:
 def view_rows(*, catalog: Catalog) -> Any:
     """The catalog's views, sorted."""
     return MaterializedView.objects.select_related("catalog").filter(catalog=catalog).order_by("database", "name")
+
+
+def view_refresh_set(*, view: MaterializedView, refresh_mode: str, schedule_cron: str, schedule_timezone: str) -> None:
+    """Change how a view is refreshed (what `ALTER MATERIALIZED VIEW … SCHEDULE | REFRESH …` does, for `apply -f`):
+    the row and, through the view hooks, its schedule, in one transaction. The caller has checked the cron and the
+    time zone; a schedule the team's rules refuse raises ViewStoreError and nothing is saved."""
+    if refresh_mode not in REFRESH_MODES:
+        raise ViewStoreError(f"refresh mode '{refresh_mode}' is not one of {', '.join(REFRESH_MODES)}.")
+    with transaction.atomic():
+        view.refresh_mode, view.schedule_cron, view.schedule_timezone = refresh_mode, schedule_cron, schedule_timezone
+        view.update_time = timezone.now()
+        view.save(update_fields=["refresh_mode", "schedule_cron", "schedule_timezone", "update_time"])
+        view_saved(view=view)

@@ -54,3 +54,12 @@ def view_refresh_jobs(*, view: MaterializedView) -> list[int]:
     prefix = f"refresh {view.catalog.catalog_name}.{view.database}.{view.name}"
     return list(SqlJob.objects.filter(team_id=view.catalog.team_id, name__in=[prefix, f"{prefix} full"])
                 .values_list("id", flat=True))
+
+
+def view_refresh_job_names(*, team_id: int) -> set[str]:
+    """The names of the refresh jobs of the team's views (kept by the platform: `apply --prune` leaves them)."""
+    names: set[str] = set()
+    for catalog, database, name in MaterializedView.objects.filter(catalog__team_id=team_id).values_list(
+            "catalog__catalog_name", "database", "name"):
+        names |= {f"refresh {catalog}.{database}.{name}", f"refresh {catalog}.{database}.{name} full"}
+    return names

@@ -176,6 +176,7 @@ class MaterializedViews:
         last = definition.last_refresh or {}
         rows: list[tuple[str, str | None]] = [
             ("name", str(ref)), ("query", definition.query), ("refresh", _refresh_text(definition)),
+            ("next_refresh", definition.next_refresh),
             ("incremental", "yes" if isinstance(shape, Incremental) else f"no: {shape}"),
             ("partitioned_by", ", ".join(definition.partition_by) or None), ("comment", definition.comment),
             ("view_version", str(definition.table_version) if definition.table_version is not None else None),
@@ -216,15 +217,26 @@ class MaterializedViews:
             definition.last_refresh = {**(definition.last_refresh or {}), "error": _first_line(exc)[:500],
                                        "failed_at": _now()}
             with contextlib.suppress(Exception):  # the refresh's own error is the one to report
-                self._view_store().save_view(definition)
+                self._save_refreshed(definition)
             raise
         if result.mode != "none" or definition.state != "fresh":
             definition.sources, definition.table_version = result.sources, result.table_version
             definition.last_refresh, definition.state = _last_refresh(result), "fresh"
-            self._view_store().save_view(definition)
+            self._save_refreshed(definition)
         logger.info("delta.mv_refreshed", extra={"view": str(ref), "mode": result.mode, "reason": result.reason,
                                                  "version": result.table_version})
         return result
+
+    def _save_refreshed(self, refreshed: ViewDefinition) -> None:
+        """Save what a refresh changed (sources, versions, last refresh, state) onto the stored definition as it
+        is now: an ALTER of how the view is refreshed, made while this refresh ran, is kept, not reverted."""
+        store = self._view_store()
+        current = store.get_view(refreshed.catalog, refreshed.database, refreshed.name)
+        if current is None:  # dropped while refreshing: nothing to record
+            return
+        current.sources, current.table_version = refreshed.sources, refreshed.table_version
+        current.last_refresh, current.state = refreshed.last_refresh, refreshed.state
+        store.save_view(current)
 
     def staleness(self, definition: ViewDefinition) -> dict[str, dict[str, int]]:
         """Per source: the version the view reflects, the source's latest version and how many versions behind."""

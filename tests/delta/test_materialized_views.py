@@ -18,7 +18,7 @@ import pytest
 from deltalake import DeltaTable
 
 from lakeport_engine.delta.errors import DeltaConnectorError
-from lakeport_engine.matviews import SOURCES_KEY, InMemoryViewStore
+from lakeport_engine.matviews import SOURCES_KEY, InMemoryViewStore, ViewDefinition
 from tests.delta.conftest import Lake
 
 pytestmark = pytest.mark.spark
@@ -170,6 +170,39 @@ def test_a_refresh_whose_store_update_was_lost_is_not_applied_twice(db: Lake) ->
     (answer,) = db.rows("REFRESH MATERIALIZED VIEW lake.db.mv")
     assert answer[0] == "incremental"
     assert _view_rows(db, "mv") == [(1, 5), (2, 6), (3, 7)]
+
+
+class _AlterDuringRefresh(InMemoryViewStore):
+    """A store where another session's ALTER … REFRESH ON COMMIT lands while a refresh runs (after the refresh
+    read the definition, before it saves what it did)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed, self.reads = False, 0
+
+    def get_view(self, catalog: str, database: str, name: str) -> ViewDefinition | None:
+        self.reads += self.armed
+        found = super().get_view(catalog, database, name)
+        if found is not None and self.reads >= 2:  # any read after the refresh's first: the ALTER has committed
+            found.refresh_mode, found.schedule_cron, found.schedule_timezone = "on_commit", None, None
+            super().save_view(found)
+            found = super().get_view(catalog, database, name)
+        return found
+
+
+def test_an_alter_made_while_a_refresh_runs_is_kept(db: Lake) -> None:
+    lake = db
+    store = lake.delta.views = _AlterDuringRefresh()
+    lake.sql("INSERT INTO lake.db.src VALUES (1, 'a', 5, 'x')")
+    lake.sql("CREATE MATERIALIZED VIEW lake.db.mv SCHEDULE CRON '0 * * * *' AS SELECT id, k FROM lake.db.src")
+    lake.sql("INSERT INTO lake.db.src VALUES (2, 'b', 6, 'y')")
+    store.armed = True
+    lake.sql("REFRESH MATERIALIZED VIEW lake.db.mv")
+    store.armed, store.reads = False, 0
+    saved = store.get_view("lake", "db", "mv")
+    assert saved is not None
+    assert (saved.refresh_mode, saved.schedule_cron) == ("on_commit", None)  # the ALTER, not reverted
+    assert saved.sources == {"lake.db.src": 2} and saved.last_refresh is not None  # and the refresh's record
 
 
 @pytest.mark.parametrize(("statement", "message"), [

@@ -34,7 +34,7 @@ def _flatten(details: Any, prefix: str = "") -> list[str]:
 class Command(BaseCommand):
     help = (
         "Make a team's catalogs match a YAML/JSON file (a list of catalog bodies, or {catalogs: [...], jobs: [...], "
-        "schedules: [...]}): create "
+        "schedules: [...], materialized_views: [...]}): create "
         "and update them, and with --prune delete the ones not listed. All or nothing. ${VAR} in configurations "
         "is read from the environment, so the file need not hold secrets; an entry without a secret keeps the "
         "stored one."
@@ -77,7 +77,7 @@ class Command(BaseCommand):
         for label, names in (("created", result.created), ("updated", result.updated), ("deleted", result.deleted),
                              ("unchanged", result.unchanged)):
             self.stdout.write(f"{prefix}{label}: {', '.join(names) if names else '-'}")
-        for section in ("jobs", "schedules"):
+        for section in ("jobs", "schedules", "materialized_views"):
             counts = getattr(result, section)
             if counts is not None:
                 self.stdout.write(f"{section}: " + "; ".join(

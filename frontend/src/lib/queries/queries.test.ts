@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { catalogHistoryQuery, catalogKeys, catalogListQuery, catalogNamesQuery, catalogQuery, invalidateCatalogs } from "@/lib/queries/catalogs";
 import { invalidateJobs, jobKeys, jobListQuery, jobQuery } from "@/lib/queries/jobs";
 import { jobLineageQuery, lineageKeys, runLineageQuery } from "@/lib/queries/lineage";
+import { materializedViewKeys, materializedViewsQuery, refreshHistoryQuery } from "@/lib/queries/materialized-views";
 import { databasesQuery, metadataKeys, tableQuery, tablesQuery } from "@/lib/queries/metadata";
 import { invalidateRuns, runKeys } from "@/lib/queries/runs";
 
@@ -86,5 +87,16 @@ describe("job, run and lineage queries", () => {
   it("lineage keys of a job and of a run stay under the team's lineage prefix", () => {
     expect(jobLineageQuery("acme", "7").queryKey.slice(0, 2)).toEqual(lineageKeys.all("acme"));
     expect(runLineageQuery("acme", 3, false).queryKey).not.toEqual(runLineageQuery("acme", 3, true).queryKey);
+  });
+});
+
+describe("materialized view queries", () => {
+  it("a refresh (invalidating the catalog's prefix) marks its views and their histories stale, not another catalog's", () => {
+    const keys = [materializedViewsQuery("acme", "lake").queryKey, refreshHistoryQuery("acme", "lake", "shop", "totals").queryKey];
+    const others = [materializedViewsQuery("acme", "other").queryKey, materializedViewsQuery("globex", "lake").queryKey, tablesQuery("acme", "lake", "shop").queryKey];
+    const qc = clientWith([...keys, ...others]);
+    void qc.invalidateQueries({ queryKey: materializedViewKeys.catalog("acme", "lake") });
+    expect(stale(qc, keys)).toEqual(keys);
+    expect(stale(qc, others)).toEqual([]);
   });
 });

@@ -3,12 +3,20 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
+import { MaterializedViews } from "@/features/metadata/components/MaterializedViews";
 import { TableColumns } from "@/features/metadata/components/TableColumns";
 import { useTeam } from "@/hooks/use-team";
 import { catalogNamesQuery } from "@/lib/queries/catalogs";
 import { databasesQuery, metadataKeys, tablesQuery, type TableSummary } from "@/lib/queries/metadata";
 
-type Selected = { catalog: string; database: string; table: string } | null;
+type TableSelected = { catalog: string; database: string; table: string };
+/** A table, or a Delta catalog's materialized views (`views`). */
+type Selected = TableSelected | { catalog: string; views: true } | null;
+
+const isTable = (s: Selected): s is TableSelected => s !== null && "table" in s;
+
+/** Catalog types whose catalogs hold materialized views (lakeport_engine.matviews.VIEW_CATALOG_TYPES). */
+const VIEW_CATALOG_TYPES = new Set(["delta"]);
 
 type TreeCtx = {
   team: string;
@@ -24,7 +32,7 @@ const matches = (name: string, filter: string) => !filter || name.toLowerCase().
 
 /** Catalog → database → table tree, each level loaded when opened, with a filter over what is loaded. */
 export function MetadataBrowserPage() {
-  const { team, isAdmin } = useTeam();
+  const { team, isAdmin, canRunSql } = useTeam();
   const qc = useQueryClient();
   const catalogs = useQuery(catalogNamesQuery(team));
   const [filterText, setFilterText] = useState("");
@@ -107,10 +115,12 @@ export function MetadataBrowserPage() {
           )}
         </section>
         <section className="card columns-panel" aria-label="Table details">
-          {selected ? (
+          {isTable(selected) ? (
             <TableColumns team={team} isAdmin={isAdmin} {...selected} />
+          ) : selected ? (
+            <MaterializedViews team={team} catalog={selected.catalog} canRefresh={canRunSql} />
           ) : (
-            <p className="muted">Open a catalog and a database, then pick a table to see its columns.</p>
+            <p className="muted">Open a catalog and a database, then pick a table to see its columns (or a Delta catalog&apos;s materialized views).</p>
           )}
         </section>
       </div>
@@ -133,12 +143,25 @@ function CatalogNode({ ctx, catalog, type, parentMatched }: { ctx: TreeCtx; cata
   const open = ctx.expanded.has(key);
   const dbs = useQuery({ ...databasesQuery(ctx.team, catalog), enabled: open });
   const shown = dbs.data?.filter((d) => parentMatched || matches(d, ctx.filter) || ctx.loadedMatch(metadataKeys.tables(ctx.team, catalog, d))) ?? [];
+  const viewsSelected = ctx.selected !== null && !isTable(ctx.selected) && ctx.selected.catalog === catalog;
   return (
     <li>
       <Toggle open={open} label={catalog} icon="" onClick={() => ctx.toggle(key)} />
       <span className={`type-chip type-${type}`}>{type}</span>
       {open && (
         <ul>
+          {VIEW_CATALOG_TYPES.has(type) && (
+            <li>
+              <button
+                type="button"
+                className={`tree-leaf ${viewsSelected ? "selected" : ""}`}
+                aria-current={viewsSelected || undefined}
+                onClick={() => ctx.select({ catalog, views: true })}
+              >
+                <span aria-hidden="true">◈</span> Materialized views
+              </button>
+            </li>
+          )}
           {dbs.isPending ? (
             <li><Loading label="Loading databases…" /></li>
           ) : dbs.error ? (
@@ -174,7 +197,8 @@ function DatabaseNode({ ctx, catalog, database, parentMatched }: { ctx: TreeCtx;
             <li className="muted">{tables.data.length ? "No match." : "No tables."}</li>
           ) : (
             shown.map((t) => {
-              const isSel = ctx.selected?.catalog === catalog && ctx.selected.database === database && ctx.selected.table === t.name;
+              const sel = ctx.selected;
+              const isSel = isTable(sel) && sel.catalog === catalog && sel.database === database && sel.table === t.name;
               return (
                 <li key={t.name}>
                   <button
