@@ -23,8 +23,8 @@ from tests.support.clients import token_client
 
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 # The session-wide leak scan (responses, logs, job logs, Spark event logs): tests/support/leakscan.py; the served
-# OpenAPI document as the `schema` fixture of the body tests: tests/support/schema.py.
-pytest_plugins = ["tests.support.leakscan", "tests.support.schema"]
+# OpenAPI document as the `schema` fixture of the body tests: tests/support/schema.py; `--shard I/N`: tests/support/shards.py.
+pytest_plugins = ["tests.support.leakscan", "tests.support.schema", "tests.support.shards"]
 PG_DSN = os.environ.get("LAKEPORT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 MARIADB = {"host": "127.0.0.1", "port": 3306, "user": "root", "password": ""}
 JDBC_JARS = ["/usr/share/java/postgresql.jar", "/usr/share/java/mariadb-java-client.jar"]

@@ -93,6 +93,8 @@ def cds_java_options(spark_home: Path | None, *, jvm_options: str, python: str, 
 def _build_quietly(archive: Path, spark_home: Path, jvm_options: str, python: str, env: dict[str, str]) -> None:
     try:
         build_archive(archive, spark_home, jvm_options=jvm_options, python=python, env=env)
+    except subprocess.CalledProcessError as exc:  # killed with its worker (a stop mid-build), or Spark failed
+        logger.warning("engine.cds_build_failed", extra={"archive": str(archive), "exit_code": exc.returncode})
     except Exception:  # a failed build costs only speed: engines start without the archive
         logger.warning("engine.cds_build_failed", extra={"archive": str(archive)}, exc_info=True)
     finally:

@@ -22,4 +22,33 @@ psql -h 127.0.0.1 -U postgres -d postgres -tAq -c \
   "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${test_db//\'/}' AND pid <> pg_backend_pid()" \
   >/dev/null 2>&1 || true
 # --create-db: a test database left by an earlier run never hides a migration problem.
-exec .venv/bin/python -m pytest --create-db --durations=25 "$@"
+if [ "$#" -gt 0 ] || [ "${LAKEPORT_TEST_SHARDS:-2}" -le 1 ]; then
+  exec .venv/bin/python -m pytest --create-db --durations=25 "$@"
+fi
+# The whole suite: LAKEPORT_TEST_SHARDS (default 2) pytest sessions side by side, each a complete session of its own
+# (tests/support/shards.py): its own test database, Redis database, engine scratch directory and temp directory.
+# Most of the suite waits (JVM starts, workers, streams, the browser): two sessions overlap those waits.
+shards=${LAKEPORT_TEST_SHARDS:-2}
+logs=$(mktemp -d /tmp/lakeport-test-logs.XXXXXX)
+pids=()
+for i in $(seq 1 "$shards"); do
+  db="${test_db}_s$i"
+  psql -h 127.0.0.1 -U postgres -d postgres -tAq -c \
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db//\'/}' AND pid <> pg_backend_pid()" \
+    >/dev/null 2>&1 || true
+  LAKEPORT_TEST_DB="$db" CELERY_BROKER_URL="redis://127.0.0.1:6379/$((16 - i))" \
+    LAKEPORT_ENGINE_SCRATCH_DIR="${TMPDIR:-/tmp}/lakeport-engines-s$i" \
+    .venv/bin/python -m pytest --create-db --durations=25 --shard "$i/$shards" \
+      --basetemp="${TMPDIR:-/tmp}/lakeport-test-s$i" --junitxml="$logs/shard-$i.xml" >"$logs/shard-$i.log" 2>&1 &
+  pids+=($!)
+  sleep 20  # the shards' collection and first imports do not start at the same moment
+done
+status=0
+for i in $(seq 1 "$shards"); do
+  wait "${pids[$((i - 1))]}" || status=1
+done
+for i in $(seq 1 "$shards"); do
+  echo "======================== shard $i/$shards ($logs/shard-$i.log) ========================"
+  cat "$logs/shard-$i.log"
+done
+exit $status
