@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class AlertsConfig(AppConfig):
+    """Alerts on runs, streams and schedules: registers its hooks with jobs and streams (they never import it)."""
+
+    name = "alerts"
+    verbose_name = "Alerts"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from alerts.hooks import on_run_ended, on_stream_status
+        from jobs.hooks import register_run_end_listener
+        from streams.hooks import register_stream_listener
+
+        register_run_end_listener(on_run_ended)  # called in the transaction that ends a run
+        register_stream_listener(on_stream_status)  # called in the transaction that changes a stream's status
