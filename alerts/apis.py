@@ -7,6 +7,7 @@ whether one is set, never what it is.
 from __future__ import annotations
 
 from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
