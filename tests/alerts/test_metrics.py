@@ -1,0 +1,115 @@
+"""/metrics: Prometheus text parsed with prometheus-client's own parser, its counts against the runs API; the bearer
+token (and 404 when none is configured); the Grafana dashboard in docs/ uses only metric names /metrics exposes."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from prometheus_client.parser import text_string_to_metric_families
+from rest_framework.test import APIClient
+
+from jobs.models import JobRun, RunStatus, SqlJob
+from schedules.models import FireStatus, Schedule, ScheduleFire
+from streams.models import StreamState, StreamStatus
+from teams.models import Team
+from tests.alerts.conftest import end_run
+from tests.support.leakscan import SCAN
+from tests.support.secrets import register_secret
+
+pytestmark = pytest.mark.django_db
+TOKEN = "metrics-Tok3n-9zQx2w"
+DASHBOARD = Path(__file__).resolve().parents[2] / "docs" / "grafana" / "lakeport-dashboard.json"
+
+
+def scrape(token: str | None = TOKEN) -> Any:
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    return Client().get("/metrics", **headers)
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+@pytest.fixture
+def metrics_on(settings: Any) -> None:
+    settings.LAKEPORT_METRICS_TOKEN = register_secret(TOKEN)
+
+
+def test_metrics_is_404_without_a_token_configured_and_401_with_a_wrong_one(settings: Any) -> None:
+    settings.LAKEPORT_METRICS_TOKEN = ""
+    assert scrape().status_code == 404
+    settings.LAKEPORT_METRICS_TOKEN = register_secret(TOKEN)
+    assert scrape(None).status_code == 401
+    assert scrape("wrong-token-123456").status_code == 401
+    assert scrape().status_code == 200
+
+
+def test_run_counts_durations_and_latency_match_the_api(metrics_on: None, admin_client: APIClient, team: Team,
+                                                        other_team: Team) -> None:
+    job = SqlJob.objects.create(team=team, name="j", sql="SELECT 1")
+    theirs = SqlJob.objects.create(team=other_team, name="k", sql="SELECT 1")
+    for succeeded in (True, True, False):
+        end_run(job, succeeded=succeeded, message="boom")
+    end_run(theirs, succeeded=False, message="boom")
+    JobRun.objects.create(job=job, team=team, sql="SELECT 1", status=RunStatus.QUEUED)
+    # a run of a known duration: 90 s lands in the 300 s bucket, not the 60 s one
+    slow = end_run(job, succeeded=True)
+    JobRun.objects.filter(id=slow.id).update(started_at=slow.finished_at - timedelta(seconds=90))
+    schedule = Schedule.objects.create(team=team, job=job, name="s", cron="0 * * * *")
+    ScheduleFire.objects.create(schedule=schedule, fire_time=timezone.now(), status=FireStatus.SKIPPED)
+    StreamState.objects.create(job=SqlJob.objects.create(team=team, name="st", sql="x", kind="streaming"),
+                               status=StreamStatus.RUNNING, restarts=3)
+
+    api = {status: admin_client.get(f"/api/v1/teams/acme/runs/?status={status}").json()["count"]
+           for status in ("SUCCEEDED", "FAILED", "QUEUED")}
+    resp = scrape()
+    assert resp.status_code == 200 and resp["Content-Type"].startswith("text/plain")
+    text = resp.content.decode()
+    SCAN.record_response("GET /metrics", text)
+    found = samples(text)
+    for status, count in api.items():
+        assert found[("lakeport_runs", (("status", status), ("team", "acme")))] == count
+    assert api == {"SUCCEEDED": 3, "FAILED": 1, "QUEUED": 1}
+    assert found[("lakeport_runs", (("status", "FAILED"), ("team", "globex")))] == 1
+    durations = {k[1]: v for k, v in found.items() if k[0] == "lakeport_run_duration_seconds_bucket"
+                 and ("team", "acme") in k[1] and ("status", "SUCCEEDED") in k[1]}
+    assert durations[(("le", "60.0"), ("status", "SUCCEEDED"), ("team", "acme"))] == 2
+    assert durations[(("le", "300.0"), ("status", "SUCCEEDED"), ("team", "acme"))] == 3
+    assert found[("lakeport_run_duration_seconds_count", (("status", "SUCCEEDED"), ("team", "acme")))] == 3
+    assert found[("lakeport_run_duration_seconds_sum", (("status", "SUCCEEDED"), ("team", "acme")))] >= 90
+    assert found[("lakeport_schedule_ticks", (("status", "skipped"), ("team", "acme")))] == 1
+    assert found[("lakeport_streams", (("status", "RUNNING"), ("team", "acme")))] == 1
+    assert found[("lakeport_stream_restarts", (("job", "st"), ("team", "acme")))] == 3
+    assert ("lakeport_workers_alive", ()) in found
+    # the API requests above, timed by route pattern (never a raw path with ids or names)
+    latency = [k for k in found if k[0] == "lakeport_http_request_duration_seconds_count"]
+    assert (("method", "GET"), ("route", "api/v1/teams/<str:team>/runs/"), ("status", "2xx")) in [k[1] for k in latency]
+    assert not any("acme" in dict(k[1])["route"] for k in latency)
+
+    # one more failure moves the counter as the API says
+    end_run(job, succeeded=False, message="again")
+    again = samples(scrape().content.decode())
+    assert again[("lakeport_runs", (("status", "FAILED"), ("team", "acme")))] == 2
+
+
+def test_the_grafana_dashboard_uses_only_exposed_metrics(metrics_on: None, team: Team, admin_client: APIClient) -> None:
+    end_run(SqlJob.objects.create(team=team, name="j", sql="SELECT 1"), succeeded=True)
+    StreamState.objects.create(job=SqlJob.objects.create(team=team, name="st", sql="x", kind="streaming"))
+    schedule = Schedule.objects.create(team=team, job=SqlJob.objects.get(name="j"), name="s", cron="0 * * * *")
+    ScheduleFire.objects.create(schedule=schedule, fire_time=timezone.now(), status=FireStatus.SUBMITTED)
+    admin_client.get("/api/v1/teams/acme/runs/")
+    exposed = {s.name for f in text_string_to_metric_families(scrape().content.decode()) for s in f.samples}
+    dashboard = json.loads(DASHBOARD.read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    exprs.append(dashboard["templating"]["list"][1]["query"]["query"])
+    used = {name for e in exprs for name in re.findall(r"\blakeport_[a-z_]+", e)}
+    assert len(dashboard["panels"]) >= 8 and len(used) >= 8
+    assert used <= exposed, f"not exposed by /metrics: {sorted(used - exposed)}"
