@@ -1,7 +1,7 @@
 """`/metrics`: the platform's Prometheus metrics, behind a bearer token (LAKEPORT_METRICS_TOKEN; unset → 404).
 
 Two sources. What the database knows (runs by team and status, run durations, streams and their restarts, schedule
-ticks, workers alive) is read at scrape time by `DatabaseCollector`: the same numbers whichever process answers, so
+ticks, workers alive and the engines they reported in their heartbeats) is read at scrape time by `DatabaseCollector`: the same numbers whichever process answers, so
 it is safe with any number of gunicorn and Celery processes and matches what the API says. What only a process
 knows (API request latency, core/metrics.py) is a prometheus-client metric: with PROMETHEUS_MULTIPROC_DIR set (the
 multiprocess mode, for gunicorn) the samples of every process are added up, otherwise those of this process.
@@ -40,9 +40,28 @@ class DatabaseCollector(Collector):
         yield self._durations()
         yield from self._streams()
         yield self._ticks()
+        yield from self._workers()
+
+    def _workers(self) -> Iterator[Metric]:
+        alive = live_workers()
         workers = GaugeMetricFamily("lakeport_workers_alive", "Celery workers with a recent heartbeat.")
-        workers.add_metric([], len(live_workers()))
+        workers.add_metric([], len(alive))
+        engines = GaugeMetricFamily("lakeport_engines_alive", "Team engines (Spark drivers) alive in the live "
+                                    "workers, by team (from each worker's heartbeat).", labels=["team"])
+        rss = GaugeMetricFamily("lakeport_engine_rss_bytes", "Resident memory of a team's alive engines, summed over "
+                                "the live workers.", labels=["team"])
+        totals: dict[str, list[int]] = {}
+        for worker in alive:
+            for team, counts in (worker.engines or {}).items():
+                total = totals.setdefault(team, [0, 0])
+                total[0] += int(counts.get("alive", 0))
+                total[1] += int(counts.get("rss_bytes", 0))
+        for team, (count, memory) in sorted(totals.items()):
+            engines.add_metric([team], count)
+            rss.add_metric([team], memory)
         yield workers
+        yield engines
+        yield rss
 
     def _runs(self) -> Metric:
         runs = GaugeMetricFamily("lakeport_runs", "Runs by team and status (as the runs API lists them).",

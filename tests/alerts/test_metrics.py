@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,9 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.test import APIClient
 
-from jobs.models import JobRun, RunStatus, SqlJob
+from jobs.engines.pool import EnginePool, engines_by_team
+from jobs.engines.process import EngineKey, EngineProcess
+from jobs.models import JobRun, RunStatus, SqlJob, WorkerHeartbeat
 from schedules.models import FireStatus, Schedule, ScheduleFire
 from streams.models import StreamState, StreamStatus
 from teams.models import Team
@@ -106,6 +111,9 @@ def test_the_grafana_dashboard_uses_only_exposed_metrics(metrics_on: None, team:
     schedule = Schedule.objects.create(team=team, job=SqlJob.objects.get(name="j"), name="s", cron="0 * * * *")
     ScheduleFire.objects.create(schedule=schedule, fire_time=timezone.now(), status=FireStatus.SUBMITTED)
     admin_client.get("/api/v1/teams/acme/runs/")
+    now = timezone.now()
+    WorkerHeartbeat.objects.create(hostname="runs@a", pid=1, started_at=now, last_seen=now,
+                                   engines={"acme": {"alive": 1, "rss_bytes": 1 << 30}})
     exposed = {s.name for f in text_string_to_metric_families(scrape().content.decode()) for s in f.samples}
     dashboard = json.loads(DASHBOARD.read_text())
     exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
@@ -113,3 +121,36 @@ def test_the_grafana_dashboard_uses_only_exposed_metrics(metrics_on: None, team:
     used = {name for e in exprs for name in re.findall(r"\blakeport_[a-z_]+", e)}
     assert len(dashboard["panels"]) >= 8 and len(used) >= 8
     assert used <= exposed, f"not exposed by /metrics: {sorted(used - exposed)}"
+
+
+def test_engines_alive_and_their_memory_come_from_the_live_workers_heartbeats(metrics_on: None) -> None:
+    # A pool holding one started engine whose process is a real (small) process: what the heartbeat reports is the
+    # pool's view (alive = started and its process running) and the process's resident memory from /proc.
+    pool = EnginePool(capacity=2, idle_seconds=600)
+    engine = EngineProcess(EngineKey(team="acme"))
+    engine.proc = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(20_000_000); time.sleep(60)"])
+    try:
+        engine.started.set()
+        pool._engines[engine.key] = engine
+        dead = EngineProcess(EngineKey(team="globex"))  # started, but its process is gone
+        dead.proc = subprocess.Popen(["true"])
+        dead.proc.wait()
+        dead.started.set()
+        pool._engines[dead.key] = dead
+        time.sleep(0.5)  # the child has touched its 20 MB
+        summary = engines_by_team(pool)
+        assert list(summary) == ["acme"] and summary["acme"]["alive"] == 1
+        assert summary["acme"]["rss_bytes"] > 20_000_000
+        now = timezone.now()
+        WorkerHeartbeat.objects.create(hostname="runs@a", pid=1, started_at=now, last_seen=now, engines=summary)
+        WorkerHeartbeat.objects.create(hostname="runs@b", pid=2, started_at=now, last_seen=now,
+                                       engines={"acme": {"alive": 2, "rss_bytes": 5}})
+        WorkerHeartbeat.objects.create(hostname="gone@c", pid=3, started_at=now, last_seen=now - timedelta(hours=1),
+                                       engines={"acme": {"alive": 7, "rss_bytes": 7}})  # a dead worker's last beat
+        found = samples(scrape().content.decode())
+        assert found[("lakeport_workers_alive", ())] == 2
+        assert found[("lakeport_engines_alive", (("team", "acme"),))] == 3
+        assert found[("lakeport_engine_rss_bytes", (("team", "acme"),))] == summary["acme"]["rss_bytes"] + 5
+    finally:
+        engine.proc.kill()
+        engine.proc.wait()
