@@ -102,6 +102,10 @@ class RuleInput(serializers.Serializer[Any]):
     job = serializers.IntegerField(required=False, allow_null=True, default=None,
                                    help_text="A job id; null: every job of the team")
     channels = serializers.ListField(child=serializers.IntegerField(), max_length=20, allow_empty=False)
+    minutes = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=10080,
+                                       help_text="run_long: minutes RUNNING; stream_restarting: the window")
+    count = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=1000,
+                                     help_text="stream_restarting: restarts allowed within `minutes`")
     enabled = serializers.BooleanField(required=False, default=True)
 
 
@@ -112,6 +116,8 @@ class RuleOutput(serializers.Serializer[Any]):
     job = serializers.IntegerField(source="job_id", allow_null=True)
     job_name = serializers.CharField(source="job.name", allow_null=True, default=None)
     channels = serializers.ListField(child=serializers.IntegerField(), source="channel_ids")
+    minutes = serializers.IntegerField(allow_null=True)
+    count = serializers.IntegerField(allow_null=True)
     enabled = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()

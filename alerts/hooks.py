@@ -11,8 +11,9 @@ import logging
 from django.db import transaction
 
 from alerts.messages import job_link, run_link
-from alerts.models import AlertEvent
+from alerts.models import AlertEvent, StreamRestart
 from alerts.services.incidents import Happening, incident_open, incident_resolve
+from alerts.services.watch import run_long_key
 from jobs.models import JobRun, RunStatus, SqlJob
 from schedules.models import ScheduleFire
 from streams.models import StreamStatus
@@ -23,8 +24,6 @@ logger = logging.getLogger("lakeport.alerts")
 def on_run_ended(run: JobRun, status: str) -> None:
     """A run ended: FAILED opens the job's incident (and its schedule tick's, when no retry is left); SUCCEEDED
     resolves them."""
-    if status not in (RunStatus.FAILED, RunStatus.SUCCEEDED):
-        return
     try:
         with transaction.atomic():
             _run_ended(run, status)
@@ -35,9 +34,15 @@ def on_run_ended(run: JobRun, status: str) -> None:
 def _run_ended(run: JobRun, status: str) -> None:
     job = SqlJob.objects.select_related("team").get(id=run.job_id)
     team = job.team.name
+    link = run_link(team=team, run_id=run.id)
+    # a long run's incident ends with the run, whatever its end
+    incident_resolve(happening=Happening(event=AlertEvent.RUN_LONG, team_id=job.team_id, team=team, job_id=job.id,
+                                         key=run_long_key(run.id), title=f"run {run.id} ended {status}", error=None,
+                                         link=link))
+    if status not in (RunStatus.FAILED, RunStatus.SUCCEEDED):
+        return
     fire = ScheduleFire.objects.filter(run_id=run.id).select_related("schedule").first()
     job_key = f"job:{job.id}"
-    link = run_link(team=team, run_id=run.id)
     if status == RunStatus.SUCCEEDED:
         done = f"run {run.id} of job '{job.name}' SUCCEEDED"
         incident_resolve(happening=Happening(event=AlertEvent.RUN_FAILED, team_id=job.team_id, team=team,
@@ -60,8 +65,15 @@ def _run_ended(run: JobRun, status: str) -> None:
             error=error, link=link))
 
 
-def on_stream_status(job_id: int, status: str, error: str | None) -> None:
-    """A stream changed status: FAILED opens the stream's incident, RUNNING (recovered) resolves it."""
+def on_stream_status(job_id: int, status: str, error: str | None, restarted: bool) -> None:
+    """A stream changed status: FAILED opens the stream's incident, RUNNING (recovered) resolves it; a restart
+    after a failure is recorded for the `stream_restarting` rules (alerts_watch counts them)."""
+    if restarted:
+        try:
+            with transaction.atomic():
+                StreamRestart.objects.create(job_id=job_id)
+        except Exception:
+            logger.exception("alerts.stream_hook_failed", extra={"job_id": job_id})
     if status not in (StreamStatus.FAILED, StreamStatus.RUNNING):
         return
     try:

@@ -44,6 +44,11 @@ class AlertEvent(models.TextChoices):
     RUN_FAILED = "run_failed", "A run FAILED (after its retries)"
     STREAM_FAILED = "stream_failed", "A stream FAILED (its restart budget exhausted, or refused)"
     SCHEDULE_RUN_FAILED = "schedule_run_failed", "A schedule's tick failed (its run FAILED after the schedule's retries)"
+    RUN_LONG = "run_long", "A run has been RUNNING longer than `minutes`"
+    STREAM_RESTARTING = "stream_restarting", "A stream restarted more than `count` times within `minutes`"
+
+
+THRESHOLDS = {AlertEvent.RUN_LONG: ("minutes",), AlertEvent.STREAM_RESTARTING: ("count", "minutes")}
 
 
 class AlertRule(models.Model):
@@ -54,6 +59,8 @@ class AlertRule(models.Model):
     event = models.CharField(max_length=32, choices=AlertEvent.choices)
     job = models.ForeignKey("jobs.SqlJob", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     channels = models.ManyToManyField(AlertChannel, related_name="rules")
+    minutes = models.PositiveIntegerField(null=True, blank=True, help_text="run_long, stream_restarting: the window.")
+    count = models.PositiveIntegerField(null=True, blank=True, help_text="stream_restarting: restarts allowed.")
     enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -88,6 +95,20 @@ class AlertIncident(models.Model):
 
     def __str__(self) -> str:
         return f"incident {self.key} of rule {self.rule_id}"
+
+
+class StreamRestart(models.Model):
+    """A stream's driver restarted after a failure (written with the status change): the window of the
+    `stream_restarting` rules."""
+
+    job = models.ForeignKey("jobs.SqlJob", on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["job", "at"], name="streamrestart_job_at")]
+
+    def __str__(self) -> str:
+        return f"restart of stream {self.job_id} at {self.at:%H:%M:%S}"
 
 
 class DeliveryKind(models.TextChoices):

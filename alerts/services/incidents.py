@@ -59,10 +59,13 @@ def _outbox(*, rule: AlertRule, incident: AlertIncident | None, kind: str, body:
     return len(rows)
 
 
-def incident_open(*, happening: Happening) -> list[AlertIncident]:
-    """(In the state change's transaction.) Open an incident per matching rule that has none open for the key."""
+def incident_open(*, happening: Happening, only: AlertRule | None = None) -> list[AlertIncident]:
+    """(In the state change's transaction.) Open an incident per matching rule (or for `only`, a rule whose
+    threshold was crossed) that has none open for the key."""
     opened = []
-    for rule in rules_for(event=happening.event, team_id=happening.team_id, job_id=happening.job_id):
+    rules = [only] if only is not None else rules_for(event=happening.event, team_id=happening.team_id,
+                                                      job_id=happening.job_id)
+    for rule in rules:
         try:
             with transaction.atomic():  # a savepoint: a duplicate (or any failure) never rolls back the change
                 if AlertIncident.objects.filter(rule=rule, key=happening.key, resolved_at__isnull=True).exists():
@@ -80,11 +83,14 @@ def incident_open(*, happening: Happening) -> list[AlertIncident]:
     return opened
 
 
-def incident_resolve(*, happening: Happening, key_prefix: str | None = None) -> list[AlertIncident]:
-    """(In the state change's transaction.) Resolve the open incidents of matching rules for the key (or every key
-    starting with `key_prefix`), each with one "resolved" message per channel."""
+def incident_resolve(*, happening: Happening, key_prefix: str | None = None,
+                     only: AlertRule | None = None) -> list[AlertIncident]:
+    """(In the state change's transaction.) Resolve the open incidents of matching rules (or of `only`) for the key
+    (or every key starting with `key_prefix`), each with one "resolved" message per channel."""
     resolved = []
-    for rule in rules_for(event=happening.event, team_id=happening.team_id, job_id=happening.job_id):
+    rules = [only] if only is not None else rules_for(event=happening.event, team_id=happening.team_id,
+                                                      job_id=happening.job_id)
+    for rule in rules:
         open_ = AlertIncident.objects.filter(rule=rule, resolved_at__isnull=True)
         open_ = open_.filter(key__startswith=key_prefix) if key_prefix else open_.filter(key=happening.key)
         for incident in open_.select_for_update():

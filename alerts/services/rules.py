@@ -8,7 +8,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from alerts.models import AlertChannel, AlertRule
+from alerts.models import THRESHOLDS, AlertChannel, AlertEvent, AlertRule
 from core.errors import Conflict, InvalidInput
 from jobs.models import SqlJob
 from teams.models import Team
@@ -31,13 +31,25 @@ def _job(team: Team, job_id: int | None) -> SqlJob | None:
     return job
 
 
+def _thresholds(event: str, minutes: int | None, count: int | None) -> dict[str, int | None]:
+    """The rule's thresholds: those its event needs are required (≥ 1), the others are cleared."""
+    needed = THRESHOLDS.get(AlertEvent(event), ())
+    given = {"minutes": minutes, "count": count}
+    missing = {name: [f"A {event} rule needs `{name}` (at least 1)."] for name in needed if not given[name]}
+    if missing:
+        raise InvalidInput.of(missing)
+    return {name: (value if name in needed else None) for name, value in given.items()}
+
+
 def rule_create(*, team: Team, name: str, event: str, channels: Sequence[int], job: int | None = None,
-                enabled: bool = True) -> AlertRule:
+                enabled: bool = True, minutes: int | None = None, count: int | None = None) -> AlertRule:
     """A new rule of the team."""
     chosen, target = _channels(team, channels), _job(team, job)
+    thresholds = _thresholds(event, minutes, count)
     try:
         with transaction.atomic():
-            rule = AlertRule.objects.create(team=team, name=name, event=event, job=target, enabled=enabled)
+            rule = AlertRule.objects.create(team=team, name=name, event=event, job=target, enabled=enabled,
+                                            **thresholds)
             rule.channels.set(chosen)
     except IntegrityError:
         raise Conflict(f"Team '{team.name}' already has an alert rule named '{name}'.") from None
@@ -53,6 +65,9 @@ def rule_update(*, rule: AlertRule, data: dict[str, Any]) -> AlertRule:
                     setattr(rule, name, data[name])
             if "job" in data:
                 rule.job = _job(rule.team, data["job"])
+            for name, value in _thresholds(rule.event, data.get("minutes", rule.minutes),
+                                           data.get("count", rule.count)).items():
+                setattr(rule, name, value)
             rule.updated_at = timezone.now()
             rule.save()
             if "channels" in data:

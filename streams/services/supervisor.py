@@ -192,7 +192,8 @@ class Supervisor:
         with transaction.atomic():
             if not rows.update(updated_at=timezone.now(), **fields):
                 return False
-            stream_status_changed(job_id=self.job_id, status=str(fields["status"]), error=fields.get("last_error"))
+            stream_status_changed(job_id=self.job_id, status=str(fields["status"]), error=fields.get("last_error"),
+                                  restarted="restarts" in fields)
         return True
 
     def _finish(self, status: str, **fields: Any) -> None:

@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from alerts.models import AlertDelivery, DeliveryStatus
+from alerts.models import AlertDelivery, DeliveryStatus, StreamRestart
 from alerts.services.channels import channel_create
 from alerts.services.delivery import deliveries_send
+from alerts.services.watch import alerts_watch
 from jobs.models import JobRun, RunStatus, SqlJob
 from jobs.services.runs import run_finish, runs_reap
 from schedules.models import FireStatus, Schedule, ScheduleFire
@@ -283,3 +285,51 @@ def test_patch_keeps_an_omitted_secret(admin_client: APIClient, receiver: Receiv
     assert resp.status_code == 200 and resp.json()["name"] == "renamed" and resp.json()["secret_set"] is True
     admin_client.post(f"/api/v1/teams/acme/alert-channels/{channel['id']}/test/")
     assert receiver.received[-1].signed_with(WEBHOOK_SECRET)
+
+
+def test_a_run_longer_than_the_rule_alerts_once_and_resolves_when_it_ends(admin_client: APIClient, job: SqlJob,
+                                                                          receiver: Receiver) -> None:
+    channel = webhook(admin_client, receiver)
+    missing = admin_client.post("/api/v1/teams/acme/alert-rules/", {
+        "name": "slow", "event": "run_long", "channels": [channel["id"]]}, format="json")
+    assert missing.status_code == 400 and "minutes" in missing.json()["error"]["details"]
+    created = admin_client.post("/api/v1/teams/acme/alert-rules/", {
+        "name": "slow", "event": "run_long", "minutes": 30, "channels": [channel["id"]]}, format="json")
+    assert created.status_code == 201 and created.json()["minutes"] == 30
+    slow, quick = running_run(job), running_run(job)
+    JobRun.objects.filter(id=slow.id).update(started_at=timezone.now() - timedelta(minutes=31))
+    JobRun.objects.filter(id=quick.id).update(started_at=timezone.now() - timedelta(minutes=29))
+    assert alerts_watch() == 1
+    assert alerts_watch() == 0  # the same incident
+    deliveries_send()
+    assert len(receiver.received) == 1
+    body = receiver.received[0].json
+    assert body["event"] == "run_long" and f"Run {slow.id} " in body["title"] and "more than 30 minutes" in body["title"]
+    run_finish(run=slow, succeeded=True, error=None, statements=[], catalogs_used=[], result=None, progress={})
+    deliveries_send()
+    assert [r.json["kind"] for r in receiver.received] == ["firing", "resolved"]
+
+
+def test_a_stream_restarting_too_often_alerts_once_and_resolves_when_it_calms_down(
+        admin_client: APIClient, team: Team, receiver: Receiver) -> None:
+    job = SqlJob.objects.create(team=team, name="clicks", sql="INSERT INTO x SELECT * FROM y", kind="streaming")
+    resp = admin_client.post("/api/v1/teams/acme/alert-rules/", {
+        "name": "flapping", "event": "stream_restarting", "count": 2, "minutes": 10,
+        "channels": [webhook(admin_client, receiver)["id"]]}, format="json")
+    assert resp.status_code == 201, resp.content
+    StreamState.objects.create(job=job, status=StreamStatus.RUNNING, desired=Desired.RUNNING, lease_owner="t1")
+    supervisor = Supervisor(job_id=job.id, token="t1")
+    supervisor._set(status=StreamStatus.RESTARTING)  # a user's restart: not a failure, not counted
+    for n in range(3):
+        supervisor._set(status=StreamStatus.RESTARTING, restarts=F("restarts") + 1, last_error=f"crash {n}")
+        if n == 1:
+            assert alerts_watch() == 0  # two restarts: within the rule
+    assert alerts_watch() == 1
+    assert alerts_watch() == 0
+    deliveries_send()
+    assert len(receiver.received) == 1
+    assert "restarted 3 times in the last 10 minutes" in receiver.received[0].json["title"]
+    StreamRestart.objects.update(at=timezone.now() - timedelta(minutes=11))  # time passes, no new restart
+    alerts_watch()
+    deliveries_send()
+    assert [r.json["kind"] for r in receiver.received] == ["firing", "resolved"]
