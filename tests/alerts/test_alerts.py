@@ -24,7 +24,8 @@ from schedules.models import FireStatus, Schedule, ScheduleFire
 from streams.models import Desired, StreamState, StreamStatus
 from streams.services.supervisor import Supervisor
 from teams.models import Team
-from tests.alerts.conftest import WEBHOOK_SECRET, Receiver, end_run, running_run
+from tests.alerts.conftest import end_run, running_run
+from tests.support.receivers import WEBHOOK_SECRET, Receiver
 from tests.support.secrets import register_secret
 from tests.support.servers import wait_until
 
