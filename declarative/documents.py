@@ -1,5 +1,5 @@
 """A declarative document as read from a file or a request body: YAML (or JSON, which is YAML) without aliases,
-and its three sections (`catalogs`, `jobs`, `schedules`)."""
+and its sections (`catalogs`, `jobs`, `schedules`, `alert_channels`, `alert_rules`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-PIPELINE_SECTIONS = ("jobs", "schedules")
+PIPELINE_SECTIONS = ("jobs", "schedules", "alert_channels", "alert_rules")
 
 
 class _NoAliasLoader(yaml.SafeLoader):
@@ -51,7 +51,7 @@ def catalog_entries(document: Any) -> Any:
 
 
 def pipeline_sections(document: Any) -> dict[str, Any]:
-    """The `jobs` and `schedules` sections a document has (none for a plain list of catalogs)."""
+    """The `jobs`, `schedules` and alert sections a document has (none for a plain list of catalogs)."""
     if not isinstance(document, Mapping):
         return {}
     return {name: document[name] for name in PIPELINE_SECTIONS if name in document}

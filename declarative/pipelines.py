@@ -4,6 +4,7 @@
     jobs:      [{name, sql, parameters, spark_conf, default_catalog, engine, max_retries}]
     schedules: [{name, job (a job name), cron, time_zone, enabled, catchup, concurrency, max_retries,
                  retry_backoff_seconds, parameters}]
+    alert_channels: [...], alert_rules: [...]   (declarative/alerting.py)
 
 Called by document_apply (declarative/services.py) inside its transaction, so the whole document is all or
 nothing. A section that is absent is left alone; `prune` deletes only within the sections the document has. `dry_run` applies in a
@@ -21,6 +22,7 @@ from django.db import transaction
 
 from catalogs.services import SectionResult
 from core.errors import Conflict, InvalidInput
+from declarative.alerting import CHANNEL_FIELDS, RULE_FIELDS, apply_channels, apply_rules
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
 from jobs.services.parameters import ParameterError, clean_declarations
@@ -139,7 +141,7 @@ def _apply_schedules(team: Team, actor: User | None, entries: list[dict[str, Any
 
 
 def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, Any], prune: bool = False,
-                    dry_run: bool = False) -> dict[str, dict[str, list[str]]]:
+                    dry_run: bool = False, environ: Mapping[str, str] | None = None) -> dict[str, dict[str, list[str]]]:
     """Make `team`'s jobs and schedules match the document's `jobs`/`schedules` sections (see the module doc).
 
     Raises InvalidInput naming the entry and field; the caller's transaction then writes nothing.
@@ -154,6 +156,14 @@ def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, An
             results["schedules"] = SectionResult()
             _apply_schedules(team, actor, _entries(sections["schedules"], "schedules", SCHEDULE_FIELDS), prune,
                              results["schedules"])
+        if "alert_channels" in sections:  # declarative/alerting.py; before the rules that name them
+            results["alert_channels"] = SectionResult()
+            apply_channels(team, _entries(sections["alert_channels"], "alert_channels", CHANNEL_FIELDS), prune,
+                           results["alert_channels"], environ, _fail)
+        if "alert_rules" in sections:
+            results["alert_rules"] = SectionResult()
+            apply_rules(team, _entries(sections["alert_rules"], "alert_rules", RULE_FIELDS), prune,
+                        results["alert_rules"], _fail)
         if dry_run:
             transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
     return {name: r.sorted() for name, r in results.items()}

@@ -25,3 +25,7 @@ class ApplyResultSerializer(serializers.Serializer[Any]):
                                  help_text="created/updated/deleted/unchanged job names, when the document has `jobs`.")
     schedules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
                                       help_text="The same for a `schedules` section.")
+    alert_channels = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                           help_text="The same for an `alert_channels` section.")
+    alert_rules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                        help_text="The same for an `alert_rules` section.")
