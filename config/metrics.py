@@ -10,6 +10,7 @@ multiprocess mode, for gunicorn) the samples of every process are added up, othe
 from __future__ import annotations
 
 import hmac
+import logging
 import os
 from collections.abc import Iterator
 from datetime import timedelta
@@ -19,16 +20,21 @@ from django.conf import settings
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
+from kombu.exceptions import ChannelError
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from config.celery import app as celery_app
+from core.queues import ALL_QUEUES
 from jobs.heartbeat import live_workers
 from jobs.models import JobRun, RunStatus
 from schedules.models import ScheduleFire
-from streams.models import StreamState
+from streams.models import ACTIVE_STATUSES, StreamMetric, StreamState
+from streams.selectors import falling_behind
 
+logger = logging.getLogger("lakeport.metrics")
 DURATION_BUCKETS = (1.0, 5.0, 15.0, 30.0, 60.0, 300.0, 900.0, 1800.0, 3600.0, 4 * 3600.0)
 
 
@@ -41,6 +47,25 @@ class DatabaseCollector(Collector):
         yield from self._streams()
         yield self._ticks()
         yield from self._workers()
+        yield self._queues()
+
+    def _queues(self) -> Metric:
+        """Messages waiting per Celery queue, asked of the broker (nothing when it cannot be reached)."""
+        depth = GaugeMetricFamily("lakeport_queue_depth", "Messages waiting in each Celery queue (runs, editor "
+                                  "calls, beat ticks, stream supervisors).", labels=["queue"])
+        try:
+            with celery_app.connection_for_read(url=settings.CELERY_BROKER_URL) as conn:
+                conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+                for queue in ALL_QUEUES:
+                    with conn.channel() as channel:
+                        try:
+                            waiting = int(channel.queue_declare(queue=queue, passive=True).message_count)
+                        except ChannelError:
+                            waiting = 0  # never declared: nothing was ever sent to it
+                    depth.add_metric([queue], waiting)
+        except Exception as exc:  # a broker outage must not fail the scrape of everything else
+            logger.warning("metrics.queue_depth_unknown", extra={"error_class": type(exc).__name__})
+        return depth
 
     def _workers(self) -> Iterator[Metric]:
         alive = live_workers()
@@ -99,6 +124,37 @@ class DatabaseCollector(Collector):
             restarts.add_metric([team, job], count)
         yield streams
         yield restarts
+        yield from self._stream_batches()
+
+    def _stream_batches(self) -> Iterator[Metric]:
+        """The newest micro-batch of each active stream (one indexed read per stream)."""
+        labels = ["team", "job"]
+        families = {
+            "duration": GaugeMetricFamily("lakeport_stream_batch_duration_seconds",
+                                          "Duration of the newest micro-batch of each active stream.", labels=labels),
+            "input": GaugeMetricFamily("lakeport_stream_input_rows_per_second",
+                                       "Input rate of the newest micro-batch.", labels=labels),
+            "processed": GaugeMetricFamily("lakeport_stream_processed_rows_per_second",
+                                           "Processing rate of the newest micro-batch.", labels=labels),
+            "lag": GaugeMetricFamily("lakeport_stream_lag", "Source lag (records or offsets behind) after the "
+                                     "newest micro-batch, where the source reports one.", labels=labels),
+            "behind": GaugeMetricFamily("lakeport_stream_falling_behind", "1 while the source lag grew over each of "
+                                        "the last LAKEPORT_STREAM_FALLING_BEHIND_BATCHES batches.", labels=labels),
+        }
+        for state in StreamState.objects.filter(status__in=ACTIVE_STATUSES).select_related("job", "job__team"):
+            latest = StreamMetric.objects.filter(job_id=state.job_id).order_by("-ts", "-id").first()
+            if latest is None:
+                continue
+            key = [state.job.team.name, state.job.name]
+            families["duration"].add_metric(key, latest.duration_ms / 1000.0)
+            if latest.input_rows_per_second is not None:
+                families["input"].add_metric(key, latest.input_rows_per_second)
+            if latest.processed_rows_per_second is not None:
+                families["processed"].add_metric(key, latest.processed_rows_per_second)
+            if latest.lag is not None:
+                families["lag"].add_metric(key, latest.lag)
+            families["behind"].add_metric(key, 1.0 if falling_behind(job=state.job) else 0.0)
+        yield from families.values()
 
     def _ticks(self) -> Metric:
         ticks = GaugeMetricFamily("lakeport_schedule_ticks", "Schedule ticks recorded, by team and what became of "

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
+from celery import current_app
+from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
@@ -22,7 +25,7 @@ from jobs.engines.pool import EnginePool, engines_by_team
 from jobs.engines.process import EngineKey, EngineProcess
 from jobs.models import JobRun, RunStatus, SqlJob, WorkerHeartbeat
 from schedules.models import FireStatus, Schedule, ScheduleFire
-from streams.models import StreamState, StreamStatus
+from streams.models import StreamMetric, StreamState, StreamStatus
 from teams.models import Team
 from tests.alerts.conftest import end_run
 from tests.support.leakscan import SCAN
@@ -107,7 +110,10 @@ def test_run_counts_durations_and_latency_match_the_api(metrics_on: None, admin_
 
 def test_the_grafana_dashboard_uses_only_exposed_metrics(metrics_on: None, team: Team, admin_client: APIClient) -> None:
     end_run(SqlJob.objects.create(team=team, name="j", sql="SELECT 1"), succeeded=True)
-    StreamState.objects.create(job=SqlJob.objects.create(team=team, name="st", sql="x", kind="streaming"))
+    stream = SqlJob.objects.create(team=team, name="st", sql="x", kind="streaming")
+    StreamState.objects.create(job=stream, status=StreamStatus.RUNNING)
+    StreamMetric.objects.create(job=stream, batch_id=0, input_rows_per_second=1.0, processed_rows_per_second=1.0,
+                                lag=0)
     schedule = Schedule.objects.create(team=team, job=SqlJob.objects.get(name="j"), name="s", cron="0 * * * *")
     ScheduleFire.objects.create(schedule=schedule, fire_time=timezone.now(), status=FireStatus.SUBMITTED)
     admin_client.get("/api/v1/teams/acme/runs/")
@@ -154,3 +160,26 @@ def test_engines_alive_and_their_memory_come_from_the_live_workers_heartbeats(me
     finally:
         engine.proc.kill()
         engine.proc.wait()
+
+
+def test_stream_batches_and_queue_depth(metrics_on: None, team: Team, admin_client: APIClient) -> None:
+    job = SqlJob.objects.create(team=team, name="clicks", sql="x", kind="streaming")
+    StreamState.objects.create(job=job, status=StreamStatus.RUNNING)
+    for batch, lag in enumerate((10, 20, 30, 40, 50, 60)):  # the lag grows at every batch: falling behind
+        StreamMetric.objects.create(job=job, batch_id=batch, input_rows=100, input_rows_per_second=50.0,
+                                    processed_rows_per_second=40.0, duration_ms=2500, lag=lag,
+                                    ts=timezone.now() + timedelta(seconds=batch))
+    api = admin_client.get(f"/api/v1/teams/acme/jobs/{job.id}/stream/").json()
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("lakeport.editor")
+    current_app.send_task("jobs.sql_interactive", args=[0], queue="lakeport.editor")  # no worker takes it here
+    try:
+        found = samples(scrape().content.decode())
+    finally:
+        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("lakeport.editor")
+    key = (("job", "clicks"), ("team", "acme"))
+    assert found[("lakeport_stream_batch_duration_seconds", key)] == 2.5
+    assert found[("lakeport_stream_input_rows_per_second", key)] == 50.0
+    assert found[("lakeport_stream_processed_rows_per_second", key)] == 40.0
+    assert found[("lakeport_stream_lag", key)] == api["latest"]["lag"] == 60
+    assert found[("lakeport_stream_falling_behind", key)] == 1.0 and api["falling_behind"] is True
+    assert found[("lakeport_queue_depth", (("queue", "lakeport.editor"),))] == 1
