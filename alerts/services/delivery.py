@@ -32,6 +32,7 @@ class DeliveryReport:
     sent: list[int] = field(default_factory=list)
     retrying: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    limited: list[int] = field(default_factory=list)  # channels at their rate limit (by channel id)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -58,8 +59,18 @@ def deliveries_send(*, now: datetime | None = None) -> DeliveryReport:
     return report
 
 
+def _rate_limited(channel_id: int, now: datetime) -> bool:
+    """The channel took LAKEPORT_ALERT_CHANNEL_PER_MINUTE alerts in the last minute: the rest wait for a later pass."""
+    sent = AlertDelivery.objects.filter(channel_id=channel_id, status=DeliveryStatus.SENT,
+                                        sent_at__gt=now - timedelta(minutes=1)).count()
+    return sent >= int(settings.LAKEPORT_ALERT_CHANNEL_PER_MINUTE)
+
+
 def _send_channel(channel_id: int, *, now: datetime | None, report: DeliveryReport) -> None:
     while True:
+        if _rate_limited(channel_id, now or timezone.now()):
+            report.limited.append(channel_id)
+            return
         head = (AlertDelivery.objects.filter(channel_id=channel_id,
                                              status__in=(DeliveryStatus.PENDING, DeliveryStatus.SENDING))
                 .order_by("created_at", "id").first())

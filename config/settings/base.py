@@ -331,6 +331,8 @@ LAKEPORT_ALERT_RETRY_SECONDS = env.float("LAKEPORT_ALERT_RETRY_SECONDS", default
 LAKEPORT_ALERT_MAX_ATTEMPTS = env.int("LAKEPORT_ALERT_MAX_ATTEMPTS", default=12)
 # A delivery still "sending" after this long lost its sender (a killed worker): it is sent again (at most once more).
 LAKEPORT_ALERT_CLAIM_SECONDS = env.float("LAKEPORT_ALERT_CLAIM_SECONDS", default=120.0)
+# A channel is sent at most this many alerts a minute (a storm of failures must not flood a chat or a mailbox).
+LAKEPORT_ALERT_CHANNEL_PER_MINUTE = env.int("LAKEPORT_ALERT_CHANNEL_PER_MINUTE", default=20)
 # How often beat sends the outbox task (retries; new alerts are sent right after their commit).
 LAKEPORT_ALERT_TICK_SECONDS = env.float("LAKEPORT_ALERT_TICK_SECONDS", default=15.0)
 # E-mail channels: Django's SMTP backend with the server from the environment.

@@ -334,3 +334,18 @@ def test_a_stream_restarting_too_often_alerts_once_and_resolves_when_it_calms_do
     alerts_watch()
     deliveries_send()
     assert [r.json["kind"] for r in receiver.received] == ["firing", "resolved"]
+
+
+def test_a_channel_is_rate_limited_and_the_rest_follow_in_order(admin_client: APIClient, team: Team,
+                                                               receiver: Receiver, settings: Any) -> None:
+    settings.LAKEPORT_ALERT_CHANNEL_PER_MINUTE = 2
+    rule(admin_client, webhook(admin_client, receiver)["id"])
+    for n in range(3):
+        end_run(SqlJob.objects.create(team=team, name=f"job-{n}", sql="SELECT 1"), succeeded=False, message=f"fail {n}")
+    report = deliveries_send()
+    assert len(report.sent) == 2 and report.limited
+    assert [r.json["text"] for r in receiver.received] == ["fail 0", "fail 1"]
+    deliveries_send()
+    assert len(receiver.received) == 2  # still within the minute
+    deliveries_send(now=timezone.now() + timedelta(seconds=61))
+    assert [r.json["text"] for r in receiver.received] == ["fail 0", "fail 1", "fail 2"]
