@@ -15,7 +15,9 @@ from alerts.messages import message
 from alerts.models import AlertChannel, AlertDelivery, ChannelKind, DeliveryKind
 from alerts.secrets import seal_secret
 from alerts.services.delivery import delivery_send
+from catalogs.types.endpoints import EndpointRefused, check_endpoints
 from core.errors import Conflict, InvalidInput
+from lakeport_engine.catalog_types.base import Endpoint
 from teams.models import Team
 
 logger = logging.getLogger("lakeport.alerts")
@@ -33,9 +35,20 @@ class TestResult:
 
 
 def _http_url(value: str, field: str) -> str:
+    """An http(s) URL that does not point at the platform's own database, broker or result backend (the same rule
+    as catalogs' endpoints, catalogs/types/endpoints.py)."""
     parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
         raise InvalidInput.of({field: ["Expected an http:// or https:// URL."]})
+    endpoint = Endpoint(host=parts.hostname, port=port or (443 if parts.scheme == "https" else 80), kind="http")
+    try:
+        check_endpoints([endpoint], allowed_hosts=[])
+    except EndpointRefused as exc:
+        raise InvalidInput.of({field: [str(exc)]}) from None
     return value
 
 

@@ -264,6 +264,9 @@ def test_bad_channels_and_rules_are_400s_naming_the_field(admin_client: APIClien
              ({"name": "a", "kind": "webhook", "url": "ftp://x", "secret": WEBHOOK_SECRET}, "url"),
              ({"name": "a", "kind": "webhook", "url": receiver.url, "secret": "short"}, "secret"),
              ({"name": "a", "kind": "email", "recipients": ["not-an-address"]}, "recipients"),
+             # the platform's own database and broker are never a receiver (as for catalogs)
+             ({"name": "a", "kind": "webhook", "url": "http://127.0.0.1:5432/", "secret": WEBHOOK_SECRET}, "url"),
+             ({"name": "a", "kind": "slack", "url": "http://localhost:6379/x"}, "url"),
              ({"name": "a", "kind": "pager"}, "kind")]
     for body, field in cases:
         resp = admin_client.post("/api/v1/teams/acme/alert-channels/", body, format="json")

@@ -170,16 +170,20 @@ def test_stream_batches_and_queue_depth(metrics_on: None, team: Team, admin_clie
                                     processed_rows_per_second=40.0, duration_ms=2500, lag=lag,
                                     ts=timezone.now() + timedelta(seconds=batch))
     api = admin_client.get(f"/api/v1/teams/acme/jobs/{job.id}/stream/").json()
-    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("lakeport.editor")
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.delete("lakeport.editor")
     current_app.send_task("jobs.sql_interactive", args=[0], queue="lakeport.editor")  # no worker takes it here
     try:
+        waiting = broker.llen("lakeport.editor")  # the oracle: Redis's own count of the queue's list
         found = samples(scrape().content.decode())
+        assert broker.llen("lakeport.editor") == waiting
     finally:
-        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("lakeport.editor")
+        broker.delete("lakeport.editor")
     key = (("job", "clicks"), ("team", "acme"))
     assert found[("lakeport_stream_batch_duration_seconds", key)] == 2.5
     assert found[("lakeport_stream_input_rows_per_second", key)] == 50.0
     assert found[("lakeport_stream_processed_rows_per_second", key)] == 40.0
     assert found[("lakeport_stream_lag", key)] == api["latest"]["lag"] == 60
     assert found[("lakeport_stream_falling_behind", key)] == 1.0 and api["falling_behind"] is True
-    assert found[("lakeport_queue_depth", (("queue", "lakeport.editor"),))] == 1
+    assert found[("lakeport_queue_depth", (("queue", "lakeport.editor"),))] == waiting
+    assert waiting == 1  # (a worker of another test on this broker would have taken it: none runs here)
