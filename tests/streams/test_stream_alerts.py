@@ -43,7 +43,8 @@ def test_a_stream_failing_past_its_restart_budget_sends_one_signed_alert_then_re
         assert resp.status_code == 201, resp.content
     stream_workers("w1", extra={"LAKEPORT_STREAM_RESTART_BUDGET": "2", "LAKEPORT_ALERT_TICK_SECONDS": "2"})
     assert developer_client.post(f"{API}/jobs/{job_id}/stream/start/", {}, format="json").status_code == 202
-    failed = wait_stream(developer_client, job_id, lambda s: s["status"] in ("STOPPED", "FAILED"), "the stream to fail")
+    failed = wait_stream(developer_client, job_id, lambda s: s["status"] in ("STOPPED", "FAILED"), "the stream to fail",
+                         timeout=600)  # three driver starts on a loaded machine
     assert failed["status"] == "FAILED"
 
     def kinds() -> list[tuple[str, str]]:
