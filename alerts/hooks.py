@@ -7,6 +7,7 @@ A listener never fails the change it observes: its writes are in a savepoint and
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from django.db import transaction
 
@@ -15,7 +16,7 @@ from alerts.models import AlertEvent, StreamRestart
 from alerts.services.incidents import Happening, incident_open, incident_resolve
 from alerts.services.watch import run_long_key
 from jobs.models import JobRun, RunStatus, SqlJob
-from schedules.models import ScheduleFire
+from schedules.models import Schedule, ScheduleFire
 from streams.models import StreamStatus
 
 logger = logging.getLogger("lakeport.alerts")
@@ -48,9 +49,10 @@ def _run_ended(run: JobRun, status: str) -> None:
         incident_resolve(happening=Happening(event=AlertEvent.RUN_FAILED, team_id=job.team_id, team=team,
                                              job_id=job.id, key=job_key, title=done, error=None, link=link))
         if fire is not None:
-            incident_resolve(happening=Happening(event=AlertEvent.SCHEDULE_RUN_FAILED, team_id=job.team_id, team=team,
-                                                 job_id=job.id, key="", title=done, error=None, link=link),
-                             key_prefix=f"schedule:{fire.schedule_id}:")
+            for event in (AlertEvent.SCHEDULE_RUN_FAILED, AlertEvent.SCHEDULE_TICK_SKIPPED):
+                incident_resolve(happening=Happening(event=event, team_id=job.team_id, team=team, job_id=job.id,
+                                                     key="", title=done, error=None, link=link),
+                                 key_prefix=f"schedule:{fire.schedule_id}:")
         return
     error = (run.error or {}).get("message") if isinstance(run.error, dict) else None
     incident_open(happening=Happening(
@@ -90,3 +92,21 @@ def on_stream_status(job_id: int, status: str, error: str | None, restarted: boo
                 incident_resolve(happening=happening)
     except Exception:
         logger.exception("alerts.stream_hook_failed", extra={"job_id": job_id})
+
+
+def on_tick_not_run(schedule: Schedule, fire_time: datetime, outcome: str, message: str) -> None:
+    """A schedule's tick was skipped, missed or could not be submitted: one incident per such tick (resolved by the
+    schedule's next SUCCEEDED run)."""
+    try:
+        with transaction.atomic():
+            job = SqlJob.objects.select_related("team").get(id=schedule.job_id)
+            tick = fire_time.strftime("%Y-%m-%dT%H:%MZ")
+            what = {"skipped": "was skipped", "missed": "was missed", "failed": "could not be submitted"}.get(
+                outcome, outcome)
+            incident_open(happening=Happening(
+                event=AlertEvent.SCHEDULE_TICK_SKIPPED, team_id=job.team_id, team=job.team.name, job_id=job.id,
+                key=f"schedule:{schedule.id}:{outcome}:{tick}", error=message,
+                link=job_link(team=job.team.name, job_id=job.id),
+                title=f"Schedule '{schedule.name}' tick {tick} {what} (job '{job.name}', team {job.team.name})"))
+    except Exception:
+        logger.exception("alerts.tick_hook_failed", extra={"schedule_id": schedule.id})

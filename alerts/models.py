@@ -44,6 +44,7 @@ class AlertEvent(models.TextChoices):
     RUN_FAILED = "run_failed", "A run FAILED (after its retries)"
     STREAM_FAILED = "stream_failed", "A stream FAILED (its restart budget exhausted, or refused)"
     SCHEDULE_RUN_FAILED = "schedule_run_failed", "A schedule's tick failed (its run FAILED after the schedule's retries)"
+    SCHEDULE_TICK_SKIPPED = "schedule_tick_skipped", "A schedule's tick was skipped, missed or could not be submitted"
     RUN_LONG = "run_long", "A run has been RUNNING longer than `minutes`"
     STREAM_RESTARTING = "stream_restarting", "A stream restarted more than `count` times within `minutes`"
 

@@ -21,6 +21,7 @@ from alerts.services.watch import alerts_watch
 from jobs.models import JobRun, RunStatus, SqlJob
 from jobs.services.runs import run_finish, runs_reap
 from schedules.models import FireStatus, Schedule, ScheduleFire
+from schedules.services.tick import schedules_tick
 from streams.models import Desired, StreamState, StreamStatus
 from streams.services.supervisor import Supervisor
 from teams.models import Team
@@ -352,3 +353,31 @@ def test_a_channel_is_rate_limited_and_the_rest_follow_in_order(admin_client: AP
     assert len(receiver.received) == 2  # still within the minute
     deliveries_send(now=timezone.now() + timedelta(seconds=61))
     assert [r.json["text"] for r in receiver.received] == ["fail 0", "fail 1", "fail 2"]
+
+
+def test_skipped_missed_and_unsubmittable_ticks_alert_once_each(admin_client: APIClient, team: Team, job: SqlJob,
+                                                                receiver: Receiver) -> None:
+    rule(admin_client, webhook(admin_client, receiver)["id"], event="schedule_tick_skipped")
+    hourly = Schedule.objects.create(team=team, job=job, name="hourly", cron="0 * * * *")
+    base = timezone.now().replace(minute=0, second=0, microsecond=0)
+    # the beat was down for three hours: catch-up `skip` drops the two older ticks and fires the latest
+    Schedule.objects.filter(id=hourly.id).update(next_fire_at=base - timedelta(hours=2))
+    schedules_tick(now=base + timedelta(seconds=5))
+    deliveries_send()
+    assert len(receiver.received) == 1
+    missed = receiver.received[0].json
+    assert missed["event"] == "schedule_tick_skipped" and "was missed" in missed["title"]
+    assert "2 tick(s) missed" in missed["text"]
+    # the previous run still going (concurrency skip): the next tick is skipped
+    schedules_tick(now=base + timedelta(hours=1, seconds=5))
+    deliveries_send()
+    assert len(receiver.received) == 2 and "was skipped" in receiver.received[1].json["title"]
+    schedules_tick(now=base + timedelta(hours=1, seconds=30))  # the same tick again: nothing new
+    deliveries_send()
+    assert len(receiver.received) == 2
+    # the job's script no longer takes the schedule's parameters: the tick cannot be submitted
+    JobRun.objects.filter(job=job).update(status=RunStatus.CANCELLED)
+    Schedule.objects.filter(id=hourly.id).update(parameters={"no_such_parameter": "1"})
+    schedules_tick(now=base + timedelta(hours=2, seconds=5))
+    deliveries_send()
+    assert len(receiver.received) == 3 and "could not be submitted" in receiver.received[2].json["title"]

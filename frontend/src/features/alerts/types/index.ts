@@ -37,10 +37,11 @@ export type Channel = {
 
 export type ChannelInput = { name: string; kind: ChannelKind; url?: string; secret?: string; recipients?: string[] };
 
-export type AlertEvent = "run_failed" | "stream_failed" | "schedule_run_failed" | "run_long" | "stream_restarting";
+export type AlertEvent = "run_failed" | "stream_failed" | "schedule_run_failed" | "schedule_tick_skipped" | "run_long" | "stream_restarting";
 export const EVENTS: { value: AlertEvent; label: string; needs: ("minutes" | "count")[] }[] = [
   { value: "run_failed", label: "A run FAILED (after its retries)", needs: [] },
   { value: "schedule_run_failed", label: "A schedule tick failed", needs: [] },
+  { value: "schedule_tick_skipped", label: "A schedule tick was skipped, missed or not submitted", needs: [] },
   { value: "stream_failed", label: "A stream FAILED", needs: [] },
   { value: "run_long", label: "A run runs longer than N minutes", needs: ["minutes"] },
   { value: "stream_restarting", label: "A stream restarts more than N times in M minutes", needs: ["count", "minutes"] },
