@@ -4,6 +4,7 @@ token (and 404 when none is configured); the Grafana dashboard in docs/ uses onl
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -187,3 +188,25 @@ def test_stream_batches_and_queue_depth(metrics_on: None, team: Team, admin_clie
     assert found[("lakeport_stream_falling_behind", key)] == 1.0 and api["falling_behind"] is True
     assert found[("lakeport_queue_depth", (("queue", "lakeport.editor"),))] == waiting
     assert waiting == 1  # (a worker of another test on this broker would have taken it: none runs here)
+
+
+def test_multiprocess_mode_adds_up_the_latency_of_every_process(tmp_path: Path) -> None:
+    """Two web processes (as gunicorn's workers) time requests into a shared PROMETHEUS_MULTIPROC_DIR; a third
+    answers the scrape with the sum of both."""
+    from django.db import connection
+
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings.test",
+           "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}"}
+    observe = ("import django; django.setup()\n"
+               "from core.metrics import REQUEST_SECONDS\n"
+               "REQUEST_SECONDS.labels(route='api/v1/teams/<str:team>/runs/', method='GET', status='2xx').observe(0.2)\n")
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", observe], env=env, check=True, timeout=120)
+    scrape_code = "import django; django.setup()\nfrom config.metrics import metrics_text\nprint(metrics_text().decode())\n"
+    text = subprocess.run([sys.executable, "-c", scrape_code], env=env, check=True, timeout=120, capture_output=True,
+                          text=True).stdout
+    found = samples(text)
+    key = (("method", "GET"), ("route", "api/v1/teams/<str:team>/runs/"), ("status", "2xx"))
+    assert found[("lakeport_http_request_duration_seconds_count", key)] == 2
+    assert abs(found[("lakeport_http_request_duration_seconds_sum", key)] - 0.4) < 1e-9
+    assert ("lakeport_workers_alive", ()) in found  # the database's metrics in the same answer
