@@ -47,9 +47,11 @@ class AlertEvent(models.TextChoices):
     SCHEDULE_TICK_SKIPPED = "schedule_tick_skipped", "A schedule's tick was skipped, missed or could not be submitted"
     RUN_LONG = "run_long", "A run has been RUNNING longer than `minutes`"
     STREAM_RESTARTING = "stream_restarting", "A stream restarted more than `count` times within `minutes`"
+    STREAM_FALLING_BEHIND = "stream_falling_behind", "A stream's source lag has kept growing for `minutes`"
 
 
-THRESHOLDS = {AlertEvent.RUN_LONG: ("minutes",), AlertEvent.STREAM_RESTARTING: ("count", "minutes")}
+THRESHOLDS = {AlertEvent.RUN_LONG: ("minutes",), AlertEvent.STREAM_RESTARTING: ("count", "minutes"),
+              AlertEvent.STREAM_FALLING_BEHIND: ("minutes",)}
 
 
 class AlertRule(models.Model):

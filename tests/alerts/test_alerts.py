@@ -22,7 +22,7 @@ from jobs.models import JobRun, RunStatus, SqlJob
 from jobs.services.runs import run_finish, runs_reap
 from schedules.models import FireStatus, Schedule, ScheduleFire
 from schedules.services.tick import schedules_tick
-from streams.models import Desired, StreamState, StreamStatus
+from streams.models import Desired, StreamMetric, StreamState, StreamStatus
 from streams.services.supervisor import Supervisor
 from teams.models import Team
 from tests.alerts.conftest import end_run, running_run
@@ -381,3 +381,27 @@ def test_skipped_missed_and_unsubmittable_ticks_alert_once_each(admin_client: AP
     schedules_tick(now=base + timedelta(hours=2, seconds=5))
     deliveries_send()
     assert len(receiver.received) == 3 and "could not be submitted" in receiver.received[2].json["title"]
+
+
+def test_a_stream_falling_behind_for_the_rules_minutes_alerts_once_then_resolves(
+        admin_client: APIClient, team: Team, receiver: Receiver, settings: Any) -> None:
+    settings.LAKEPORT_STREAM_FALLING_BEHIND_BATCHES = 3
+    job = SqlJob.objects.create(team=team, name="clicks", sql="INSERT INTO x SELECT * FROM y", kind="streaming")
+    resp = admin_client.post("/api/v1/teams/acme/alert-rules/", {
+        "name": "behind", "event": "stream_falling_behind", "minutes": 10, "job": job.id,
+        "channels": [webhook(admin_client, receiver)["id"]]}, format="json")
+    assert resp.status_code == 201, resp.content
+    StreamState.objects.create(job=job, status=StreamStatus.RUNNING, desired=Desired.RUNNING)
+    start = timezone.now() - timedelta(minutes=11)
+    for n, lag in enumerate((50, 40, 60, 70, 80)):  # grows after the 2nd batch (9 minutes ago) at every batch
+        StreamMetric.objects.create(job=job, batch_id=n, lag=lag, ts=start + timedelta(minutes=2 * n))
+    assert admin_client.get(f"/api/v1/teams/acme/jobs/{job.id}/stream/").json()["falling_behind"] is True
+    assert alerts_watch() == 0  # falling behind, but for 9 minutes only
+    assert alerts_watch(now=timezone.now() + timedelta(minutes=3)) == 1
+    assert alerts_watch(now=timezone.now() + timedelta(minutes=4)) == 0  # the same incident
+    deliveries_send()
+    assert len(receiver.received) == 1 and "falling behind its source" in receiver.received[0].json["title"]
+    StreamMetric.objects.create(job=job, batch_id=9, lag=5, ts=timezone.now())  # it caught up
+    alerts_watch()
+    deliveries_send()
+    assert [r.json["kind"] for r in receiver.received] == ["firing", "resolved"]

@@ -255,7 +255,7 @@ function RulesSection({ team, isAdmin }: { team: string; isAdmin: boolean }) {
           )}
           {needs.includes("minutes") && (
             <div className="field">
-              <label htmlFor="rule-minutes">{event === "run_long" ? "Longer than (minutes)" : "Within (minutes)"}</label>
+              <label htmlFor="rule-minutes">{event === "run_long" ? "Longer than (minutes)" : event === "stream_falling_behind" ? "For (minutes)" : "Within (minutes)"}</label>
               <input id="rule-minutes" type="number" min={1} value={minutes} onChange={(e) => setMinutes(e.target.value)} required />
               <FieldErrors id="rule-minutes-errors" messages={fieldErrors(create.error, "minutes")} />
             </div>

@@ -37,7 +37,7 @@ export type Channel = {
 
 export type ChannelInput = { name: string; kind: ChannelKind; url?: string; secret?: string; recipients?: string[] };
 
-export type AlertEvent = "run_failed" | "stream_failed" | "schedule_run_failed" | "schedule_tick_skipped" | "run_long" | "stream_restarting";
+export type AlertEvent = "run_failed" | "stream_failed" | "schedule_run_failed" | "schedule_tick_skipped" | "run_long" | "stream_restarting" | "stream_falling_behind";
 export const EVENTS: { value: AlertEvent; label: string; needs: ("minutes" | "count")[] }[] = [
   { value: "run_failed", label: "A run FAILED (after its retries)", needs: [] },
   { value: "schedule_run_failed", label: "A schedule tick failed", needs: [] },
@@ -45,6 +45,7 @@ export const EVENTS: { value: AlertEvent; label: string; needs: ("minutes" | "co
   { value: "stream_failed", label: "A stream FAILED", needs: [] },
   { value: "run_long", label: "A run runs longer than N minutes", needs: ["minutes"] },
   { value: "stream_restarting", label: "A stream restarts more than N times in M minutes", needs: ["count", "minutes"] },
+  { value: "stream_falling_behind", label: "A stream falls behind its source for N minutes", needs: ["minutes"] },
 ];
 
 export type Rule = {
