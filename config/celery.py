@@ -39,6 +39,9 @@ def _schedule_reaper(sender: Celery, **kwargs: Any) -> None:
     # Streams nobody supervises (a lost worker, a platform restart) are resumed; old metrics pruned.
     sender.add_periodic_task(settings.LAKEPORT_STREAM_TICK_SECONDS, sender.signature("streams.tick"),
                              name="streams.tick")
+    # The alerts outbox: retries after a backoff, and anything whose after-commit send was lost.
+    sender.add_periodic_task(settings.LAKEPORT_ALERT_TICK_SECONDS, sender.signature("alerts.deliver"),
+                             name="alerts.deliver")
 
 
 @beat_init.connect

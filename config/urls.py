@@ -6,6 +6,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import healthz, livez
+from config.metrics import metrics
 from core.api.errors import api_not_found
 
 urlpatterns = [
@@ -20,6 +21,8 @@ urlpatterns = [
     path("api/v1/teams/<str:team>/", include("schedules.urls")),
     path("api/v1/teams/<str:team>/", include("lineage.urls")),
     path("api/v1/teams/<str:team>/", include("streams.urls")),
+    path("api/v1/teams/<str:team>/", include("alerts.urls")),
+    path("metrics", metrics, name="metrics"),  # Prometheus text format, bearer token (docs/alerts.md)
     path("spark-ui/", include("jobs.spark_ui_urls")),  # a run's Spark UI, through the platform
     # Any other /api/ path: the JSON 404 envelope, whatever DEBUG says (handler404 is not used when DEBUG is on).
     re_path(r"^api(?:/|$)", api_not_found, name="api-not-found"),

@@ -23,4 +23,5 @@ TASK_QUEUES = {
     "schedules.tick": BEAT_QUEUE,
     "streams.tick": BEAT_QUEUE,
     "streams.supervise": STREAM_QUEUE,
+    "alerts.deliver": BEAT_QUEUE,  # short sends with a deadline each (LAKEPORT_ALERT_SEND_TIMEOUT)
 }

@@ -1,5 +1,5 @@
 """A declarative document as read from a file or a request body: YAML (or JSON, which is YAML) without aliases,
-and its sections (`catalogs`, `jobs`, `schedules`, `materialized_views`)."""
+and its sections (`catalogs`, `jobs`, `schedules`, `materialized_views`, `alert_channels`, `alert_rules`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-PIPELINE_SECTIONS = ("jobs", "schedules", "materialized_views")
+PIPELINE_SECTIONS = ("jobs", "schedules", "materialized_views", "alert_channels", "alert_rules")
 
 
 class _NoAliasLoader(yaml.SafeLoader):
@@ -51,7 +51,7 @@ def catalog_entries(document: Any) -> Any:
 
 
 def pipeline_sections(document: Any) -> dict[str, Any]:
-    """The `jobs`, `schedules` and `materialized_views` sections a document has (none for a list of catalogs)."""
+    """The `jobs`, `schedules`, `materialized_views` and alert sections a document has (none for a plain list of catalogs)."""
     if not isinstance(document, Mapping):
         return {}
     return {name: document[name] for name in PIPELINE_SECTIONS if name in document}

@@ -5,6 +5,7 @@
     schedules: [{name, job (a job name), cron, time_zone, enabled, catchup, concurrency, max_retries,
                  retry_backoff_seconds, parameters}]
     materialized_views: [{name (catalog.database.view), refresh (manual | on_commit | schedule), cron, time_zone}]
+    alert_channels: [...], alert_rules: [...]   (declarative/alerting.py)
 
 A `materialized_views` entry sets how an existing view is refreshed (as ALTER MATERIALIZED VIEW): creating,
 changing the query of, or dropping a view computes or deletes data, which is SQL's (CREATE/DROP MATERIALIZED VIEW),
@@ -29,6 +30,7 @@ from catalogs.models import MaterializedView
 from catalogs.services import SectionResult
 from catalogs.services.materialized_views import view_refresh_set
 from core.errors import Conflict, InvalidInput
+from declarative.alerting import CHANNEL_FIELDS, RULE_FIELDS, apply_channels, apply_rules
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
 from jobs.services.parameters import ParameterError, clean_declarations
@@ -190,7 +192,7 @@ def _apply_views(team: Team, entries: list[dict[str, Any]], result: SectionResul
 
 
 def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, Any], prune: bool = False,
-                    dry_run: bool = False) -> dict[str, dict[str, list[str]]]:
+                    dry_run: bool = False, environ: Mapping[str, str] | None = None) -> dict[str, dict[str, list[str]]]:
     """Make `team`'s jobs and schedules match the document's `jobs`/`schedules` sections (see the module doc).
 
     Raises InvalidInput naming the entry and field; the caller's transaction then writes nothing.
@@ -209,6 +211,14 @@ def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, An
             results["materialized_views"] = SectionResult()
             _apply_views(team, _entries(sections["materialized_views"], "materialized_views", VIEW_FIELDS),
                          results["materialized_views"])
+        if "alert_channels" in sections:  # declarative/alerting.py; before the rules that name them
+            results["alert_channels"] = SectionResult()
+            apply_channels(team, _entries(sections["alert_channels"], "alert_channels", CHANNEL_FIELDS), prune,
+                           results["alert_channels"], environ, _fail)
+        if "alert_rules" in sections:
+            results["alert_rules"] = SectionResult()
+            apply_rules(team, _entries(sections["alert_rules"], "alert_rules", RULE_FIELDS), prune,
+                        results["alert_rules"], _fail)
         if dry_run:
             transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
     return {name: r.sorted() for name, r in results.items()}

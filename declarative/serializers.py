@@ -28,3 +28,7 @@ class ApplyResultSerializer(serializers.Serializer[Any]):
     materialized_views = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()), required=False,
         help_text="updated/unchanged views (refresh settings), when the document has `materialized_views`.")
+    alert_channels = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                           help_text="The same for an `alert_channels` section.")
+    alert_rules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                        help_text="The same for an `alert_rules` section.")

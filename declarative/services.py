@@ -1,5 +1,5 @@
-"""Declarative apply of a whole document: its catalogs (catalogs/services/apply.py), then its jobs and schedules
-(declarative/pipelines.py), in one transaction, so the document is applied all or nothing."""
+"""Declarative apply of a whole document: its catalogs (catalogs/services/apply.py), then its jobs, schedules and
+alert channels and rules (declarative/pipelines.py), in one transaction, so the document is applied all or nothing."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ class ApplyResult(SectionResult):
     jobs: dict[str, list[str]] | None = None  # the same four lists for a document's `jobs` section
     schedules: dict[str, list[str]] | None = None  # …and for its `schedules` section
     materialized_views: dict[str, list[str]] | None = None  # …and `materialized_views` (never deleted: no prune)
+    alert_channels: dict[str, list[str]] | None = None  # …its `alert_channels` (declarative/alerting.py)
+    alert_rules: dict[str, list[str]] | None = None  # …and its `alert_rules`
 
     def as_dict(self) -> dict[str, Any]:
         """The API's response body: the sections the document had."""
@@ -55,7 +57,9 @@ def document_apply(
             result.created, result.updated = catalogs.created, catalogs.updated
             result.deleted, result.unchanged = catalogs.deleted, catalogs.unchanged
         if pipelines:
-            applied = pipelines_apply(team=team, actor=actor, sections=pipelines, prune=prune, dry_run=dry_run)
+            applied = pipelines_apply(team=team, actor=actor, sections=pipelines, prune=prune, dry_run=dry_run,
+                                      environ=environ)
             result.jobs, result.schedules = applied.get("jobs"), applied.get("schedules")
             result.materialized_views = applied.get("materialized_views")
+            result.alert_channels, result.alert_rules = applied.get("alert_channels"), applied.get("alert_rules")
     return result

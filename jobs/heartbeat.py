@@ -24,10 +24,12 @@ _stop = threading.Event()
 
 def beat(hostname: str, started_at: Any) -> None:
     """Record that `hostname` is alive now."""
+    from jobs.engines.pool import engines_by_team
     from jobs.models import WorkerHeartbeat
 
     WorkerHeartbeat.objects.update_or_create(
-        hostname=hostname, defaults={"pid": os.getpid(), "started_at": started_at, "last_seen": timezone.now()}
+        hostname=hostname, defaults={"pid": os.getpid(), "started_at": started_at, "last_seen": timezone.now(),
+                                     "engines": engines_by_team()}  # /metrics: engines alive per team, their RSS
     )
 
 

@@ -12,6 +12,10 @@ jobs calls every registered hook at fixed points of a run (docs/architecture.md,
 A hook observes: jobs logs and ignores its failure, except `run_finishing`, which must guard its own writes with a
 savepoint (a failure there would otherwise roll the run's end back).
 
+A run-end listener (`register_run_end_listener`; alerts) is told `run_ended(run, status)` inside the transaction that
+stores any run's final status: a worker's `run_finish`, the reaper failing a lost run, a cancel before start. Like
+`run_finishing` it must guard its own writes with a savepoint.
+
 A `SubmissionHook` owns one optional field of a run submission (`POST .../runs/`): `validate` refuses bad input
 with SubmissionRefused (a 400 naming the field) before the run exists; `store` saves it in the transaction that
 creates the run, before the run's task is sent.
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from lakeport_engine.protocol import SnapshotDocument, StatementEvent
@@ -73,9 +77,27 @@ class SubmissionHook(Protocol):
         ...
 
 
+RunEndListener = Callable[["JobRun", str], None]
+
 _lock = threading.Lock()
 _run_hooks: list[RunHook] = []
 _submission_hooks: list[SubmissionHook] = []
+_run_end_listeners: list[RunEndListener] = []
+
+
+def register_run_end_listener(listener: RunEndListener) -> None:
+    """Call `listener(run, status)` in the transaction of every run's end (idempotent)."""
+    with _lock:
+        if listener not in _run_end_listeners:
+            _run_end_listeners.append(listener)
+
+
+def run_ended(*, run: JobRun, status: str) -> None:
+    """(Inside the transaction that stored the final `status` of `run`.) Tell every run-end listener."""
+    with _lock:
+        listeners = list(_run_end_listeners)
+    for listener in listeners:
+        listener(run, status)
 
 
 def register_run_hook(hook: RunHook) -> None:

@@ -15,6 +15,8 @@ class WorkerHeartbeat(models.Model):
     pid = models.IntegerField()
     started_at = models.DateTimeField()
     last_seen = models.DateTimeField(db_index=True)
+    engines = models.JSONField(default=dict, blank=True,
+                               help_text='The worker\'s alive engines at its last beat: {team: {"alive", "rss_bytes"}}.')
 
     def __str__(self) -> str:
         return f"{self.hostname} (last seen {self.last_seen:%H:%M:%S})"

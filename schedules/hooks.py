@@ -1,43 +1,38 @@
-"""Schedules' part in materialized views (catalogs/hooks.py) and in runs (jobs/hooks.py): a view's SCHEDULE CRON
-is kept as a schedule of its refresh job; a run that committed to a source of a REFRESH ON COMMIT view queues that
-view's refresh after the run's end is committed (schedules/services/view_refresh.py)."""
+"""Tick listeners: how an app above `schedules` (alerts) hears of ticks that did not run without `schedules`
+importing it.
+
+A listener registered in an `AppConfig.ready()` is called `listener(schedule, fire_time, outcome, message)` inside the
+tick's transaction when a tick was skipped (the previous run still going), could not be submitted (`failed`), or
+ticks were missed (`missed`: catch-up `skip` dropped them; `fire_time` is the latest of them); it must guard its own
+writes with a savepoint.
+"""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
 
-from catalogs.models import MaterializedView
-from jobs.hooks import RequestExtras
-from jobs.models import JobRun
-from lakeport_engine.protocol import StatementEvent
-from schedules.services.view_refresh import view_next_refresh, view_schedule_sync, views_after_run
+if TYPE_CHECKING:
+    from schedules.models import Schedule
 
-logger = logging.getLogger("lakeport.schedules")
+TickListener = Callable[["Schedule", datetime, str, str], None]
 
-
-class ViewScheduleHook:
-    """Keeps each view's schedule in step with its definition (registered by SchedulesConfig.ready())."""
-
-    def view_saved(self, *, view: MaterializedView) -> None:
-        view_schedule_sync(view=view)
-
-    def view_details(self, *, view: MaterializedView) -> dict[str, object]:
-        return view_next_refresh(view=view)
+_lock = threading.Lock()
+_listeners: list[TickListener] = []
 
 
-class RefreshOnCommitRunHook:
-    """After a run: the ON COMMIT views over what it committed are refreshed (registered by SchedulesConfig.ready())."""
+def register_tick_listener(listener: TickListener) -> None:
+    """Call `listener` for every tick that did not run (idempotent)."""
+    with _lock:
+        if listener not in _listeners:
+            _listeners.append(listener)
 
-    def run_started(self, *, run: JobRun) -> None:
-        return None
 
-    def request_extras(self, *, run: JobRun) -> RequestExtras:
-        return {}
-
-    def run_finishing(self, *, run: JobRun, status: str, statements: Sequence[StatementEvent]) -> object:
-        return None
-
-    def run_finished(self, *, run: JobRun, token: object) -> None:
-        for view, outcome in views_after_run(run=run):
-            logger.info("schedules.on_commit", extra={"run_id": run.id, "view": view, "outcome": outcome})
+def tick_not_run(*, schedule: Schedule, fire_time: datetime, outcome: str, message: str) -> None:
+    """(Inside the tick's transaction.) Tell every listener that a tick of `schedule` did not run."""
+    with _lock:
+        listeners = list(_listeners)
+    for listener in listeners:
+        listener(schedule, fire_time, outcome, message)

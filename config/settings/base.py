@@ -60,12 +60,14 @@ INSTALLED_APPS = [
     "schedules",
     "lineage",
     "streams",
+    "alerts",
     "declarative",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.metrics.RequestMetricsMiddleware",  # API latency by route for /metrics (first: it times the rest)
     "core.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -320,6 +322,34 @@ LAKEPORT_TEAM_DATA_ROOTS = env.list("LAKEPORT_TEAM_DATA_ROOTS", default=[str(DAT
 # CATALOG REACH: hosts (names, IPs or CIDRs) catalogs may connect to; empty = any host but the platform's own
 # database, broker and result backend, which no catalog may reach (catalogs/types/endpoints.py).
 LAKEPORT_CATALOG_ALLOWED_HOSTS = env.list("LAKEPORT_CATALOG_ALLOWED_HOSTS", default=[])
+
+# ALERTS (docs/alerts.md)
+# Links in alerts point at the browser app here (the run's or the job's page).
+LAKEPORT_PUBLIC_URL = env("LAKEPORT_PUBLIC_URL", default="http://localhost:8000")
+# Every send (webhook POST, SMTP conversation) is abandoned after this many seconds.
+LAKEPORT_ALERT_SEND_TIMEOUT = env.float("LAKEPORT_ALERT_SEND_TIMEOUT", default=10.0)
+# A failed send is retried after this many seconds, doubled each time (capped at an hour), up to the maximum.
+LAKEPORT_ALERT_RETRY_SECONDS = env.float("LAKEPORT_ALERT_RETRY_SECONDS", default=30.0)
+LAKEPORT_ALERT_MAX_ATTEMPTS = env.int("LAKEPORT_ALERT_MAX_ATTEMPTS", default=12)
+# A delivery still "sending" after this long lost its sender (a killed worker): it is sent again (at most once more).
+LAKEPORT_ALERT_CLAIM_SECONDS = env.float("LAKEPORT_ALERT_CLAIM_SECONDS", default=120.0)
+# A channel is sent at most this many alerts a minute (a storm of failures must not flood a chat or a mailbox).
+LAKEPORT_ALERT_CHANNEL_PER_MINUTE = env.int("LAKEPORT_ALERT_CHANNEL_PER_MINUTE", default=20)
+# How often beat sends the outbox task (retries; new alerts are sent right after their commit).
+LAKEPORT_ALERT_TICK_SECONDS = env.float("LAKEPORT_ALERT_TICK_SECONDS", default=15.0)
+# E-mail channels: Django's SMTP backend with the server from the environment.
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = env("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="lakeport@localhost")
+
+# METRICS (docs/alerts.md, "Metrics")
+# /metrics answers only a request with `Authorization: Bearer <this token>`; unset, /metrics is a 404.
+LAKEPORT_METRICS_TOKEN = env("LAKEPORT_METRICS_TOKEN", default="")
 
 # LOGGING
 # Event-style logs; production switches the formatter to JSON. The redaction filter guards every handler.

@@ -146,6 +146,33 @@ _pool: EnginePool | None = None
 _pool_lock = threading.Lock()
 
 
+def rss_bytes(pid: int) -> int:
+    """Resident memory of process `pid` (Linux /proc; 0 when it is gone or unreadable)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def engines_by_team(pool: EnginePool | None = None) -> dict[str, dict[str, int]]:
+    """The alive engines of this worker process per team, and their resident memory: `{team: {alive, rss_bytes}}`
+    (the worker heartbeat stores it for /metrics). Empty when this process has no pool."""
+    pool = pool if pool is not None else _pool
+    summary: dict[str, dict[str, int]] = {}
+    for engine in pool.engines() if pool is not None else []:
+        pid = engine.pid
+        if not engine.started.is_set() or not engine.alive or pid is None:
+            continue
+        team = summary.setdefault(engine.key.team, {"alive": 0, "rss_bytes": 0})
+        team["alive"] += 1
+        team["rss_bytes"] += rss_bytes(pid)
+    return summary
+
+
 def engine_pool() -> EnginePool:
     """This worker process's pool (created on first use; engines are stopped when the process exits)."""
     global _pool

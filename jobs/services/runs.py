@@ -23,6 +23,7 @@ from kombu.exceptions import ChannelError
 from core.enqueue import task_send
 from core.errors import Conflict
 from core.queues import RUN_QUEUE
+from jobs import hooks
 from jobs.engines.base import PreviewResult
 from jobs.models import JobKind, JobRun, JobRunLogLine, RunStatus, SqlJob
 from jobs.services.jobs import check_script
@@ -117,9 +118,12 @@ def run_cancel(*, run: JobRun) -> JobRun:
     A finished run raises Conflict (409).
     """
     now = timezone.now()
-    if JobRun.objects.filter(id=run.id, status=RunStatus.QUEUED).update(
-        status=RunStatus.CANCELLED, cancel_requested=True, finished_at=now
-    ):
+    with transaction.atomic():
+        cancelled = JobRun.objects.filter(id=run.id, status=RunStatus.QUEUED).update(
+            status=RunStatus.CANCELLED, cancel_requested=True, finished_at=now)
+        if cancelled:
+            hooks.run_ended(run=run, status=RunStatus.CANCELLED)
+    if cancelled:
         run_log(run_id=run.id, messages=["Cancelled before it started."])
         run_ended_notify(run.id)
     elif JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING).update(cancel_requested=True):
@@ -271,6 +275,8 @@ def run_finish(
             return None
         if within is not None:
             within(status)
+        run.status, run.error, run.finished_at = status, error, now  # what the listeners read
+        hooks.run_ended(run=run, status=status)  # alerts: its outbox rows commit with the run's end
         end = f"Run {status}." + (f" {error['message']}" if error and status == RunStatus.FAILED else "")
         _append_log_locked(run_id=run.id, lines=[*log_lines, ("INFO", end)])
         run_ended_notify(run.id)
@@ -339,15 +345,18 @@ def runs_reap() -> ReapReport:
     report = ReapReport(failed=[], requeued=[], cancelled=[], reenqueued=[])
     stale_before = now - timedelta(seconds=run_stale_seconds())
     for run in JobRun.objects.filter(status=RunStatus.RUNNING, heartbeat_at__lt=stale_before).only(
-        "id", "attempt", "max_retries", "heartbeat_at", "cancel_requested", "worker"
+        "id", "attempt", "max_retries", "heartbeat_at", "cancel_requested", "worker", "job_id", "team_id"
     ):
         # The heartbeat in the filter makes this a no-op if the process beat again since we read it.
         same = JobRun.objects.filter(id=run.id, status=RunStatus.RUNNING, attempt=run.attempt,
                                      heartbeat_at=run.heartbeat_at)
         message = f"{WORKER_LOST}: {run.worker or 'the worker'} stopped heartbeating during attempt {run.attempt}."
         if run.cancel_requested:
-            if same.update(status=RunStatus.CANCELLED, finished_at=now, error={"message": "Cancelled by a user."}):
-                report.cancelled.append(run.id)
+            with transaction.atomic():
+                if same.update(status=RunStatus.CANCELLED, finished_at=now, error={"message": "Cancelled by a user."}):
+                    report.cancelled.append(run.id)
+                    hooks.run_ended(run=run, status=RunStatus.CANCELLED)
+            if run.id in report.cancelled:
                 run_log(run_id=run.id, messages=[message, "Run CANCELLED."])
                 run_ended_notify(run.id)
         elif run.attempt <= run.max_retries:
@@ -355,11 +364,16 @@ def runs_reap() -> ReapReport:
                 report.requeued.append(run.id)
                 run_log(run_id=run.id, messages=[message, "Re-queued (retry setting of the job)."])
                 transaction.on_commit(partial(run_enqueue, run_id=run.id))
-        elif same.update(status=RunStatus.FAILED, finished_at=now,
-                         error={"statement": None, "line": None, "column": None, "message": message}):
-            report.failed.append(run.id)
-            run_log(run_id=run.id, messages=[message, "Run FAILED."], level="ERROR")
-            run_ended_notify(run.id)
+        else:
+            error = {"statement": None, "line": None, "column": None, "message": message}
+            with transaction.atomic():  # the failure and its alerts' outbox rows commit together
+                if same.update(status=RunStatus.FAILED, finished_at=now, error=error):
+                    report.failed.append(run.id)
+                    run.error = error
+                    hooks.run_ended(run=run, status=RunStatus.FAILED)
+            if run.id in report.failed:
+                run_log(run_id=run.id, messages=[message, "Run FAILED."], level="ERROR")
+                run_ended_notify(run.id)
     requeue_before = now - timedelta(seconds=settings.LAKEPORT_REQUEUE_AFTER_SECONDS)
     stale = list(
         JobRun.objects.filter(status=RunStatus.QUEUED)

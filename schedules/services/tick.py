@@ -21,6 +21,7 @@ from core.errors import InvalidInput
 from jobs.models import RunStatus
 from jobs.services.runs import run_submit
 from schedules.cron import ScheduleSpecError, fire_times
+from schedules.hooks import tick_not_run
 from schedules.models import CatchUp, Concurrency, FireStatus, Schedule, ScheduleFire
 
 logger = logging.getLogger("lakeport.schedules")
@@ -80,7 +81,11 @@ def _fire_due(*, schedule_id: int, now: datetime, report: TickReport) -> None:
             return
         grace = timedelta(seconds=settings.LAKEPORT_SCHEDULE_GRACE_SECONDS)
         pick = latest if schedule.catchup == CatchUp.LATEST or now - latest <= grace else None
-        report.missed += due - (1 if pick else 0)
+        missed = due - (1 if pick else 0)
+        report.missed += missed
+        if missed:
+            tick_not_run(schedule=schedule, fire_time=schedule.next_fire_at or latest,  # the first one missed
+                         outcome="missed", message=f"{missed} tick(s) missed (catch-up: {schedule.catchup}).")
         Schedule.objects.filter(id=schedule.id).update(
             next_fire_at=following, last_fire_at=pick or schedule.last_fire_at)
         if pick is not None:
@@ -110,6 +115,8 @@ def _fire(*, schedule: Schedule, fire_time: datetime, report: TickReport) -> Non
             fire = ScheduleFire.objects.create(
                 schedule=schedule, fire_time=fire_time, status=status,
                 message="The previous run was still going." if status == FireStatus.SKIPPED else "")
+            if status == FireStatus.SKIPPED:
+                tick_not_run(schedule=schedule, fire_time=fire_time, outcome=FireStatus.SKIPPED, message=fire.message)
     except IntegrityError:
         return  # the fire key exists: another process (or an earlier life of this one) fired this tick
     if status == FireStatus.SUBMITTED:
@@ -129,6 +136,7 @@ def _submit(*, fire: ScheduleFire, schedule: Schedule, report: TickReport,
     except InvalidInput as exc:  # the job changed since the schedule was saved
         message = "; ".join(exc.messages())
         ScheduleFire.objects.filter(id=fire.id).update(status=FireStatus.FAILED, message=message[:1000])
+        tick_not_run(schedule=schedule, fire_time=fire.fire_time, outcome=FireStatus.FAILED, message=message)
         report.failed.append((schedule.id, fire.fire_time))
         return
     ScheduleFire.objects.filter(id=fire.id).update(status=FireStatus.SUBMITTED, run=submission.run,

@@ -34,7 +34,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, connection
+from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.db.models import Case, CharField, F, PositiveIntegerField, Q, Value, When
 from django.utils import timezone
 
@@ -54,6 +54,7 @@ from lakeport_engine.protocol import (
 )
 from lakeport_kernel.redaction import redact
 from lineage.services import StreamLineage, lineage_stream_ended, lineage_stream_started
+from streams.hooks import stream_status_changed
 from streams.models import ACTIVE_STATUSES, Desired, StreamState, StreamStatus
 from streams.services.checkpoints import prepare_checkpoint
 from streams.services.metrics import metric_record
@@ -182,7 +183,18 @@ class Supervisor:
         return StreamState.objects.filter(job_id=self.job_id, lease_owner=self.token)
 
     def _set(self, **fields: Any) -> bool:
-        return bool(self._mine().update(updated_at=timezone.now(), **fields))
+        if "status" not in fields:
+            return bool(self._mine().update(updated_at=timezone.now(), **fields))
+        return self._move(self._mine(), **fields)
+
+    def _move(self, rows: Any, **fields: Any) -> bool:
+        """A status change and its listeners' writes (alerts' outbox) in one transaction."""
+        with transaction.atomic():
+            if not rows.update(updated_at=timezone.now(), **fields):
+                return False
+            stream_status_changed(job_id=self.job_id, status=str(fields["status"]), error=fields.get("last_error"),
+                                  restarted="restarts" in fields)
+        return True
 
     def _finish(self, status: str, **fields: Any) -> None:
         """Leave the stream in `status` and free the lease."""
@@ -349,15 +361,15 @@ class Supervisor:
     def on_batch(self, job: SqlJob, generation: int, event: BatchEvent) -> None:
         """A completed micro-batch: its metrics; the stream is RUNNING."""
         metric_record(job_id=job.id, generation=generation, event=event)
-        self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
-            status=StreamStatus.RUNNING, updated_at=timezone.now())
+        self._move(self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]),
+                   status=StreamStatus.RUNNING)
 
     def on_query_started(self, job: SqlJob, event: QueryStartedEvent) -> None:
         """The query started: its id and start time first (a reader that sees RUNNING sees them too), its lineage."""
         self._mine().filter(started_at__isnull=True).update(started_at=timezone.now())
         self._set(query_id=event.get("query_id", "")[:64] or None)
-        self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]).update(
-            status=StreamStatus.RUNNING)
+        self._move(self._mine().filter(status__in=[StreamStatus.STARTING, StreamStatus.RESTARTING]),
+                   status=StreamStatus.RUNNING)
         self._lineage_started(job, event)
 
     def asked_ending(self, seen_seq: int) -> Ending | None:

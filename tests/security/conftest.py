@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from alerts.services.channels import channel_create
+from alerts.services.rules import rule_create
 from catalogs.models import Catalog, MaterializedView
 from catalogs.secrets import seal_configuration
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
@@ -53,6 +55,8 @@ class TeamObjects:
     dataset_id: int = 0
     preview_id: str = ""
     view: str = ""
+    channel_id: int = 0
+    rule_id: int = 0
 
 
 @dataclass
@@ -96,9 +100,13 @@ def team_objects(team: Team, warehouse: Path, member: str, catalog: str) -> Team
     MaterializedView.objects.create(catalog=Catalog.objects.get(team=team, catalog_name=catalog), database="sales",
                                     name="orders_by_day", query=f"SELECT day, count(*) AS n FROM {catalog}.sales.orders "
                                                                 "GROUP BY day")
+    # an alert channel (to a closed local port: "Send test" answers ok false at once) and a rule using it
+    channel = channel_create(team=team, name="ops", kind="webhook", url="http://127.0.0.1:9/alerts",
+                             secret=register_secret(f"whsec-{team.name}-7Hq2pZ9x"))
+    rule = rule_create(team=team, name="failures", event="run_failed", channels=[channel.id], job=job.id)
     return TeamObjects(team=team, catalog=catalog, database="sales", table="orders", job_id=job.id, run_id=run.id,
                        member=member, schedule_id=schedule.id, dataset_id=dataset.id, preview_id=live_preview_of(team),
-                       view="orders_by_day")
+                       view="orders_by_day", channel_id=channel.id, rule_id=rule.id)
 
 
 def live_preview_of(team: Team) -> str:

@@ -44,6 +44,7 @@ def wsgi_in_test_transaction(settings: Any) -> Iterator[None]:
     """Serve requests inside the test's transaction, as Django's test client does: a request must not close the
     test's database connection (Django closes it at request start/end outside tests)."""
     settings.LAKEPORT_CONNECT_TIMEOUT = 1.0  # fuzzed configurations may name unreachable hosts
+    settings.LAKEPORT_ALERT_SEND_TIMEOUT = 1.0  # …and fuzzed alert channels unreachable receivers
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     yield
@@ -75,7 +76,8 @@ def aim(case: Any, world: World, caller: Any) -> None:
     if "team" in params:
         params["team"] = "acme"
     existing = {"name": world.own.catalog, "database": world.own.database, "table": world.own.table,
-                "job_id": world.own.job_id, "run_id": world.own.run_id, "username": world.own.member}
+                "job_id": world.own.job_id, "run_id": world.own.run_id, "username": world.own.member,
+                "channel_id": world.own.channel_id, "rule_id": world.own.rule_id}
     # A stable coin per example: the generated values decide, so a failing example replays the same way.
     if len(repr(sorted(params.items()))) % 2 == 0:
         for key, value in existing.items():

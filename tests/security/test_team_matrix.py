@@ -68,6 +68,13 @@ POLICY: dict[tuple[str, str], str] = {
     ("catalogs/<name>/materialized-views/<database>/<view>/refresh/", "get"): Role.VIEWER,
     ("catalogs/<name>/materialized-views/<database>/<view>/refresh/", "post"): Role.DEVELOPER,
     ("engine/warm/", "post"): Role.DEVELOPER,
+    ("alert-channels/", "get"): Role.VIEWER, ("alert-channels/", "post"): Role.ADMIN,
+    ("alert-channels/<channel_id>/", "get"): Role.VIEWER, ("alert-channels/<channel_id>/", "patch"): Role.ADMIN,
+    ("alert-channels/<channel_id>/", "delete"): Role.ADMIN,
+    ("alert-channels/<channel_id>/test/", "post"): Role.ADMIN,
+    ("alert-rules/", "get"): Role.VIEWER, ("alert-rules/", "post"): Role.ADMIN,
+    ("alert-rules/<rule_id>/", "get"): Role.VIEWER, ("alert-rules/<rule_id>/", "patch"): Role.ADMIN,
+    ("alert-rules/<rule_id>/", "delete"): Role.ADMIN,
 }
 
 
@@ -118,7 +125,8 @@ def url(endpoint: Endpoint, team: str, objects: TeamObjects) -> str:
     values = {"name": objects.catalog, "database": objects.database, "table": objects.table,
               "job_id": objects.job_id, "run_id": objects.run_id, "username": objects.member,
               "schedule_id": objects.schedule_id, "dataset_id": objects.dataset_id, "column": "id",
-              "preview_id": objects.preview_id, "view": objects.view}
+              "preview_id": objects.preview_id, "view": objects.view, "channel_id": objects.channel_id,
+              "rule_id": objects.rule_id}
     path = endpoint.route
     for param in endpoint.params:
         assert param in values, f"{endpoint}: the matrix does not know how to fill <{param}>; add it to url()"
@@ -188,7 +196,8 @@ def test_other_team(world: World, endpoint: Endpoint, role: str) -> None:
     assert (missing.status_code, missing.json()) == (resp.status_code, resp.json())
 
 
-OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id", "preview_id", "view"}
+OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id", "preview_id", "view",
+                 "channel_id", "rule_id"}
 CREATES_BY_NAME = {("catalogs/<name>/", "put")}
 
 

@@ -4,9 +4,10 @@ While the suite runs it collects, from the test side only (nothing in the applic
 - every response a Django/DRF test client receives (body and headers), and the bearer token it sent, which
   becomes a secret to look for;
 - every log record of the test process, as the configured handlers write it (after the redaction filter);
-- after each database test, before its data is rolled back or truncated: the secrets stored in catalog rows
-  (decrypted — they are what must never come out), and any secret in the job log table, run errors, results and
-  statements, the audit trail, or in plain text inside a stored configuration (secrets are encrypted at rest);
+- after each database test, before its data is rolled back or truncated: the secrets stored in catalog rows and
+  alert channels (decrypted — they are what must never come out), and any secret in the job log table, run errors,
+  results and statements, the audit trail, alert bodies and channels' last errors, or in plain text inside a
+  stored configuration (secrets are encrypted at rest);
 - at the end: log files and Spark event logs under the session's temporary directory (servers, workers, beat
   and Spark drivers that tests start write there) and any directory a test added with `watch_dir()`.
 
@@ -152,8 +153,9 @@ class LeakScan:
         """Learn the secrets stored in catalog rows and look for any secret in the tables a user or log reader sees."""
         from django.db import transaction
 
+        from alerts.models import AlertChannel, AlertDelivery
         from catalogs.models import Catalog, CatalogChange
-        from catalogs.secrets import secret_fields, stored_plain
+        from catalogs.secrets import secret_box, secret_fields, stored_plain
         from catalogs.types import get_catalog_type
         from jobs.models import JobRun, JobRunLogLine
 
@@ -172,9 +174,20 @@ class LeakScan:
                     for value in (plain.get(alias) or {}).values():
                         if isinstance(value, str):
                             register_secret(value, f"catalog {name}")
+            channels = list(AlertChannel.objects.values_list("name", "secret", "last_error"))
+            for name, sealed, _error in channels:  # a webhook's signing key, a Slack URL: never to come out
+                if sealed:
+                    with contextlib.suppress(Exception):
+                        register_secret(secret_box().decrypt(sealed), f"alert channel {name}")
             secrets = known_secrets()
             if not secrets:
                 return
+            for name, _sealed, error in channels:
+                self.findings.extend(Finding(f"alert channel {name}: last error", test, s)
+                                     for s in leaks_in(error, secrets))
+            for delivery_id, body in AlertDelivery.objects.values_list("id", "message"):
+                self.findings.extend(Finding(f"alert delivery {delivery_id}", test, s)
+                                     for s in leaks_in(repr(body), secrets))
             for name, _type, stored in rows:
                 self.findings.extend(Finding(f"catalog {name}: configuration stored in plain text", test, s)
                                      for s in leaks_in(stored, secrets))

@@ -20,6 +20,7 @@ const JobCreatePage = page(() => import("@/features/jobs/components/JobCreatePag
 const JobPage = page(() => import("@/features/jobs/components/JobPage").then((m) => m.JobPage));
 const JobsPage = page(() => import("@/features/jobs/components/JobsPage").then((m) => m.JobsPage));
 const LineagePage = page(() => import("@/features/lineage/components/LineagePage").then((m) => m.LineagePage));
+const AlertsPage = page(() => import("@/features/alerts/components/AlertsPage").then((m) => m.AlertsPage));
 const MembersPage = page(() => import("@/features/members/components/MembersPage").then((m) => m.MembersPage));
 const MetadataBrowserPage = page(() => import("@/features/metadata/components/MetadataBrowserPage").then((m) => m.MetadataBrowserPage));
 const RunPage = page(() => import("@/features/runs/components/RunPage").then((m) => m.RunPage));
@@ -66,6 +67,7 @@ export function AppRoutes() {
           <Route path="lineage" element={<LineagePage />} />
           <Route path="runs/:runId" element={<RunPage />} />
           <Route path="members" element={<MembersPage />} />
+          <Route path="alerts" element={<AlertsPage />} />
         </Route>
         <Route path="*" element={<RequireAuth><Home /></RequireAuth>} />
       </Routes>
