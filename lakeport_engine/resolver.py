@@ -31,6 +31,7 @@ from lakeport_engine.sqltext import (
     NameChain,
     Statement,
     UseCatalog,
+    delta_command,
     name_chains,
     rewrite,
     significant,
@@ -148,6 +149,8 @@ class CatalogResolver:
             return None  # USE CATALOG is ours; Spark's parser does not know it
         parser = self.spark._jsparkSession.sessionState().sqlParser()
         sql = stmt.sql
+        if delta_command(sql) is not None:
+            return None  # Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL: the Delta connector reads them
         view = view_statement_text(sql)  # Spark has no grammar for materialized view statements: their query only
         if view is not None:
             if view.query is None:
