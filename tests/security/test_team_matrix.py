@@ -68,6 +68,8 @@ POLICY: dict[tuple[str, str], str] = {
     ("catalogs/<name>/materialized-views/<database>/<view>/refresh/", "get"): Role.VIEWER,
     ("catalogs/<name>/materialized-views/<database>/<view>/refresh/", "post"): Role.DEVELOPER,
     ("engine/warm/", "post"): Role.DEVELOPER,
+    ("catalogs/<name>/databases/<database>/tables/<table>/maintenance/", "get"): Role.VIEWER,
+    ("catalogs/<name>/databases/<database>/tables/<table>/maintenance/", "post"): Role.ADMIN,
 }
 
 
