@@ -310,6 +310,11 @@ class CatalogResolver:
         if view_statement_text(sql) is not None:  # never Spark's own (pipeline) view commands: the guard saw the query
             raise SparkRuntimeError("Materialized views live in this team's embedded Delta catalogs: name the view "
                                     "catalog.database.view with one of them.", statement=stmt.index)
+        command = delta_command(sql)
+        if command is not None:  # never Spark's own reading of it (`DESCRIBE detail x` is a column): the guard let
+            # it through as Delta's command
+            raise SparkRuntimeError(f"{command.upper()} runs on the tables of this team's embedded Delta catalogs: "
+                                    "name the table catalog.database.table with one of them.", statement=stmt.index)
         return self.spark.sql(sql)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:

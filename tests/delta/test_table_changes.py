@@ -305,3 +305,16 @@ def test_a_bad_table_change_fails_the_run_naming_the_rule(spark: Any, lake_store
     message = result.statements[2].error or ""
     assert "VACUUM lake.db.t RETAIN 1 HOURS" in message and "deletedFileRetentionDuration" in message
     assert "Traceback" not in message and "at org.apache" not in message
+
+
+def test_a_delta_command_on_a_table_outside_delta_catalogs_is_refused(spark: Any,
+                                                                      lake_store: InMemoryCatalogStore) -> None:
+    """Spark would read `DESCRIBE DETAIL x` as DESCRIBE of a table named `detail` (column x), past the guard's
+    checks: the run refuses it instead, naming the rule."""
+    session = spark.newSession()
+    session.sql("CREATE TEMPORARY VIEW detail AS SELECT 1 AS x")
+    for statement in ("DESCRIBE DETAIL x", "VACUUM spark_catalog.default.nope", "OPTIMIZE detail"):
+        result = ScriptRunner(session, lake_store, team="acme", snapshot={}).run(statement)
+        assert not result.succeeded, statement
+        message = result.statements[0].error or ""
+        assert "runs on the tables of this team's embedded Delta catalogs" in message, (statement, message)
