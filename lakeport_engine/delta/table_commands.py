@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import os
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from lakeport_engine.pins import SnapshotPins
 
 DEFAULT_RETENTION = "interval 1 week"
+RETENTION_CHECK_ENV = "LAKEPORT_DELTA_RETENTION_CHECK"
 _UNITS = {"microsecond": 1e-6 / 3600, "millisecond": 1e-3 / 3600, "second": 1 / 3600, "minute": 1 / 60,
           "hour": 1.0, "day": 24.0, "week": 168.0}
 _FILE_STATS = T.StructType([T.StructField(n, t, True) for n, t in (
@@ -252,7 +254,7 @@ class TableCommands:
         configured = table.metadata().configuration.get("delta.deletedFileRetentionDuration") or DEFAULT_RETENTION
         minimum = retention_hours(configured, f"VACUUM {ref}")
         hours = minimum if plan.retain_hours is None else plan.retain_hours
-        if hours < minimum:
+        if hours < minimum and _retention_check_on():
             raise DeltaConnectorError(
                 f"VACUUM {ref} RETAIN {plan.retain_hours:g} HOURS: the retention is below the table's "
                 f"delta.deletedFileRetentionDuration ('{configured}' = {minimum:g} hours); files that readers of "
@@ -276,6 +278,12 @@ class TableCommands:
         """No rows, the table's latest schema: what lineage records as written by a commit that changed no data."""
         table = open_table(self._catalog(ref.catalog), ref)
         return self.spark.createDataFrame([], spark_schema(table.schema()))
+
+
+def _retention_check_on() -> bool:
+    """False only when the operator turned VACUUM's retention check off for the engine
+    (`LAKEPORT_DELTA_RETENTION_CHECK=false`, Delta's `retentionDurationCheck.enabled`); SQL cannot."""
+    return os.environ.get(RETENTION_CHECK_ENV, "true").strip().lower() not in ("false", "0", "no", "off")
 
 
 def retention_hours(value: str, what: str) -> float:

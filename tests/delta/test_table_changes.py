@@ -318,3 +318,12 @@ def test_a_delta_command_on_a_table_outside_delta_catalogs_is_refused(spark: Any
         assert not result.succeeded, statement
         message = result.statements[0].error or ""
         assert "runs on the tables of this team's embedded Delta catalogs" in message, (statement, message)
+
+
+def test_the_operator_can_turn_the_retention_check_off(db: Lake, monkeypatch: pytest.MonkeyPatch) -> None:
+    _make(db, "t")
+    db.sql("OPTIMIZE lake.db.t")
+    with pytest.raises(DeltaConnectorError, match="below the table's delta.deletedFileRetentionDuration"):
+        db.sql("VACUUM lake.db.t RETAIN 0 HOURS DRY RUN")
+    monkeypatch.setenv("LAKEPORT_DELTA_RETENTION_CHECK", "false")  # the engine's environment, not the script's SQL
+    assert len(db.sql("VACUUM lake.db.t RETAIN 0 HOURS DRY RUN").collect()) == 12
