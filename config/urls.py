@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/", include("teams.urls")),
+    path("api/v1/teams/<str:team>/", include("jobs.maintenance_urls")),  # before the table route's <path:table>
     path("api/v1/teams/<str:team>/", include("catalogs.urls")),
     path("api/v1/teams/<str:team>/", include("declarative.urls")),
     path("api/v1/teams/<str:team>/", include("jobs.urls")),

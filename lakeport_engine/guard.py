@@ -25,7 +25,7 @@ from py4j.java_gateway import JavaObject
 
 from lakeport_engine.errors import SparkRuntimeError
 from lakeport_engine.matviews import view_statement_text
-from lakeport_engine.sqltext import QUOTED, STRING, WORD, Statement, significant, tokenize
+from lakeport_engine.sqltext import QUOTED, STRING, WORD, Statement, delta_command, significant, tokenize
 
 # JAXP switches: no XML parser of the JVM opens an external DTD, schema or stylesheet (xpath_* fetched a DOCTYPE's
 # SYSTEM URL; issue 28). Set at launch for the driver and executors, and again at run time by every SqlGuard.
@@ -266,6 +266,8 @@ class SqlGuard:
         """
         try:
             self._check_names_text(sql)
+            if delta_command(sql) is not None:
+                return  # OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL: a table name only, which the Delta connector reads
             view = view_statement_text(sql)  # Spark has no grammar for it: the view's query is what runs
             if view is not None:
                 if view.query is None:

@@ -31,6 +31,7 @@ from lakeport_engine.sqltext import (
     NameChain,
     Statement,
     UseCatalog,
+    delta_command,
     name_chains,
     rewrite,
     significant,
@@ -148,6 +149,8 @@ class CatalogResolver:
             return None  # USE CATALOG is ours; Spark's parser does not know it
         parser = self.spark._jsparkSession.sessionState().sqlParser()
         sql = stmt.sql
+        if delta_command(sql) is not None:
+            return None  # Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL: the Delta connector reads them
         view = view_statement_text(sql)  # Spark has no grammar for materialized view statements: their query only
         if view is not None:
             if view.query is None:
@@ -307,6 +310,11 @@ class CatalogResolver:
         if view_statement_text(sql) is not None:  # never Spark's own (pipeline) view commands: the guard saw the query
             raise SparkRuntimeError("Materialized views live in this team's embedded Delta catalogs: name the view "
                                     "catalog.database.view with one of them.", statement=stmt.index)
+        command = delta_command(sql)
+        if command is not None:  # never Spark's own reading of it (`DESCRIBE detail x` is a column): the guard let
+            # it through as Delta's command
+            raise SparkRuntimeError(f"{command.upper()} runs on the tables of this team's embedded Delta catalogs: "
+                                    "name the table catalog.database.table with one of them.", statement=stmt.index)
         return self.spark.sql(sql)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:

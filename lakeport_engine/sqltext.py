@@ -397,3 +397,23 @@ def rewrite(sql: str, replacements: dict[int, str], tokens: list[Token]) -> str:
             pos = tok.end
     out.append(sql[pos:])
     return "".join(out)
+
+
+# ---- Delta's SQL commands ------------------------------------------------------------------------------
+DELTA_COMMANDS = ("optimize", "vacuum", "restore", "describe detail")
+
+
+def delta_command(sql: str) -> str | None:
+    """`optimize` / `vacuum` / `restore` / `describe detail` when `sql` is one of Delta's own SQL commands, which
+    Spark's parser has no grammar for (the embedded Delta connector reads them); None for any other statement."""
+    try:
+        words = [t.lower for t in significant(tokenize(sql))[:2] if t.kind == WORD]
+    except SqlTextError:
+        return None
+    if not words:
+        return None
+    if words[0] in ("optimize", "vacuum", "restore"):
+        return words[0]
+    if words[0] in ("desc", "describe") and words[1:2] == ["detail"]:
+        return "describe detail"
+    return None

@@ -65,7 +65,7 @@ START_TIMEOUT_SECONDS = 180.0
 STOP_GRACE_SECONDS = 10.0
 # Variables an engine may inherit from the worker: locale, time zone, Java and Spark locations. Nothing else.
 ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME", "SPARK_HOME", "LAKEPORT_DELTA_MODE",
-                 "LAKEPORT_JDBC_MYSQL_DRIVER")
+                 "LAKEPORT_JDBC_MYSQL_DRIVER", "LAKEPORT_DELTA_RETENTION_CHECK")
 
 # Serial GC, a heap that gives memory back and glibc's freed native memory returned every 5 s: engines idle most
 # of the time (measured in docs/benchmarks/engines.md). TrimNativeHeapInterval exists from JDK 17.0.9; older JVMs

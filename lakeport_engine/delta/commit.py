@@ -152,18 +152,7 @@ class DeltaWriter:
         if DeltaTable.is_deltatable(uri, self.catalog.delta_options()):
             raise DeltaConnectorError(f"Delta table {ref} already exists.")
         dschema = delta_schema(schema, table=str(ref))
-        for column in partition_by:
-            field = next((f for f in schema.fields if f.name == column), None)
-            if field is None:
-                raise DeltaConnectorError(f"partition column '{column}' of {ref} is not a column of the table.")
-            if isinstance(field.dataType, T.TimestampType | T.TimestampNTZType | T.FloatType | T.DoubleType
-                          | T.StructType | T.ArrayType | T.MapType | T.BinaryType):
-                raise DeltaConnectorError(
-                    f"Delta table {ref} cannot be partitioned by '{column}' of type {field.dataType.simpleString()}:"
-                    " use a string, integer, date, boolean or decimal column."
-                )
-        if len(partition_by) == len(schema.fields) and schema.fields:
-            raise DeltaConnectorError(f"Delta table {ref} needs at least one column that is not a partition column.")
+        _check_partitioning(ref, schema, partition_by)
         created_dir = not self.storage.exists(uri)
         try:
             if frame is None:
@@ -189,6 +178,57 @@ class DeltaWriter:
             if created_dir and not DeltaTable.is_deltatable(uri, self.catalog.delta_options()):
                 self.storage.delete(uri)
             raise
+
+    def replace(self, ref: TableRef, schema: T.StructType, *, partition_by: Sequence[str],
+                frame: DataFrame | None = None, description: str | None = None,
+                configuration: Mapping[str, str] | None = None, operation: str = "CREATE OR REPLACE TABLE") -> int:
+        """`CREATE OR REPLACE TABLE` of an existing table: one commit removing every file and writing the new
+        schema, partitioning, properties (and `frame`'s rows); older versions stay readable (history kept)."""
+        uri = self.catalog.table_uri(ref)
+        table = open_table(self.catalog, ref)
+        check_writable(table, ref, removes_files=True)
+        dschema = delta_schema(schema, table=str(ref))
+        _check_partitioning(ref, schema, partition_by)
+        attempted_at = table.version()
+        try:
+            if frame is None:
+                commit_id = uuid.uuid4().hex[:16]
+                DeltaTable.create(uri, dschema, mode="overwrite", partition_by=list(partition_by) or None,
+                                  name=ref.table, description=description,
+                                  configuration=dict(configuration or {}) or None,
+                                  storage_options=self.catalog.delta_options(),
+                                  commit_properties=CommitProperties(custom_metadata={
+                                      "lakeport.operation": operation, COMMIT_ID_KEY: commit_id,
+                                      "readVersion": attempted_at}))
+                return self._landed_version(ref, attempted_at, commit_id)
+            with self._pending(ref, frame, list(partition_by)) as written:
+                create_table_with_add_actions(
+                    uri, dschema, written.adds, mode="overwrite", partition_by=list(partition_by) or None,
+                    name=ref.table, description=description, configuration=dict(configuration or {}) or None,
+                    storage_options=self.catalog.delta_options(),
+                    commit_properties=CommitProperties(custom_metadata=self._metadata(operation, written,
+                                                                                      attempted_at, blind=False)),
+                )
+                return self._landed_version(ref, attempted_at, written.commit_id)
+        except DeltaError as exc:
+            raise DeltaConnectorError(f"{operation} {ref} failed: {exc}") from exc
+
+    def operate(self, ref: TableRef, table: DeltaTable, operation: str,
+                run: Callable[[CommitProperties], object]) -> tuple[int, object]:
+        """Run one delta-rs operation (`alter`, `restore`, `optimize`, …) on `table` with this writer's commitInfo;
+        returns (the version it committed, or the one read when it committed nothing; the operation's answer)."""
+        commit_id = uuid.uuid4().hex[:16]
+        attempted_at = table.version()
+        properties = CommitProperties(custom_metadata={"lakeport.operation": operation, COMMIT_ID_KEY: commit_id,
+                                                       **self.extra_metadata})
+        try:
+            answer = run(properties)
+        except DeltaError as exc:
+            raise DeltaConnectorError(f"{operation} {ref} failed: {exc}") from exc
+        latest = open_table(self.catalog, ref)
+        if latest.version() == attempted_at:
+            return attempted_at, answer
+        return self._landed_version(ref, attempted_at, commit_id), answer
 
     def replace_files(self, ref: TableRef, read: DeltaTable, frame: DataFrame | None, *,
                       removed: Sequence[Mapping[str, Any]], read_set: set[str], operation: str,
@@ -417,6 +457,22 @@ def file_stats(footer: pq.FileMetaData, schema: T.StructType) -> dict[str, Any]:
     if nulls:
         stats["nullCount"] = nulls
     return stats
+
+
+def _check_partitioning(ref: TableRef, schema: T.StructType, partition_by: Sequence[str]) -> None:
+    """Partition columns this connector can write and read back exactly."""
+    for column in partition_by:
+        field = next((f for f in schema.fields if f.name == column), None)
+        if field is None:
+            raise DeltaConnectorError(f"partition column '{column}' of {ref} is not a column of the table.")
+        if isinstance(field.dataType, T.TimestampType | T.TimestampNTZType | T.FloatType | T.DoubleType
+                      | T.StructType | T.ArrayType | T.MapType | T.BinaryType):
+            raise DeltaConnectorError(
+                f"Delta table {ref} cannot be partitioned by '{column}' of type {field.dataType.simpleString()}:"
+                " use a string, integer, date, boolean or decimal column."
+            )
+    if len(partition_by) == len(schema.fields) and schema.fields:
+        raise DeltaConnectorError(f"Delta table {ref} needs at least one column that is not a partition column.")
 
 
 def _remove_actions(files: Sequence[Mapping[str, Any]]) -> list[RemoveAction]:

@@ -33,6 +33,8 @@ from lakeport_engine.delta.schema import spark_schema
 from lakeport_engine.delta.snapshot import open_table, snapshot_frame, travel
 from lakeport_engine.delta.statements import Plan, Reference, StatementReader, rewrite
 from lakeport_engine.delta.storage import Storage, storage_for
+from lakeport_engine.delta.table_commands import TableCommands
+from lakeport_engine.delta.table_sql import read_table_statement
 from lakeport_engine.delta.view_sql import read_view_statement
 from lakeport_engine.delta.view_statements import MaterializedViews
 from lakeport_engine.jvm import jvm
@@ -49,7 +51,7 @@ _REFUSED_PROPERTIES = {
 }
 
 
-class EmbeddedDelta(MaterializedViews):
+class EmbeddedDelta(MaterializedViews, TableCommands):
     """Delta catalogs for one Spark session: register catalogs, then `handles()` / `execute()` statements."""
 
     def __init__(self, spark: SparkSession) -> None:
@@ -114,7 +116,7 @@ class EmbeddedDelta(MaterializedViews):
             remembered: Plan | None = cached[1]
             return remembered
         reader = self._reader(current_catalog, current_database)
-        plan = read_view_statement(reader, sql) or reader.read(sql)
+        plan = read_view_statement(reader, sql) or read_table_statement(reader, sql) or reader.read(sql)
         if remember:
             self._read_versions.plan = (key, plan)
         return plan
@@ -333,19 +335,24 @@ class EmbeddedDelta(MaterializedViews):
     def _run_create_table(self, plan: Plan) -> None:
         ref = _target(plan)
         catalog = self._catalog(ref.catalog)
-        if self._table_exists(ref):
+        # CREATE OR REPLACE of an existing table is one commit on it (history kept); of a missing one, version 0.
+        replacing = plan.replace and self._table_exists(ref)
+        if not replacing and self._table_exists(ref):
             if plan.if_exists:
                 return None
             raise DeltaConnectorError(f"Delta table {ref} already exists.")
         self._require_database(catalog, ref.database)
         configuration = self._table_properties(ref, plan.properties)
+        writer = self._writer(ref.catalog)
+        verb = "CREATE OR REPLACE TABLE" if plan.replace else "CREATE TABLE"
         if plan.kind == "ctas":
             source = self._source(plan)
             schema = T.StructType([T.StructField(f.name, f.dataType, True, f.metadata) for f in source.schema.fields])
             partition_by = self._partition_columns(ref, schema, plan.partition_by)
-            version = self._writer(ref.catalog).create(
-                ref, schema, partition_by=partition_by, frame=source.select(*[f"`{f.name}`" for f in schema.fields]),
-                description=plan.comment, configuration=configuration, operation="CREATE TABLE AS SELECT")
+            frame = source.select(*[f"`{f.name}`" for f in schema.fields])
+            make = writer.replace if replacing else writer.create
+            version = make(ref, schema, partition_by=partition_by, frame=frame, description=plan.comment,
+                           configuration=configuration, operation=f"{verb} AS SELECT")
             self._committed(ref, version, source)
             return None
         schema = self._ddl_schema(ref, plan.columns_ddl or "")
@@ -353,8 +360,13 @@ class EmbeddedDelta(MaterializedViews):
             extra = self._ddl_schema(ref, plan.partition_ddl)
             schema = T.StructType(schema.fields + [f for f in extra.fields if f.name not in schema.names])
         partition_by = self._partition_columns(ref, schema, plan.partition_by)
-        version = self._writer(ref.catalog).create(ref, schema, partition_by=partition_by, description=plan.comment,
-                                                   configuration=configuration)
+        if replacing:
+            version = writer.replace(ref, schema, partition_by=partition_by, description=plan.comment,
+                                     configuration=configuration, operation=verb)
+            self._committed(ref, version, self.spark.createDataFrame([], schema))
+            return None
+        version = writer.create(ref, schema, partition_by=partition_by, description=plan.comment,
+                                configuration=configuration, operation=verb)
         self._committed(ref, version, None)
         return None
 
@@ -419,8 +431,10 @@ class EmbeddedDelta(MaterializedViews):
     def _run_unsupported(self, plan: Plan) -> None:
         raise DeltaConnectorError(
             f"{plan.reason} is not supported on Delta tables by the embedded Delta connector (it supports SELECT "
-            "with time travel, INSERT INTO/OVERWRITE, MERGE INTO, UPDATE, DELETE, TRUNCATE TABLE, CREATE TABLE [AS SELECT], "
-            "DROP TABLE, CREATE/DROP DATABASE, SHOW and DESCRIBE [HISTORY]). Use LAKEPORT_DELTA_MODE=jvm with "
+            "with time travel, INSERT INTO/OVERWRITE, MERGE INTO, UPDATE, DELETE, TRUNCATE TABLE, CREATE [OR REPLACE] "
+            "TABLE [AS SELECT], ALTER TABLE ADD COLUMNS/SET|UNSET TBLPROPERTIES/ALTER COLUMN COMMENT, RESTORE, "
+            "OPTIMIZE, VACUUM, DROP TABLE, CREATE/DROP DATABASE, SHOW and DESCRIBE [HISTORY|DETAIL]). "
+            "Use LAKEPORT_DELTA_MODE=jvm with "
             "delta-spark jars for it."
         )
 
@@ -460,11 +474,12 @@ class EmbeddedDelta(MaterializedViews):
         mode = self.spark.conf.get("spark.sql.sources.partitionOverwriteMode", "static") or "static"
         return mode.lower() == "dynamic"
 
-    def _ddl_schema(self, ref: TableRef, ddl: str) -> T.StructType:
+    def _ddl_schema(self, ref: TableRef, ddl: str, what: str = "") -> T.StructType:
         try:
             parsed = jvm(self.spark).org.apache.spark.sql.types.StructType.fromDDL(ddl)
         except Exception as exc:
-            raise DeltaConnectorError(f"CREATE TABLE {ref}: invalid column definitions: {_first_line(exc)}") from exc
+            raise DeltaConnectorError(f"{what or f'CREATE TABLE {ref}'}: invalid column definitions: "
+                                      f"{_first_line(exc)}") from exc
         return T.StructType.fromJson(json.loads(parsed.json()))
 
     def _partition_columns(self, ref: TableRef, schema: T.StructType, names: list[str]) -> list[str]:

@@ -66,6 +66,7 @@ class Plan:
     columns: list[str] | None = None
     by_name: bool = False
     if_exists: bool = False  # IF EXISTS / IF NOT EXISTS
+    replace: bool = False  # CREATE OR REPLACE TABLE
     cascade: bool = False
     columns_ddl: str | None = None
     partition_by: list[str] = field(default_factory=list)
@@ -360,10 +361,12 @@ class StatementReader:
         if ref is None:
             refs = self.references(text, tree, tokens, skip=target)
             return Plan("query", text, references=refs) if refs else None
-        if tree.args.get("replace"):
-            return Plan("unsupported", text, reason="CREATE OR REPLACE TABLE")
         self._no_location(tree, f"table {ref}")
-        plan = Plan("create_table", text, target=ref, if_exists=bool(tree.args.get("exists")))
+        plan = Plan("create_table", text, target=ref, if_exists=bool(tree.args.get("exists")),
+                    replace=bool(tree.args.get("replace")))
+        if plan.replace and plan.if_exists:
+            raise DeltaConnectorError(f"CREATE OR REPLACE TABLE {ref}: IF NOT EXISTS cannot be combined with OR "
+                                      "REPLACE.")
         idents = [p for p in target.parts if isinstance(p, exp.Identifier)]
         index = next(i for i, t in enumerate(tokens) if t.start == idents[-1].meta["start"]) + 1
         if isinstance(tree.this, exp.Schema) and index < len(tokens) and tokens[index].text == "(":

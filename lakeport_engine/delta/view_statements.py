@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 WRITES = {"insert": "INSERT INTO", "delete": "DELETE FROM", "update": "UPDATE", "truncate": "TRUNCATE TABLE",
-          "merge": "MERGE INTO", "drop_table": "DROP TABLE"}
+          "merge": "MERGE INTO", "drop_table": "DROP TABLE", "alter_table": "ALTER TABLE", "restore": "RESTORE TABLE",
+          "create_table": "CREATE OR REPLACE TABLE", "ctas": "CREATE OR REPLACE TABLE"}
 # The view table refuses concurrent commits that only add files: two refreshes never both apply the same changes.
 VIEW_TABLE_PROPERTIES = {"delta.isolationLevel": "Serializable"}
 
@@ -86,6 +87,8 @@ class MaterializedViews:
     def refuse_view_write(self, plan: Plan) -> None:
         """A write statement whose target is a materialized view fails: only its refresh writes it."""
         verb = WRITES.get(plan.kind)
+        if plan.kind in ("create_table", "ctas") and not plan.replace:
+            verb = None  # a plain CREATE of an existing name fails as "already exists"
         if verb is None or plan.target is None or self.views is None:
             return
         ref = plan.target

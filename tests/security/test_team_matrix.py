@@ -75,6 +75,8 @@ POLICY: dict[tuple[str, str], str] = {
     ("alert-rules/", "get"): Role.VIEWER, ("alert-rules/", "post"): Role.ADMIN,
     ("alert-rules/<rule_id>/", "get"): Role.VIEWER, ("alert-rules/<rule_id>/", "patch"): Role.ADMIN,
     ("alert-rules/<rule_id>/", "delete"): Role.ADMIN,
+    ("catalogs/<name>/databases/<database>/tables/<table>/maintenance/", "get"): Role.VIEWER,
+    ("catalogs/<name>/databases/<database>/tables/<table>/maintenance/", "post"): Role.ADMIN,
 }
 
 

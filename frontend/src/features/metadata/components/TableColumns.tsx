@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { ErrorBox, Loading } from "@/components/Status";
 import { InferredSchema } from "@/features/metadata/components/InferredSchema";
 import { StreamSample } from "@/features/metadata/components/StreamSample";
+import { TableMaintenance } from "@/features/metadata/components/TableMaintenance";
 import { tableQuery } from "@/lib/queries/metadata";
 
 /** Columns (with types and partition columns) of one table, and Delta's version and row count. */
@@ -67,6 +68,10 @@ export function TableColumns({ team, catalog, database, table, isAdmin = false }
             <p className="muted">Partitioned by {q.data.partition_columns.join(", ")}.</p>
           )}
           {stream && <StreamSample key={fq} team={team} catalog={catalog} database={database} table={table} />}
+          {/* a Delta table has a version; team admins can compact and vacuum it */}
+          {isAdmin && !stream && q.data.version !== undefined && q.data.version !== null && (
+            <TableMaintenance key={fq} team={team} catalog={catalog} database={database} table={table} />
+          )}
           <Link className="btn" to={`/t/${encodeURIComponent(team)}/sql?sql=${encodeURIComponent(sql)}`}>
             Query in SQL editor
           </Link>{" "}
