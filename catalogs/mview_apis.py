@@ -61,7 +61,7 @@ def view_out(row: MaterializedView) -> dict[str, Any]:
         "table_version": row.table_version, "state": row.state, "stale": fresh["stale"],
         "sources": fresh["sources"], "last_refresh": row.last_refresh, "refresh_again": row.refresh_again,
         "schedule_id": None, "next_refresh": None, "update_time": row.update_time,
-        **view_details(view=row),  # the schedule's next tick (schedules/hooks.py)
+        **view_details(view=row),  # the schedule's next tick (schedules/view_hooks.py)
     }
 
 

@@ -14,7 +14,7 @@ class SchedulesConfig(AppConfig):
         # schedules is above catalogs and jobs: it follows views and runs through their hook registries
         from catalogs.hooks import register_view_hook
         from jobs.hooks import register_run_hook
-        from schedules.hooks import RefreshOnCommitRunHook, ViewScheduleHook
+        from schedules.view_hooks import RefreshOnCommitRunHook, ViewScheduleHook
 
         register_view_hook(ViewScheduleHook())
         register_run_hook(RefreshOnCommitRunHook())
