@@ -39,6 +39,7 @@ from lakeport_engine.iceberg.catalog import (
 from lakeport_engine.iceberg.scan import FIELD_ID_CONFS, pick_snapshot, plain_schema, snapshot_frame, spark_schema
 from lakeport_engine.iceberg.write import (
     commit_append,
+    commit_overwrite,
     commit_with_retries,
     iceberg_schema,
     partition_item,
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 VIEW_PREFIX = "__lp_iceberg_"
-SUPPORTED = ("SELECT with VERSION/TIMESTAMP AS OF, INSERT INTO, CREATE TABLE [PARTITIONED BY transforms] [AS SELECT], "
+SUPPORTED = ("SELECT with VERSION/TIMESTAMP AS OF, INSERT INTO/OVERWRITE, CREATE TABLE [PARTITIONED BY transforms] [AS SELECT], "
              "DROP TABLE, CREATE/DROP DATABASE, SHOW DATABASES/TABLES, DESCRIBE [HISTORY]")
 _REFUSED_KINDS = {
     "delete": "DELETE FROM (row-level deletes need positional delete files, not written yet)",
@@ -269,14 +270,12 @@ class EmbeddedIceberg:
     # ---- writes ------------------------------------------------------------------------------------------
     def _run_insert(self, plan: Plan) -> None:
         ref = _target(plan)
-        if plan.overwrite:
-            raise IcebergError(f"INSERT OVERWRITE on Iceberg table {ref} is not supported by the embedded Iceberg "
-                               f"connector yet (it supports {SUPPORTED}).")
         if plan.partition or plan.dynamic_partitions:
-            raise IcebergError(f"INSERT INTO {ref} PARTITION (…): Iceberg partitions are hidden; insert the "
-                               "columns' values instead.")
+            raise IcebergError(f"INSERT … PARTITION (…) into {ref}: Iceberg partitions are hidden; insert the "
+                               "columns' values instead (INSERT OVERWRITE replaces the partitions written when "
+                               "spark.sql.sources.partitionOverwriteMode=dynamic).")
         catalog = self._catalog(ref.catalog)
-        table = self._load(ref)
+        table = self._load(ref)  # an overwrite replaces what this snapshot holds, and commits only on top of it
         target_schema = plain_schema(spark_schema(table.schema(), str(ref)))
         try:
             source = self._source(plan)
@@ -285,16 +284,25 @@ class EmbeddedIceberg:
             files, directory = write_files(self.spark, table, frame, name=str(ref), warehouse=catalog.warehouse)
         finally:
             self._drop_source_views()
+        operation = "INSERT OVERWRITE" if plan.overwrite else "INSERT INTO"
         try:
-            committed = commit_with_retries(
-                lambda: self._load(ref),
-                lambda t: _append(t, files, "INSERT INTO"),
-                name=str(ref), retries=catalog.retries)
+            if plan.overwrite:
+                dynamic = self._dynamic_overwrite() and bool(table.spec().fields)
+                commit_overwrite(table, files, dynamic=dynamic, name=str(ref),
+                                 properties={"lakeport.operation": operation})
+                committed = self._load(ref)
+            else:
+                committed = commit_with_retries(lambda: self._load(ref), lambda t: _append(t, files, operation),
+                                                name=str(ref), retries=catalog.retries)
         except BaseException:
             shutil.rmtree(directory, ignore_errors=True)
             raise
         self._committed(ref, committed, frame)
         return None
+
+    def _dynamic_overwrite(self) -> bool:
+        mode = self.spark.conf.get("spark.sql.sources.partitionOverwriteMode", "static") or "static"
+        return mode.lower() == "dynamic"
 
     def _run_create_table(self, plan: Plan) -> None:
         ref = _target(plan)

@@ -324,10 +324,12 @@ def _data_file(table: Table, schema: Schema, spec: Any, path: Path, root: Path, 
         if found is None:
             raise IcebergError(f"data file {path.name} was written outside its partition directory.")
         partition.append(None if found == _DEFAULT_PARTITION else reader(unquote(found)))
-    return DataFile.from_args(
+    data_file = DataFile.from_args(
         content=DataFileContent.DATA, file_path=f"file://{path}", file_format=FileFormat.PARQUET,  # literal, as pyiceberg
         partition=Record(*partition), file_size_in_bytes=path.stat().st_size, sort_order_id=None,
         spec_id=spec.spec_id, equality_ids=None, key_metadata=None, **statistics.to_serialized_dict())
+    data_file.spec_id = spec.spec_id  # not a stored field: from_args drops it, overwrites compare by it
+    return data_file
 
 
 def commit_append(transaction: Transaction, files: Sequence[DataFile], properties: dict[str, str]) -> None:
@@ -335,6 +337,31 @@ def commit_append(transaction: Transaction, files: Sequence[DataFile], propertie
     with transaction.update_snapshot(snapshot_properties=properties).fast_append() as append:
         for data_file in files:
             append.append_data_file(data_file)
+
+
+def commit_overwrite(table: Table, files: Sequence[DataFile], *, dynamic: bool, name: str,
+                     properties: dict[str, str]) -> None:
+    """Replace the table's rows (or, `dynamic`, the partitions `files` write to) with `files`, in one commit on the
+    snapshot `table` was loaded at: a concurrent commit since then fails it (IcebergConflictError), never a retry
+    that would drop rows it did not see."""
+    from pyiceberg.exceptions import CommitFailedException
+
+    targets = {(f.spec_id, _partition_key(f.partition)) for f in files}
+    current = list(table.scan().plan_files()) if table.current_snapshot() is not None else []
+    try:
+        with table.transaction() as tx, tx.update_snapshot(snapshot_properties=properties).overwrite() as overwrite:
+            for task in current:
+                if not dynamic or (task.file.spec_id, _partition_key(task.file.partition)) in targets:
+                    overwrite.delete_data_file(task.file)
+            for data_file in files:
+                overwrite.append_data_file(data_file)
+    except CommitFailedException:
+        raise IcebergConflictError(f"INSERT OVERWRITE on Iceberg table {name}: another commit changed the table "
+                                   "since this statement read it; nothing was committed.") from None
+
+
+def _partition_key(record: Any) -> tuple[Any, ...]:  # noqa: ANN401 - pyiceberg's Record
+    return tuple(record[i] for i in range(len(record)))
 
 
 def commit_with_retries(load: Callable[[], Table], apply: Callable[[Table], None], *, name: str, retries: int) -> Table:

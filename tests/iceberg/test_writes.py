@@ -98,10 +98,30 @@ def test_a_failed_write_commits_nothing_and_leaves_no_files(ice: Ice) -> None:
     assert ice.table("default.req").current_snapshot() is None
 
 
+def test_insert_overwrite_whole_table_and_dynamic_partitions(ice: Ice) -> None:
+    ice.sql("CREATE TABLE ice.default.o (id INT, region STRING) PARTITIONED BY (region)")
+    ice.sql("INSERT INTO ice.default.o VALUES (1, 'n'), (2, 's'), (3, 'e')")
+    ice.sql("INSERT INTO ice.default.o VALUES (4, 'n')")
+    ice.sql("INSERT OVERWRITE ice.default.o SELECT id * 10, region FROM ice.default.o WHERE region <> 'e'")
+    table = ice.table("default.o")
+    assert oracle(table) == Counter([(10, "n"), (20, "s"), (40, "n")])
+    assert ice.rows("SELECT * FROM ice.default.o") == oracle(table)
+    ice.spark.conf.set("spark.sql.sources.partitionOverwriteMode", "dynamic")
+    try:
+        ice.sql("INSERT OVERWRITE ice.default.o VALUES (7, 'n'), (8, 'w')")
+    finally:
+        ice.spark.conf.unset("spark.sql.sources.partitionOverwriteMode")
+    table = ice.table("default.o")
+    assert oracle(table) == Counter([(7, "n"), (8, "w"), (20, "s")])  # 's' untouched, 'n' replaced
+    assert ice.rows("SELECT * FROM ice.default.o") == oracle(table)
+    first = table.snapshots()[0].snapshot_id
+    assert ice.rows(f"SELECT * FROM ice.default.o VERSION AS OF {first}") == Counter([(1, "n"), (2, "s"), (3, "e")])
+
+
 @pytest.mark.parametrize(("statement", "message"), [
     ("DELETE FROM ice.default.t WHERE id = 1", "DELETE FROM"),
     ("UPDATE ice.default.t SET s = 'x'", "UPDATE"),
-    ("INSERT OVERWRITE ice.default.t VALUES (1, 'a')", "INSERT OVERWRITE"),
+    ("INSERT INTO ice.default.t PARTITION (id = 1) VALUES ('a')", "partitions are hidden"),
     ("MERGE INTO ice.default.t a USING ice.default.t b ON a.id = b.id WHEN MATCHED THEN DELETE", "MERGE INTO"),
     ("ALTER TABLE ice.default.t ADD COLUMN x INT", "ALTER TABLE"),
     ("CREATE TABLE ice.default.u (id INT) LOCATION '/tmp/elsewhere'", "LOCATION"),
