@@ -29,6 +29,7 @@ from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.metadata import DESCRIBE, SHOW_DATABASES, SHOW_TABLES, like
 from lakeport_engine.delta.statements import Plan, Reference, StatementReader, rewrite
 from lakeport_engine.iceberg.catalog import (
+    IcebergConflictError,
     IcebergError,
     check_name,
     confined,
@@ -57,10 +58,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 VIEW_PREFIX = "__lp_iceberg_"
-SUPPORTED = ("SELECT with VERSION/TIMESTAMP AS OF, INSERT INTO/OVERWRITE, CREATE TABLE [PARTITIONED BY transforms] [AS SELECT], "
+SUPPORTED = ("SELECT with VERSION/TIMESTAMP AS OF, INSERT INTO/OVERWRITE, DELETE FROM of whole files, CREATE TABLE [PARTITIONED BY transforms] [AS SELECT], "
              "DROP TABLE, CREATE/DROP DATABASE, SHOW DATABASES/TABLES, DESCRIBE [HISTORY]")
 _REFUSED_KINDS = {
-    "delete": "DELETE FROM (row-level deletes need positional delete files, not written yet)",
     "update": "UPDATE (needs positional delete files, not written yet)",
     "merge": "MERGE INTO (needs positional delete files, not written yet)",
     "truncate": "TRUNCATE TABLE (not written yet)",
@@ -304,6 +304,68 @@ class EmbeddedIceberg:
         mode = self.spark.conf.get("spark.sql.sources.partitionOverwriteMode", "static") or "static"
         return mode.lower() == "dynamic"
 
+    def _run_delete(self, plan: Plan) -> DataFrame:
+        """DELETE FROM whose condition is decided per data file (identity partition columns only, or no condition):
+        the matching files are removed in one commit, no data file is rewritten. Answers `num_affected_rows`."""
+        ref = _target(plan)
+        table = self._load(ref)
+        condition = plan.condition[1] if plan.condition else None
+        columns = _identity_columns(table, str(ref), condition, plan.alias or ref.table)
+        snapshot = table.current_snapshot()
+        tasks = list(table.scan().plan_files()) if snapshot is not None else []
+        view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
+        snapshot_frame(self.spark, table, snapshot, name=str(ref),
+                       warehouse=self._catalog(ref.catalog).warehouse).createOrReplaceTempView(view)
+        try:
+            where = f" WHERE {condition}" if condition else ""
+            alias = f"`{plan.alias or ref.table}`"
+            affected = int(self.spark.sql(f"SELECT count(*) FROM `{view}` AS {alias}{where}").collect()[0][0])
+            doomed = self._files_matching(table, tasks, columns, condition, alias)
+        finally:
+            self.spark.catalog.dropTempView(view)
+        if doomed:
+            from pyiceberg.exceptions import CommitFailedException
+
+            try:
+                with table.transaction() as tx, tx.update_snapshot(
+                        snapshot_properties={"lakeport.operation": "DELETE"}).overwrite() as overwrite:
+                    for data_file in doomed:
+                        overwrite.delete_data_file(data_file)
+            except CommitFailedException:
+                raise IcebergConflictError(f"DELETE FROM {ref}: another commit changed the table since this "
+                                           "statement read it; nothing was committed.") from None
+            self._committed(ref, self._load(ref), None)
+        return self.spark.createDataFrame([(affected,)], "num_affected_rows BIGINT")
+
+    def _files_matching(self, table: Table, tasks: list[Any], columns: dict[str, int], condition: str | None,
+                        alias: str) -> list[Any]:
+        """The data files whose identity partition values satisfy `condition` (all of them without one)."""
+        if condition is None:
+            return [task.file for task in tasks]
+        spec = table.spec()
+        positions = {name: next(i for i, f in enumerate(spec.fields) if f.source_id == source)
+                     for name, source in columns.items()}
+        schema = spark_schema(table.schema(), "")
+        types = {f.name: f.dataType for f in schema.fields}
+        fields = [T.StructField("__lp_file", T.IntegerType(), False)] + [
+            T.StructField(name, types[name], True) for name in columns]
+        rows = []
+        for index, task in enumerate(tasks):
+            if task.file.spec_id != spec.spec_id:
+                raise IcebergError(f"DELETE FROM: data files of an older partition spec cannot be decided by "
+                                   f"partition values ({table.name()}); nothing was deleted.")
+            rows.append((index, *[_spark_value(types[name], task.file.partition[positions[name]])
+                                   for name in columns]))
+        frame = self.spark.createDataFrame(rows, T.StructType(fields))
+        view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
+        frame.createOrReplaceTempView(view)
+        try:
+            matched = {r[0] for r in self.spark.sql(f"SELECT __lp_file FROM `{view}` AS {alias} WHERE {condition}")
+                       .collect()}
+        finally:
+            self.spark.catalog.dropTempView(view)
+        return [task.file for index, task in enumerate(tasks) if index in matched]
+
     def _run_create_table(self, plan: Plan) -> None:
         ref = _target(plan)
         catalog = self._catalog(ref.catalog)
@@ -509,6 +571,53 @@ class EmbeddedIceberg:
                 raise IcebergError(f"TBLPROPERTIES '{key}' on {ref} is not supported by the embedded Iceberg "
                                    f"connector (allowed: {', '.join(sorted(allowed))}, lakeport.*).")
         return dict(properties)
+
+
+def _identity_columns(table: Table, name: str, condition: str | None, alias: str) -> dict[str, int]:
+    """The columns `condition` uses (by name → field id), all identity partition sources; IcebergError otherwise
+    (the connector deletes whole files only, so the condition must be constant within each file)."""
+    import sqlglot
+    from sqlglot import exp
+
+    if condition is None:
+        return {}
+    spec = table.spec()
+    schema = table.schema()
+    identity = {schema.find_column_name(f.source_id): f.source_id for f in spec.fields
+                if str(f.transform) == "identity"}
+    by_lower = {str(k).lower(): (str(k), v) for k, v in identity.items()}
+    why = (f"DELETE FROM {name}: the embedded Iceberg connector deletes whole data files only (positional delete "
+           f"files are not written yet), so the WHERE condition may use only identity partition columns "
+           f"({', '.join(sorted(str(k) for k in identity)) or 'none'}) and no subquery")
+    try:
+        tree = sqlglot.parse_one(condition, dialect="spark")
+    except Exception:
+        raise IcebergError(f"{why}; the condition could not be read.") from None
+    if any(isinstance(node, (exp.Select, exp.Subquery)) for node in tree.walk()):
+        raise IcebergError(f"{why}.")
+    used: dict[str, int] = {}
+    for column in tree.find_all(exp.Column):
+        qualifier = column.table
+        if qualifier and qualifier.lower() not in (alias.lower(), name.rsplit(".", 1)[-1].lower()):
+            raise IcebergError(f"{why}.")
+        found = by_lower.get(column.name.lower())
+        if found is None:
+            raise IcebergError(f"{why}; '{column.name}' is not one.")
+        used[found[0]] = found[1]
+    return used
+
+
+def _spark_value(kind: T.DataType, value: Any) -> Any:  # noqa: ANN401 - a partition value as Spark takes it
+    """An identity partition value (pyiceberg's internal form: days for dates, micros for timestamps) for Spark."""
+    if value is None:
+        return None
+    if isinstance(kind, T.DateType):
+        return dt.date(1970, 1, 1) + dt.timedelta(days=int(value))
+    if isinstance(kind, T.TimestampType):
+        return dt.datetime(1970, 1, 1, tzinfo=dt.UTC) + dt.timedelta(microseconds=int(value))
+    if isinstance(kind, T.TimestampNTZType):
+        return dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=int(value))
+    return value
 
 
 def _append(table: Table, files: list[Any], operation: str) -> None:

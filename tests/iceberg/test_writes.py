@@ -118,8 +118,26 @@ def test_insert_overwrite_whole_table_and_dynamic_partitions(ice: Ice) -> None:
     assert ice.rows(f"SELECT * FROM ice.default.o VERSION AS OF {first}") == Counter([(1, "n"), (2, "s"), (3, "e")])
 
 
+def test_delete_from_removes_whole_files_decided_by_partition_values(ice: Ice) -> None:
+    ice.sql("CREATE TABLE ice.default.d (id INT, region STRING, day DATE) PARTITIONED BY (region, day)")
+    ice.sql("INSERT INTO ice.default.d VALUES (1, 'n', DATE'2024-01-01'), (2, 'n', DATE'2024-01-02'), "
+            "(3, 's', DATE'2024-01-01'), (4, NULL, DATE'2024-01-01'), (5, 's', DATE'2024-01-03')")
+    files_before = len(list(ice.table("default.d").scan().plan_files()))
+    result = ice.sql("DELETE FROM ice.default.d AS x WHERE x.region = 'n' OR day >= DATE'2024-01-03'")
+    assert result.collect()[0][0] == 3
+    table = ice.table("default.d")
+    assert oracle(table) == Counter([(3, "s", dt.date(2024, 1, 1)), (4, None, dt.date(2024, 1, 1))])
+    assert ice.rows("SELECT * FROM ice.default.d") == oracle(table)
+    assert len(list(table.scan().plan_files())) == files_before - 3  # whole files removed, none rewritten
+    assert ice.sql("DELETE FROM ice.default.d WHERE region = 'none'").collect()[0][0] == 0
+    assert len(table.snapshots()) == len(ice.table("default.d").snapshots())  # nothing matched: no commit
+    ice.sql("DELETE FROM ice.default.d")
+    assert oracle(ice.table("default.d")) == Counter()
+
+
 @pytest.mark.parametrize(("statement", "message"), [
-    ("DELETE FROM ice.default.t WHERE id = 1", "DELETE FROM"),
+    ("DELETE FROM ice.default.t WHERE id = 1", "identity partition columns"),
+    ("DELETE FROM ice.default.t WHERE id IN (SELECT 1)", "no subquery"),
     ("UPDATE ice.default.t SET s = 'x'", "UPDATE"),
     ("INSERT INTO ice.default.t PARTITION (id = 1) VALUES ('a')", "partitions are hidden"),
     ("MERGE INTO ice.default.t a USING ice.default.t b ON a.id = b.id WHEN MATCHED THEN DELETE", "MERGE INTO"),
