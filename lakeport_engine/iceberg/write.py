@@ -346,7 +346,8 @@ def commit_overwrite(table: Table, files: Sequence[DataFile], *, dynamic: bool, 
     that would drop rows it did not see."""
     from pyiceberg.exceptions import CommitFailedException
 
-    targets = {(f.spec_id, _partition_key(f.partition)) for f in files}
+    spec_id = table.spec().spec_id  # new files are written with the current spec
+    targets = {(spec_id, _partition_key(f.partition)) for f in files}
     current = list(table.scan().plan_files()) if table.current_snapshot() is not None else []
     try:
         with table.transaction() as tx, tx.update_snapshot(snapshot_properties=properties).overwrite() as overwrite:
