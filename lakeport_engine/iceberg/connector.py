@@ -324,14 +324,14 @@ class EmbeddedIceberg:
         finally:
             self.spark.catalog.dropTempView(view)
         if doomed:
-            from pyiceberg.exceptions import CommitFailedException
+            from pyiceberg.exceptions import CommitFailedException, ValidationException
 
             try:
                 with table.transaction() as tx, tx.update_snapshot(
                         snapshot_properties={"lakeport.operation": "DELETE"}).overwrite() as overwrite:
                     for data_file in doomed:
                         overwrite.delete_data_file(data_file)
-            except CommitFailedException:
+            except (CommitFailedException, ValidationException):
                 raise IcebergConflictError(f"DELETE FROM {ref}: another commit changed the table since this "
                                            "statement read it; nothing was committed.") from None
             self._committed(ref, self._load(ref), None)

@@ -344,7 +344,7 @@ def commit_overwrite(table: Table, files: Sequence[DataFile], *, dynamic: bool, 
     """Replace the table's rows (or, `dynamic`, the partitions `files` write to) with `files`, in one commit on the
     snapshot `table` was loaded at: a concurrent commit since then fails it (IcebergConflictError), never a retry
     that would drop rows it did not see."""
-    from pyiceberg.exceptions import CommitFailedException
+    from pyiceberg.exceptions import CommitFailedException, ValidationException
 
     spec_id = table.spec().spec_id  # new files are written with the current spec
     targets = {(spec_id, _partition_key(f.partition)) for f in files}
@@ -356,7 +356,7 @@ def commit_overwrite(table: Table, files: Sequence[DataFile], *, dynamic: bool, 
                     overwrite.delete_data_file(task.file)
             for data_file in files:
                 overwrite.append_data_file(data_file)
-    except CommitFailedException:
+    except (CommitFailedException, ValidationException):  # pyiceberg's own retry found the concurrent files
         raise IcebergConflictError(f"INSERT OVERWRITE on Iceberg table {name}: another commit changed the table "
                                    "since this statement read it; nothing was committed.") from None
 
