@@ -19,7 +19,7 @@ class Dataset:
 
     name: str
     catalog: str
-    kind: str  # jdbc-postgresql | jdbc-mysql | hive | delta
+    kind: str  # jdbc-postgresql | jdbc-mysql | hive | delta | iceberg
     namespace: str
     physical_name: str
     version: int | None = None  # Delta: the snapshot read or the version committed
@@ -92,6 +92,14 @@ def delta_dataset(catalog: str, database: str, table: str, uri: str, version: in
         namespace, physical = "file", uri.removeprefix("file://").rstrip("/")
     return Dataset(name=f"{catalog}.{database}.{table}", catalog=catalog, kind="delta", namespace=namespace,
                    physical_name=physical, version=version)
+
+
+def iceberg_dataset(catalog: str, namespace: str, table: str, location: str, snapshot: int | None) -> Dataset:
+    """An Iceberg table by its location (OpenLineage names Iceberg tables by their storage path, as Delta ones);
+    `version` is the snapshot id read or committed."""
+    path = location.removeprefix("file://").rstrip("/")
+    return Dataset(name=f"{catalog}.{namespace}.{table}", catalog=catalog, kind="iceberg", namespace="file",
+                   physical_name=path, version=snapshot)
 
 
 def stream_dataset(catalog: str, database: str, table: str, *, kind: str, namespace: str,

@@ -301,21 +301,36 @@ class CatalogResolver:
         if delta is not None and delta.views is None:
             delta.views = view_store_of(self.store)  # materialized view definitions, when the store keeps them
         current = self.binding(self.current_catalog)
-        involves_delta = any(b.embedded for b in bindings)
-        current_is_delta = current is not None and current.embedded
-        if delta is not None and (involves_delta or current_is_delta) and delta.handles(
+
+        def run(text: str) -> Any:  # noqa: ANN401 - Spark's DataFrame or None
+            """The statement on Delta tables (embedded connector) or plain Spark."""
+            involves_delta = any(b.embedded and b.type == "delta" for b in bindings)
+            current_is_delta = current is not None and current.embedded and current.type == "delta"
+            if delta is not None and (involves_delta or current_is_delta) and delta.handles(
+                text, current_catalog=self.current_catalog, current_database=self.current_database
+            ):
+                return delta.execute(text, current_catalog=self.current_catalog, current_database=self.current_database)
+            if view_statement_text(text) is not None:  # never Spark's own (pipeline) view commands: the guard saw it
+                raise SparkRuntimeError("Materialized views live in this team's embedded Delta catalogs: name the "
+                                        "view catalog.database.view with one of them.", statement=stmt.index)
+            command = delta_command(text)
+            if command is not None:  # never Spark's own reading of it (`DESCRIBE detail x` is a column): the guard
+                # let it through as Delta's command
+                raise SparkRuntimeError(f"{command.upper()} runs on the tables of this team's embedded Delta "
+                                        "catalogs: name the table catalog.database.table with one of them.",
+                                        statement=stmt.index)
+            return self.spark.sql(text)
+
+        iceberg = self._state.iceberg
+        involves_iceberg = any(b.embedded and b.type == "iceberg" for b in bindings)
+        current_is_iceberg = current is not None and current.embedded and current.type == "iceberg"
+        if iceberg is not None and (involves_iceberg or current_is_iceberg) and iceberg.handles(
             sql, current_catalog=self.current_catalog, current_database=self.current_database
         ):
-            return delta.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
-        if view_statement_text(sql) is not None:  # never Spark's own (pipeline) view commands: the guard saw the query
-            raise SparkRuntimeError("Materialized views live in this team's embedded Delta catalogs: name the view "
-                                    "catalog.database.view with one of them.", statement=stmt.index)
-        command = delta_command(sql)
-        if command is not None:  # never Spark's own reading of it (`DESCRIBE detail x` is a column): the guard let
-            # it through as Delta's command
-            raise SparkRuntimeError(f"{command.upper()} runs on the tables of this team's embedded Delta catalogs: "
-                                    "name the table catalog.database.table with one of them.", statement=stmt.index)
-        return self.spark.sql(sql)
+            # Iceberg tables become snapshot views first; what remains (Delta tables too) runs as any statement
+            iceberg.next_sql = run
+            return iceberg.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
+        return run(sql)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:
         binding = next((b for b in bindings if b.name == name), None)
@@ -326,7 +341,7 @@ class CatalogResolver:
         database = binding_for(binding.type).default_database(binding.configuration)
         self.current_catalog, self.current_database = binding.name, database
         if binding.spark_name is None:
-            return None  # embedded Delta: Spark has no catalog of that name; statements go to the connector
+            return None  # embedded Delta/Iceberg: Spark has no catalog of that name; statements go to the connector
         df = self.spark.sql(f"SET CATALOG {_literal(binding.spark_name)}")
         if database:
             df = self.spark.sql(f"USE {_quote(binding.spark_name)}.{_quote(str(database))}")

@@ -263,6 +263,9 @@ class ScriptRunner:
         """What the statement read and wrote, from the plan Spark analyzed to run it (None: capture off/nothing)."""
         state = session_catalogs(self.spark)
         views, writes = state.delta.take_lineage() if state.delta is not None else ({}, [])
+        if state.iceberg is not None:  # the embedded Iceberg connector records its snapshot views and commits alike
+            iceberg_views, iceberg_writes = state.iceberg.take_lineage()
+            views, writes = {**views, **iceberg_views}, [*writes, *iceberg_writes]
         if not self.capture_lineage:
             return None
         try:

@@ -11,6 +11,7 @@ from catalogs.types.base import CatalogType
 from catalogs.types.delta import DeltaCatalogType
 from catalogs.types.files import FilesCatalogType
 from catalogs.types.hive import HiveCatalogType
+from catalogs.types.iceberg import IcebergCatalogType
 from catalogs.types.jdbc import JdbcCatalogType
 from catalogs.types.kafka import KafkaCatalogType
 from catalogs.types.nats_jetstream import NatsJetStreamCatalogType
@@ -20,7 +21,8 @@ from lakeport_engine.catalog_types import DEFINITIONS, registered
 # The API lists the types in this order; every key is a runtime definition's (tests/catalogs/test_type_registries.py).
 CATALOG_TYPES: dict[str, CatalogType] = {
     t.key: t for t in (JdbcCatalogType(), HiveCatalogType(), DeltaCatalogType(), RedisStreamsCatalogType(),
-                       NatsJetStreamCatalogType(), FilesCatalogType(), KafkaCatalogType())
+                       NatsJetStreamCatalogType(), FilesCatalogType(), KafkaCatalogType(),
+                       IcebergCatalogType())
 }
 
 

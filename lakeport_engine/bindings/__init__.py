@@ -1,7 +1,8 @@
 """Catalog types on the Spark side, one `CatalogBinding` per type definition (lakeport_engine/catalog_types; the
 Django side is `catalogs/types/`).
 
-jdbc → JDBCTableCatalog, hive → the session catalog, delta → the embedded connector or the JVM DeltaCatalog;
+jdbc → JDBCTableCatalog, hive → the session catalog, delta → the embedded connector or the JVM DeltaCatalog,
+iceberg → the embedded Iceberg connector;
 redis-streams, nats-jetstream, kafka and files are stream catalogs (read only through `STREAM(c.db.t)`). Adding a
 type: its definition, a module here whose binding (with its `definition` and `sink` factory) is listed in
 `BINDINGS` below, and a module in `catalogs/types/`.
@@ -32,6 +33,7 @@ from lakeport_engine.bindings.base import (
 from lakeport_engine.bindings.delta import DeltaBinding
 from lakeport_engine.bindings.files import FilesBinding
 from lakeport_engine.bindings.hive import HiveBinding
+from lakeport_engine.bindings.iceberg import IcebergBinding
 from lakeport_engine.bindings.jdbc import JdbcBinding
 from lakeport_engine.bindings.kafka import KafkaBinding
 from lakeport_engine.bindings.nats_jetstream import NatsJetStreamBinding
@@ -40,7 +42,7 @@ from lakeport_engine.datasets import CatalogInfo
 
 BINDINGS: dict[str, CatalogBinding] = {
     b.key: b for b in (JdbcBinding(), HiveBinding(), DeltaBinding(), RedisStreamsBinding(), NatsJetStreamBinding(),
-                       FilesBinding(), KafkaBinding())
+                       FilesBinding(), KafkaBinding(), IcebergBinding())
 }
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from lakeport_engine.datasets import Dataset
     from lakeport_engine.delta import EmbeddedDelta
+    from lakeport_engine.iceberg.connector import EmbeddedIceberg
     from lakeport_engine.store import CatalogEntry
 
 
@@ -63,7 +64,7 @@ class SinkTarget:
 class Binding:
     """A catalog bound into one Spark session: what Spark calls it, which version, which confs we set.
 
-    `embedded` marks a catalog whose statements the embedded Delta connector runs (Spark has no catalog of
+    `embedded` marks a catalog whose statements an embedded connector (Delta, Iceberg) runs (Spark has no catalog of
     that name); `spark_name` is None for it and for catalogs that are only read as streams.
     """
 
@@ -85,6 +86,7 @@ class SessionCatalogs:
         self.bindings: dict[str, Binding] = {}
         self.hive: str | None = None
         self.delta: EmbeddedDelta | None = None
+        self.iceberg: EmbeddedIceberg | None = None
         self.stream_views = 0  # numbering of the platform's stream views (`__lp_stream_<n>`)
 
 

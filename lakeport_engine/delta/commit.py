@@ -519,7 +519,8 @@ def spark_message(exc: BaseException) -> str:
 
 
 def align(frame: DataFrame, schema: T.StructType, *, ref: TableRef, columns: Sequence[str] | None = None,
-          static: Mapping[str, str | None] | None = None, by_name: bool = False) -> DataFrame:
+          static: Mapping[str, str | None] | None = None, by_name: bool = False,
+          table_format: str = "Delta") -> DataFrame:
     """Shape a source query's rows like the table: its column order and types, static partition values filled.
 
     By position (Spark's INSERT default): the query's columns map to the table's columns (or the listed
@@ -529,12 +530,12 @@ def align(frame: DataFrame, schema: T.StructType, *, ref: TableRef, columns: Seq
     by_lower = {f.name.lower(): f for f in schema.fields}
     for name in static:
         if name.lower() not in by_lower:
-            raise DeltaConnectorError(f"PARTITION column '{name}' is not a column of Delta table {ref}.")
+            raise DeltaConnectorError(f"PARTITION column '{name}' is not a column of {table_format} table {ref}.")
     static_lower = {k.lower(): v for k, v in static.items()}
     if columns is not None:
         unknown = [c for c in columns if c.lower() not in by_lower]
         if unknown:
-            raise DeltaConnectorError(f"column(s) {', '.join(unknown)} are not columns of Delta table {ref}.")
+            raise DeltaConnectorError(f"column(s) {', '.join(unknown)} are not columns of {table_format} table {ref}.")
         targets = [by_lower[c.lower()].name for c in columns]
     else:
         targets = [f.name for f in schema.fields if f.name.lower() not in static_lower]
@@ -545,14 +546,14 @@ def align(frame: DataFrame, schema: T.StructType, *, ref: TableRef, columns: Seq
         missing = [t for t in targets if t.lower() not in source_lower]
         if missing or len(source) != len(targets):
             raise DeltaConnectorError(
-                f"INSERT BY NAME into Delta table {ref}: the query's columns ({', '.join(source)}) do not match "
+                f"INSERT BY NAME into {table_format} table {ref}: the query's columns ({', '.join(source)}) do not match "
                 f"the table's ({', '.join(targets)})."
             )
         mapping = {t: source_lower[t.lower()] for t in targets}
     else:
         if len(source) != len(targets):
             raise DeltaConnectorError(
-                f"Delta table {ref} expects {len(targets)} column(s) ({', '.join(targets)}) but the query produced "
+                f"{table_format} table {ref} expects {len(targets)} column(s) ({', '.join(targets)}) but the query produced "
                 f"{len(source)} ({', '.join(source)})."
             )
         mapping = dict(zip(targets, source, strict=True))
@@ -568,6 +569,6 @@ def align(frame: DataFrame, schema: T.StructType, *, ref: TableRef, columns: Seq
             value = F.lit(None).cast(field.dataType)
         if not field.nullable:
             value = F.when(value.isNull(), F.raise_error(
-                F.lit(f"NULL value for NOT NULL column '{field.name}' of Delta table {ref}"))).otherwise(value)
+                F.lit(f"NULL value for NOT NULL column '{field.name}' of {table_format} table {ref}"))).otherwise(value)
         out.append(value.alias(field.name))
     return indexed.select(*out)

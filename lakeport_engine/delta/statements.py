@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 import sqlglot
 from sqlglot import exp
@@ -17,7 +17,7 @@ from sqlglot.dialects.spark import Spark
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokenizer_core import Token  # where sqlglot defines it (sqlglot.tokens re-exports)
 
-from lakeport_engine.delta.catalog import DeltaCatalog, TableRef, check_name
+from lakeport_engine.delta.catalog import TableRef, check_name
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.sqltext import PUNCT, QUOTED, STRING, WORD, SqlTextError, significant, tokenize
 from lakeport_engine.sqltext import Token as TextToken
@@ -70,6 +70,7 @@ class Plan:
     cascade: bool = False
     columns_ddl: str | None = None
     partition_by: list[str] = field(default_factory=list)
+    partition_items: list[str] = field(default_factory=list)  # PARTITIONED BY items as written (Iceberg transforms)
     partition_ddl: str | None = None
     properties: dict[str, str] = field(default_factory=dict)
     comment: str | None = None
@@ -85,12 +86,24 @@ class Plan:
     assignments: list[tuple[str, int, str]] = field(default_factory=list)  # (column, offset, expression)
 
 
-class StatementReader:
-    """Finds the Delta tables of a statement, given the registered Delta catalogs and the current namespace."""
+class NamedCatalog(Protocol):
+    """What the reader needs of a catalog: its default database (a DeltaCatalog, or the Iceberg connector's own)."""
 
-    def __init__(self, catalogs: Mapping[str, DeltaCatalog], *, current_catalog: str | None,
-                 current_database: str | None, is_temp_view: Callable[[str], bool]) -> None:
+    @property
+    def default_database(self) -> str: ...
+
+
+class StatementReader:
+    """Finds the Delta tables of a statement, given the registered Delta catalogs and the current namespace.
+
+    The embedded Iceberg connector reads its statements with the same reader (`table_format="iceberg"`).
+    """
+
+    def __init__(self, catalogs: Mapping[str, NamedCatalog], *, current_catalog: str | None,
+                 current_database: str | None, is_temp_view: Callable[[str], bool],
+                 table_format: str = "delta") -> None:
         self.catalogs = catalogs
+        self.table_format = table_format
         self.current_catalog = current_catalog.lower() if current_catalog else None
         self.current_database = current_database
         self.is_temp_view = is_temp_view
@@ -375,13 +388,15 @@ class StatementReader:
         for prop in (tree.args.get("properties") or exp.Properties(expressions=[])).expressions:
             if isinstance(prop, exp.FileFormatProperty):
                 fmt = prop.this.name.lower() if isinstance(prop.this, exp.Expression) else str(prop.this).lower()
-                if fmt != "delta":
-                    raise DeltaConnectorError(f"table {ref} is in a Delta catalog: use USING delta, not USING {fmt}.")
+                if fmt != self.table_format:
+                    raise DeltaConnectorError(f"table {ref} is in a {self.table_format.title()} catalog: use USING "
+                                              f"{self.table_format}, not USING {fmt}.")
             elif isinstance(prop, exp.PartitionedByProperty):
                 items = prop.this.expressions if isinstance(prop.this, exp.Schema) else [prop.this]
                 typed = []
                 for item in items:
                     plan.partition_by.append(item.name)
+                    plan.partition_items.append(item.sql(dialect="spark"))
                     if isinstance(item, exp.ColumnDef) and item.args.get("kind") is not None:
                         typed.append(f"`{item.name}` {item.args['kind'].sql(dialect='spark')}")
                 plan.partition_ddl = ", ".join(typed) or None

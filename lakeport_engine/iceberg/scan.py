@@ -1,0 +1,159 @@
+"""Reading one Iceberg snapshot with Spark's parquet reader: `plan_files()` gives the data files and their delete
+files; columns are matched by Iceberg field id (renamed and dropped columns, files written before a column was
+added), positional delete files are applied by an anti-join on (file, row index)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from lakeport_engine.iceberg.catalog import IcebergError, check_table_files, confined
+
+if TYPE_CHECKING:
+    from pyiceberg.schema import Schema
+    from pyiceberg.table import Table
+    from pyiceberg.table.snapshots import Snapshot
+    from pyiceberg.types import IcebergType
+
+FIELD_ID = "parquet.field.id"  # the StructField metadata key Spark's parquet reader and writer match ids by
+# Spark matches parquet columns by field id only with this on; the connector sets it when a catalog binds.
+FIELD_ID_CONFS = {"spark.sql.parquet.fieldId.read.enabled": "true", "spark.sql.parquet.fieldId.write.enabled": "true"}
+_FILE = "__lp_ice_file"
+_POS = "__lp_ice_pos"
+
+
+def spark_type(kind: IcebergType, table: str) -> T.DataType:
+    """The Spark type of an Iceberg type (nested fields carry their field ids); IcebergError for one Spark lacks."""
+    from pyiceberg import types as it
+
+    simple: dict[type, T.DataType] = {
+        it.BooleanType: T.BooleanType(), it.IntegerType: T.IntegerType(), it.LongType: T.LongType(),
+        it.FloatType: T.FloatType(), it.DoubleType: T.DoubleType(), it.DateType: T.DateType(),
+        it.TimestampType: T.TimestampNTZType(), it.TimestamptzType: T.TimestampType(), it.StringType: T.StringType(),
+        it.BinaryType: T.BinaryType(), it.UUIDType: T.BinaryType(),
+    }
+    for cls, spark in simple.items():
+        if isinstance(kind, cls):
+            return spark
+    if isinstance(kind, it.DecimalType):
+        return T.DecimalType(kind.precision, kind.scale)
+    if isinstance(kind, it.FixedType):
+        return T.BinaryType()
+    if isinstance(kind, it.StructType):
+        return T.StructType([_field(f, table) for f in kind.fields])
+    if isinstance(kind, it.ListType):
+        return T.ArrayType(spark_type(kind.element_type, table), not kind.element_required)
+    if isinstance(kind, it.MapType):
+        return T.MapType(spark_type(kind.key_type, table), spark_type(kind.value_type, table), not kind.value_required)
+    raise IcebergError(f"Iceberg table {table}: column type '{kind}' is not supported by the embedded Iceberg "
+                       "connector (Spark has no such type).")
+
+
+def _field(field: object, table: str) -> T.StructField:
+    from pyiceberg.types import NestedField
+
+    assert isinstance(field, NestedField)
+    return T.StructField(field.name, spark_type(field.field_type, table), not field.required,
+                         {FIELD_ID: field.field_id})
+
+
+def spark_schema(schema: Schema, table: str) -> T.StructType:
+    """The Spark schema of an Iceberg schema, each field carrying its Iceberg field id as parquet field id."""
+    return T.StructType([_field(f, table) for f in schema.fields])
+
+
+def plain_schema(schema: T.StructType) -> T.StructType:
+    """`schema` without the field-id metadata (what SQL and results see)."""
+    return T.StructType([T.StructField(f.name, f.dataType, f.nullable) for f in schema.fields])
+
+
+def pick_snapshot(table: Table, name: str, *, snapshot_id: int | None,
+                  timestamp: dt.datetime | None) -> Snapshot | None:
+    """The snapshot to read: by id, the last one at or before `timestamp`, or the current one (None: empty table)."""
+    if snapshot_id is not None:
+        found = table.snapshot_by_id(snapshot_id)
+        if found is None:
+            raise IcebergError(f"Iceberg table {name} has no snapshot {snapshot_id} (VERSION AS OF takes a snapshot "
+                               "id; DESCRIBE HISTORY lists them).")
+        return found
+    if timestamp is not None:
+        millis = int(timestamp.timestamp() * 1000)
+        found = table.snapshot_as_of_timestamp(millis)
+        if found is None:
+            raise IcebergError(f"Iceberg table {name} has no snapshot at or before {timestamp.isoformat()}.")
+        return found
+    return table.current_snapshot()
+
+
+def snapshot_frame(spark: SparkSession, table: Table, snapshot: Snapshot | None, *, name: str,
+                   warehouse: str) -> DataFrame:
+    """The rows of `table` at `snapshot`, read by Spark (distributed) with its deletes applied."""
+    check_table_files(table, warehouse, name)
+    schema_id = snapshot.schema_id if snapshot is not None else None
+    schema = table.schemas().get(schema_id, table.schema()) if schema_id is not None else table.schema()
+    read_schema = spark_schema(schema, name)
+    empty = spark.createDataFrame([], plain_schema(read_schema))
+    if snapshot is None:
+        return empty
+    try:
+        tasks = list(table.scan(snapshot_id=snapshot.snapshot_id).plan_files())
+    except (NotImplementedError, ValueError) as exc:
+        if "equality delete" in str(exc).lower():
+            raise IcebergError(f"Iceberg table {name} has equality delete files, which the embedded Iceberg "
+                               "connector does not read yet (refused rather than return deleted rows).") from None
+        raise
+    plain: list[str] = []
+    deleted: list[str] = []
+    delete_files: set[str] = set()
+    for task in tasks:
+        path = confined(task.file.file_path, warehouse, what="data file", table=name)
+        if str(task.file.file_format).upper().endswith("PARQUET") is False:
+            raise IcebergError(f"Iceberg table {name}: data file format {task.file.file_format} is not supported "
+                               "(parquet only).")
+        if task.delete_files:
+            deleted.append(path)
+            for delete in task.delete_files:
+                delete_files.add(confined(delete.file_path, warehouse, what="delete file", table=name))
+        else:
+            plain.append(path)
+    columns = [F.col(f"`{f.name}`").alias(f.name, metadata={}) for f in read_schema.fields]
+    frames: list[DataFrame] = []
+    if plain:
+        frames.append(spark.read.schema(read_schema).parquet(*[_uri(p) for p in plain]).select(*columns))
+    if deleted:
+        frames.append(_with_positional_deletes(spark, read_schema, deleted, sorted(delete_files), columns))
+    if not frames:
+        return empty
+    frame = frames[0]
+    for other in frames[1:]:
+        frame = frame.unionByName(other)
+    return frame
+
+
+def _with_positional_deletes(spark: SparkSession, read_schema: T.StructType, data: list[str], deletes: list[str],
+                             columns: list[Column]) -> DataFrame:
+    """The rows of `data` files whose (file, position) no positional delete file names (a distributed anti-join)."""
+    rows = (spark.read.schema(read_schema).parquet(*[_uri(p) for p in data])
+            .select("*", _normalized(F.col("_metadata.file_path"), spark_uri=True).alias(_FILE),
+                    F.col("_metadata.row_index").alias(_POS)))
+    removed = (spark.read.schema("file_path STRING, pos BIGINT").parquet(*[_uri(p) for p in deletes])
+               .select(_normalized(F.col("file_path")).alias(_FILE), F.col("pos").alias(_POS)))
+    return rows.join(removed, [_FILE, _POS], "left_anti").select(*columns)
+
+
+def _normalized(path: Column, *, spark_uri: bool = False) -> Column:
+    """A data file path as one text whatever its spelling (`file:/x`, `file:///x`, `/x`). Spark reports
+    `_metadata.file_path` URI-encoded (`%` as `%25`, spaces as `%20`, `+` kept): `spark_uri` decodes it exactly."""
+    if spark_uri:
+        path = F.url_decode(F.replace(path, F.lit("+"), F.lit("%2B")))
+    return F.regexp_replace(path, r"^file:(//)?", "")
+
+
+def _uri(path: str) -> str:
+    """A local path as Spark reads it: a plain path is taken literally (a `file://` URI would have its `%XX`
+    decoded, and pyiceberg quotes partition values into directory names)."""
+    return path
