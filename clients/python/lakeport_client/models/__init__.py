@@ -1,11 +1,15 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .action_enum import ActionEnum
+from .alert_channel_kind_enum import AlertChannelKindEnum
 from .api_error import ApiError
 from .api_error_detail import ApiErrorDetail
 from .apply_input_request import ApplyInputRequest
 from .apply_result import ApplyResult
+from .apply_result_alert_channels import ApplyResultAlertChannels
+from .apply_result_alert_rules import ApplyResultAlertRules
 from .apply_result_jobs import ApplyResultJobs
+from .apply_result_materialized_views import ApplyResultMaterializedViews
 from .apply_result_schedules import ApplyResultSchedules
 from .catalog_change_output import CatalogChangeOutput
 from .catalog_change_output_changes import CatalogChangeOutputChanges
@@ -24,6 +28,8 @@ from .catalog_type_enum import CatalogTypeEnum
 from .catalog_type_output import CatalogTypeOutput
 from .catalogs_list_catalog_type import CatalogsListCatalogType
 from .catchup_enum import CatchupEnum
+from .channel_input_request import ChannelInputRequest
+from .channel_output import ChannelOutput
 from .column_lineage_output import ColumnLineageOutput
 from .column_step_output import ColumnStepOutput
 from .concurrency_enum import ConcurrencyEnum
@@ -31,10 +37,12 @@ from .connection_result import ConnectionResult
 from .csrf import Csrf
 from .dataset_detail_output import DatasetDetailOutput
 from .dataset_output import DatasetOutput
+from .delivery_output import DeliveryOutput
 from .desired_enum import DesiredEnum
 from .direction_enum import DirectionEnum
 from .engine_enum import EngineEnum
 from .engine_warm_output import EngineWarmOutput
+from .event_enum import EventEnum
 from .fire_output import FireOutput
 from .graph_output import GraphOutput
 from .impact_output import ImpactOutput
@@ -58,12 +66,15 @@ from .materialized_view_sources import MaterializedViewSources
 from .me import Me
 from .member_list_api_input_request import MemberListApiInputRequest
 from .member_output import MemberOutput
+from .operation_enum import OperationEnum
 from .paginated_catalog_change_output_list import PaginatedCatalogChangeOutputList
 from .paginated_catalog_output_list import PaginatedCatalogOutputList
 from .paginated_catalog_type_output_list import PaginatedCatalogTypeOutputList
+from .paginated_channel_output_list import PaginatedChannelOutputList
 from .paginated_job_output_list import PaginatedJobOutputList
 from .paginated_materialized_view_list import PaginatedMaterializedViewList
 from .paginated_member_output_list import PaginatedMemberOutputList
+from .paginated_rule_output_list import PaginatedRuleOutputList
 from .paginated_run_summary_output_list import PaginatedRunSummaryOutputList
 from .paginated_schedule_output_list import PaginatedScheduleOutputList
 from .paginated_stream_audit_output_list import PaginatedStreamAuditOutputList
@@ -72,10 +83,12 @@ from .paginated_token_output_list import PaginatedTokenOutputList
 from .parameter_declaration_output import ParameterDeclarationOutput
 from .parameter_value_output import ParameterValueOutput
 from .patched_catalog_input_request import PatchedCatalogInputRequest
+from .patched_channel_input_request import PatchedChannelInputRequest
 from .patched_job_input_request import PatchedJobInputRequest
 from .patched_job_input_request_parameters import PatchedJobInputRequestParameters
 from .patched_job_input_request_spark_conf import PatchedJobInputRequestSparkConf
 from .patched_member_detail_api_input_request import PatchedMemberDetailApiInputRequest
+from .patched_rule_input_request import PatchedRuleInputRequest
 from .patched_schedule_input_request import PatchedScheduleInputRequest
 from .patched_schedule_input_request_parameters import (
     PatchedScheduleInputRequestParameters,
@@ -88,6 +101,8 @@ from .reached_dataset_output import ReachedDatasetOutput
 from .refresh_mode_enum import RefreshModeEnum
 from .result_column_output import ResultColumnOutput
 from .role_enum import RoleEnum
+from .rule_input_request import RuleInputRequest
+from .rule_output import RuleOutput
 from .run_edge_dataset_output import RunEdgeDatasetOutput
 from .run_error_output import RunErrorOutput
 from .run_input_request import RunInputRequest
@@ -124,11 +139,13 @@ from .stream_reset_input_request import StreamResetInputRequest
 from .stream_state_output import StreamStateOutput
 from .stream_state_output_status_enum import StreamStateOutputStatusEnum
 from .table_column_output import TableColumnOutput
+from .table_maintenance_api_input_request import TableMaintenanceApiInputRequest
 from .table_sample import TableSample
 from .table_summary_output import TableSummaryOutput
 from .team_list_api_input_request import TeamListApiInputRequest
 from .team_output import TeamOutput
 from .team_role_output import TeamRoleOutput
+from .test_output import TestOutput
 from .token_issued_output import TokenIssuedOutput
 from .token_list_api_input_request import TokenListApiInputRequest
 from .token_output import TokenOutput
@@ -139,11 +156,15 @@ from .validation_output_schema_item import ValidationOutputSchemaItem
 
 __all__ = (
     "ActionEnum",
+    "AlertChannelKindEnum",
     "ApiError",
     "ApiErrorDetail",
     "ApplyInputRequest",
     "ApplyResult",
+    "ApplyResultAlertChannels",
+    "ApplyResultAlertRules",
     "ApplyResultJobs",
+    "ApplyResultMaterializedViews",
     "ApplyResultSchedules",
     "CatalogChangeOutput",
     "CatalogChangeOutputChanges",
@@ -160,6 +181,8 @@ __all__ = (
     "CatalogTypeEnum",
     "CatalogTypeOutput",
     "CatchupEnum",
+    "ChannelInputRequest",
+    "ChannelOutput",
     "ColumnLineageOutput",
     "ColumnStepOutput",
     "ConcurrencyEnum",
@@ -167,10 +190,12 @@ __all__ = (
     "Csrf",
     "DatasetDetailOutput",
     "DatasetOutput",
+    "DeliveryOutput",
     "DesiredEnum",
     "DirectionEnum",
     "EngineEnum",
     "EngineWarmOutput",
+    "EventEnum",
     "FireOutput",
     "GraphOutput",
     "ImpactOutput",
@@ -194,12 +219,15 @@ __all__ = (
     "Me",
     "MemberListApiInputRequest",
     "MemberOutput",
+    "OperationEnum",
     "PaginatedCatalogChangeOutputList",
     "PaginatedCatalogOutputList",
     "PaginatedCatalogTypeOutputList",
+    "PaginatedChannelOutputList",
     "PaginatedJobOutputList",
     "PaginatedMaterializedViewList",
     "PaginatedMemberOutputList",
+    "PaginatedRuleOutputList",
     "PaginatedRunSummaryOutputList",
     "PaginatedScheduleOutputList",
     "PaginatedStreamAuditOutputList",
@@ -208,10 +236,12 @@ __all__ = (
     "ParameterDeclarationOutput",
     "ParameterValueOutput",
     "PatchedCatalogInputRequest",
+    "PatchedChannelInputRequest",
     "PatchedJobInputRequest",
     "PatchedJobInputRequestParameters",
     "PatchedJobInputRequestSparkConf",
     "PatchedMemberDetailApiInputRequest",
+    "PatchedRuleInputRequest",
     "PatchedScheduleInputRequest",
     "PatchedScheduleInputRequestParameters",
     "PreviewErrorOutput",
@@ -222,6 +252,8 @@ __all__ = (
     "RefreshModeEnum",
     "ResultColumnOutput",
     "RoleEnum",
+    "RuleInputRequest",
+    "RuleOutput",
     "RunEdgeDatasetOutput",
     "RunErrorOutput",
     "RunInputRequest",
@@ -258,11 +290,13 @@ __all__ = (
     "StreamStateOutput",
     "StreamStateOutputStatusEnum",
     "TableColumnOutput",
+    "TableMaintenanceApiInputRequest",
     "TableSample",
     "TableSummaryOutput",
     "TeamListApiInputRequest",
     "TeamOutput",
     "TeamRoleOutput",
+    "TestOutput",
     "TokenIssuedOutput",
     "TokenListApiInputRequest",
     "TokenOutput",

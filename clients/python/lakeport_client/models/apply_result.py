@@ -9,7 +9,10 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.apply_result_alert_channels import ApplyResultAlertChannels
+    from ..models.apply_result_alert_rules import ApplyResultAlertRules
     from ..models.apply_result_jobs import ApplyResultJobs
+    from ..models.apply_result_materialized_views import ApplyResultMaterializedViews
     from ..models.apply_result_schedules import ApplyResultSchedules
 
 
@@ -30,6 +33,10 @@ class ApplyResult:
         dry_run (bool):
         jobs (ApplyResultJobs | Unset): created/updated/deleted/unchanged job names, when the document has `jobs`.
         schedules (ApplyResultSchedules | Unset): The same for a `schedules` section.
+        materialized_views (ApplyResultMaterializedViews | Unset): updated/unchanged views (refresh settings), when the
+            document has `materialized_views`.
+        alert_channels (ApplyResultAlertChannels | Unset): The same for an `alert_channels` section.
+        alert_rules (ApplyResultAlertRules | Unset): The same for an `alert_rules` section.
     """
 
     created: list[str]
@@ -39,6 +46,9 @@ class ApplyResult:
     dry_run: bool
     jobs: ApplyResultJobs | Unset = UNSET
     schedules: ApplyResultSchedules | Unset = UNSET
+    materialized_views: ApplyResultMaterializedViews | Unset = UNSET
+    alert_channels: ApplyResultAlertChannels | Unset = UNSET
+    alert_rules: ApplyResultAlertRules | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,6 +70,18 @@ class ApplyResult:
         if not isinstance(self.schedules, Unset):
             schedules = self.schedules.to_dict()
 
+        materialized_views: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.materialized_views, Unset):
+            materialized_views = self.materialized_views.to_dict()
+
+        alert_channels: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.alert_channels, Unset):
+            alert_channels = self.alert_channels.to_dict()
+
+        alert_rules: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.alert_rules, Unset):
+            alert_rules = self.alert_rules.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -75,12 +97,23 @@ class ApplyResult:
             field_dict["jobs"] = jobs
         if schedules is not UNSET:
             field_dict["schedules"] = schedules
+        if materialized_views is not UNSET:
+            field_dict["materialized_views"] = materialized_views
+        if alert_channels is not UNSET:
+            field_dict["alert_channels"] = alert_channels
+        if alert_rules is not UNSET:
+            field_dict["alert_rules"] = alert_rules
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.apply_result_alert_channels import ApplyResultAlertChannels  # noqa: PLC0415
+        from ..models.apply_result_alert_rules import ApplyResultAlertRules  # noqa: PLC0415
         from ..models.apply_result_jobs import ApplyResultJobs  # noqa: PLC0415
+        from ..models.apply_result_materialized_views import (
+            ApplyResultMaterializedViews,  # noqa: PLC0415
+        )
         from ..models.apply_result_schedules import ApplyResultSchedules  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -108,6 +141,27 @@ class ApplyResult:
         else:
             schedules = ApplyResultSchedules.from_dict(_schedules)
 
+        _materialized_views = d.pop("materialized_views", UNSET)
+        materialized_views: ApplyResultMaterializedViews | Unset
+        if isinstance(_materialized_views, Unset):
+            materialized_views = UNSET
+        else:
+            materialized_views = ApplyResultMaterializedViews.from_dict(_materialized_views)
+
+        _alert_channels = d.pop("alert_channels", UNSET)
+        alert_channels: ApplyResultAlertChannels | Unset
+        if isinstance(_alert_channels, Unset):
+            alert_channels = UNSET
+        else:
+            alert_channels = ApplyResultAlertChannels.from_dict(_alert_channels)
+
+        _alert_rules = d.pop("alert_rules", UNSET)
+        alert_rules: ApplyResultAlertRules | Unset
+        if isinstance(_alert_rules, Unset):
+            alert_rules = UNSET
+        else:
+            alert_rules = ApplyResultAlertRules.from_dict(_alert_rules)
+
         apply_result = cls(
             created=created,
             updated=updated,
@@ -116,6 +170,9 @@ class ApplyResult:
             dry_run=dry_run,
             jobs=jobs,
             schedules=schedules,
+            materialized_views=materialized_views,
+            alert_channels=alert_channels,
+            alert_rules=alert_rules,
         )
 
         apply_result.additional_properties = d

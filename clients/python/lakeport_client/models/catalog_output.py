@@ -34,6 +34,7 @@ class CatalogOutput:
             * `nats-jetstream` - NATS JetStream
             * `files` - Files (landing directories)
             * `kafka` - Kafka
+            * `iceberg` - Apache Iceberg
         description (str):
         configuration (CatalogOutputConfiguration): Without secret values.
         secrets_set (list[str]): Which secrets are set.

@@ -5,6 +5,7 @@ class CatalogTypeEnum(StrEnum):
     DELTA = "delta"
     FILES = "files"
     HIVE = "hive"
+    ICEBERG = "iceberg"
     JDBC = "jdbc"
     KAFKA = "kafka"
     NATS_JETSTREAM = "nats-jetstream"

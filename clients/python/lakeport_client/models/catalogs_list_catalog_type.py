@@ -5,6 +5,7 @@ class CatalogsListCatalogType(StrEnum):
     DELTA = "delta"
     FILES = "files"
     HIVE = "hive"
+    ICEBERG = "iceberg"
     JDBC = "jdbc"
     KAFKA = "kafka"
     NATS_JETSTREAM = "nats-jetstream"

@@ -36,6 +36,9 @@ class MaterializedView:
         stale (bool):
         sources (MaterializedViewSources):
         last_refresh (Any):
+        refresh_again (bool): ON COMMIT: a source committed during the running refresh; one more refresh follows it.
+        schedule_id (int | None): The schedule firing its SCHEDULE CRON.
+        next_refresh (datetime.datetime | None): The schedule's next tick (null: none).
         update_time (datetime.datetime):
     """
 
@@ -53,6 +56,9 @@ class MaterializedView:
     stale: bool
     sources: MaterializedViewSources
     last_refresh: Any
+    refresh_again: bool
+    schedule_id: int | None
+    next_refresh: datetime.datetime | None
     update_time: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -86,6 +92,17 @@ class MaterializedView:
 
         last_refresh = self.last_refresh
 
+        refresh_again = self.refresh_again
+
+        schedule_id: int | None
+        schedule_id = self.schedule_id
+
+        next_refresh: None | str
+        if isinstance(self.next_refresh, datetime.datetime):
+            next_refresh = self.next_refresh.isoformat()
+        else:
+            next_refresh = self.next_refresh
+
         update_time = self.update_time.isoformat()
 
         field_dict: dict[str, Any] = {}
@@ -106,6 +123,9 @@ class MaterializedView:
                 "stale": stale,
                 "sources": sources,
                 "last_refresh": last_refresh,
+                "refresh_again": refresh_again,
+                "schedule_id": schedule_id,
+                "next_refresh": next_refresh,
                 "update_time": update_time,
             }
         )
@@ -150,6 +170,30 @@ class MaterializedView:
 
         last_refresh = d.pop("last_refresh")
 
+        refresh_again = d.pop("refresh_again")
+
+        def _parse_schedule_id(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        schedule_id = _parse_schedule_id(d.pop("schedule_id"))
+
+        def _parse_next_refresh(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                next_refresh_type_0 = datetime.datetime.fromisoformat(data)
+
+                return next_refresh_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        next_refresh = _parse_next_refresh(d.pop("next_refresh"))
+
         update_time = datetime.datetime.fromisoformat(d.pop("update_time"))
 
         materialized_view = cls(
@@ -167,6 +211,9 @@ class MaterializedView:
             stale=stale,
             sources=sources,
             last_refresh=last_refresh,
+            refresh_again=refresh_again,
+            schedule_id=schedule_id,
+            next_refresh=next_refresh,
             update_time=update_time,
         )
 

@@ -24,6 +24,7 @@ class PatchedCatalogInputRequest:
             * `nats-jetstream` - NATS JetStream
             * `files` - Files (landing directories)
             * `kafka` - Kafka
+            * `iceberg` - Apache Iceberg
         configuration (Any | Unset): The type's configuration (see catalog-types/). Secret values are write-only: omit
             one (or send null) to keep the stored value; in `storage-options` a key set to null is removed.
         description (str | Unset):
