@@ -75,6 +75,9 @@ def _lag(end: Any, latest: Any, metrics: dict[str, Any]) -> int | None:
                 break
     if isinstance(end, (int, float)) and isinstance(latest, (int, float)):
         return int(latest - end)
+    if isinstance(end, dict) and isinstance(latest, dict) and isinstance(end.get("n"), int) \
+            and isinstance(latest.get("n"), int):  # an entry count beside a non-numeric position (Redis Streams)
+        return max(0, int(latest["n"]) - int(end["n"]))
     if isinstance(end, dict) and isinstance(latest, dict):
         pairs = [(end.get(k), v) for k, v in latest.items()]
         if pairs and all(isinstance(a, (int, float)) and isinstance(b, (int, float)) for a, b in pairs):

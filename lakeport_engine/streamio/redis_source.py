@@ -1,7 +1,10 @@
 """Redis Streams as a Spark streaming source (pyspark's Python Data Source API).
 
-Offsets are Redis entry ids (`{"id": "<ms>-<seq>"}`): a micro-batch is the XRANGE `(start, end]`, so a query
-restarted from its checkpoint reads exactly the entries it read before (unless they were trimmed or deleted).
+Offsets are Redis entry ids (`{"id": "<ms>-<seq>", "n": <entries added up to it>}`): a micro-batch is the XRANGE
+`(start, end]`, so a query restarted from its checkpoint reads exactly the entries it read before (unless they were
+trimmed or deleted). `n` counts entries as Redis does (`XINFO STREAM` `entries-added`, Redis ≥ 7.0), so a batch's lag
+is the latest offset's `n` minus its end's: entries added and not yet read (a checkpoint from before `n` existed, or
+an older Redis, reports no lag, as before).
 Under Trigger.AvailableNow the reader pins the newest entry id when the run starts and plans batches of at most
 `max_records_per_batch` entries up to it, so a run reads what the stream held at its start and nothing added later.
 Each entry carries its record as JSON in one field (`value-field`, default `data`); see records.py for the
@@ -31,7 +34,7 @@ MAX_SEQ = 2**64 - 1  # the largest sequence part of an entry id
 # The id of the COUNT-th entry after a start, found by Redis itself: no entry crosses the network to plan a batch.
 _NTH_ID = """local r = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])
 if #r == 0 then return false end
-return r[#r][1]"""
+return {r[#r][1], #r}"""
 # One XRANGE chunk's records joined by newlines inside Redis: the reply is one string instead of an element per
 # entry and field, which redis-py would parse in Python (5× the time of parsing the JSON itself). No text when an
 # entry lacks the value field or holds a line break: such a chunk is read with XRANGE and parsed record by record.
@@ -62,22 +65,35 @@ def _id(value: str | bytes) -> tuple[int, int]:
     return int(ms), int(seq or 0)
 
 
-def last_entry_id(conn: redis.Redis, key: str) -> str | None:
-    """The id of the stream's newest entry, or None when it is empty."""
-    entries = entries_of(conn.xrevrange(key, "+", "-", count=1))
-    return entries[0][0].decode() if entries else None
-
-
-def nth_entry_id(conn: redis.Redis, key: str, after: str, count: int) -> str | None:
-    """The id of the `count`-th entry after `after` (or of the last one, if fewer), None when there is none."""
+def nth_entry_id(conn: redis.Redis, key: str, after: str, count: int) -> tuple[str, int] | None:
+    """The id of the `count`-th entry after `after` (or of the last one, if fewer) and how many entries that is;
+    None when there is none."""
     try:
         found = conn.eval(_NTH_ID, 1, key, f"({after}", count)
     except redis.ResponseError:  # scripting refused (ACL, a proxy): read the entries instead
         entries = entries_of(conn.xrange(key, f"({after}", "+", count=count))
-        return entries[-1][0].decode() if entries else None
+        return (entries[-1][0].decode(), len(entries)) if entries else None
     if not found:
         return None
-    return found.decode() if isinstance(found, bytes) else str(found)
+    entry_id, taken = found
+    return (entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)), int(taken)
+
+
+def stream_position(conn: redis.Redis, key: str) -> tuple[str, int | None]:
+    """The stream's last generated entry id and the entries ever added to it (None before Redis 7.0);
+    ("0-0", 0) for a stream that does not exist yet."""
+    try:
+        info = conn.xinfo_stream(key)
+    except redis.ResponseError:  # no such key (yet)
+        return "0-0", 0
+    last = info.get("last-generated-id") or "0-0"
+    added = info.get("entries-added")
+    return (last.decode() if isinstance(last, bytes) else str(last)), (int(added) if added is not None else None)
+
+
+def _offset(entry_id: str, added: int | None) -> dict[str, Any]:
+    """An offset: the entry id, and the entries added up to it when that count is known."""
+    return {"id": entry_id} if added is None else {"id": entry_id, "n": added}
 
 
 def payloads(entries: Sequence[tuple[bytes, dict[bytes, bytes]]], field: bytes) -> list[bytes]:
@@ -138,41 +154,48 @@ class RedisStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self.timeout = float(options.get("timeout", "10"))
         self.splits = int(options.get("read_partitions") or 2)
         self.target: str | None = None  # an AvailableNow run's last entry id, pinned when it starts
+        self.target_added: int | None = None  # the entries added up to it
 
     def _conn(self) -> redis.Redis:
         return client(self.url, self.password, self.timeout)
 
-    def initialOffset(self) -> dict[str, str]:
+    def initialOffset(self) -> dict[str, Any]:
         """The first query start: before the first entry (earliest) or at the newest entry (latest)."""
         if self.start == "latest":
-            return {"id": last_entry_id(self._conn(), self.key) or "0-0"}
-        return {"id": "0-0"}
+            return _offset(*stream_position(self._conn(), self.key))
+        return {"id": "0-0", "n": 0}
 
     def getDefaultReadLimit(self) -> ReadLimit:
         return ReadMaxRows(self.max_rows) if self.max_rows > 0 else ReadAllAvailable()
 
     def prepareForTriggerAvailableNow(self) -> None:
         """Pin this run's end at the newest entry id now: later entries get larger ids, so none of them is read."""
-        self.target = last_entry_id(self._conn(), self.key) or "0-0"
+        self.target, self.target_added = stream_position(self._conn(), self.key)
 
-    def latestOffset(self, start: dict[str, str], limit: ReadLimit) -> dict[str, str]:
+    def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
         """The newest entry id, or the id `limit.maxRows` entries after `start`; never past an AvailableNow target."""
         if self.target is not None and _id(self.target) <= _id(start["id"]):
             return start  # the run has read everything up to its target: Spark ends it
         conn = self._conn()
+        known = start.get("n")
         if isinstance(limit, ReadMaxRows):
-            newest = nth_entry_id(conn, self.key, start["id"], limit.max_rows)
+            nth = nth_entry_id(conn, self.key, start["id"], limit.max_rows)
+            if nth is None:
+                return start
+            newest, added = nth[0], (int(known) + nth[1] if known is not None else None)
+        elif self.target is not None:
+            newest, added = self.target, self.target_added
         else:
-            newest = self.target or last_entry_id(conn, self.key)
-        if newest is None or _id(newest) <= _id(start["id"]):
+            newest, added = stream_position(conn, self.key)
+        if _id(newest) <= _id(start["id"]):
             return start
         if self.target is not None and _id(newest) > _id(self.target):
-            newest = self.target
-        return {"id": newest}
+            newest, added = self.target, self.target_added
+        return _offset(newest, added if known is not None else None)
 
-    def reportLatestOffset(self) -> dict[str, str] | None:
-        newest = last_entry_id(self._conn(), self.key)
-        return {"id": newest} if newest else None
+    def reportLatestOffset(self) -> dict[str, Any] | None:
+        newest, added = stream_position(self._conn(), self.key)
+        return _offset(newest, added) if newest != "0-0" else None
 
     def partitions(self, start: dict[str, str], end: dict[str, str]) -> list[InputPartition]:
         if _id(end["id"]) <= _id(start["id"]):

@@ -90,3 +90,53 @@ def test_a_malformed_record_in_a_script_chunk_is_named_by_its_entry_id(
             _rows(_reader(url, password, key))
         assert str(failure.value) == (f"Stream {key}: record entry {ids[5]} has field 'id' that is not a bigint "
                                       "(JSON str).")
+
+
+def _lag(end: dict[str, Any], latest: dict[str, Any] | None) -> int | None:
+    """The lag a batch event reports for a Redis source, from the offsets as Spark's progress carries them."""
+    from lakeport_engine.streaming.events import batch_event
+
+    progress = {"batchId": 0, "sources": [{"description": "redis", "endOffset": json.dumps(end),
+                                           "latestOffset": json.dumps(latest) if latest else None}]}
+    return batch_event(progress)["sources"][0]["lag"]
+
+
+@pytest.mark.parametrize("scripting", [True, False], ids=["script", "no-scripting"])
+def test_a_batch_reports_how_many_entries_it_is_behind_the_stream(
+    redis_server: RedisServer, no_scripting: tuple[str, str], scripting: bool,
+) -> None:
+    """Issue 36: lag for Redis Streams sources (it was always null), counted by Redis itself (`entries-added`), also
+    across deleted entries, with a rows limit, under AvailableNow, and for a `latest` start."""
+    from pyspark.sql.streaming.datasource import ReadMaxRows
+
+    conn = redis_server.client()
+    key = f"lag{secrets.token_hex(4)}"
+    url, password = (redis_server.url, redis_server.password) if scripting else no_scripting
+    reader = _reader(url, password, key)
+    assert reader.reportLatestOffset() is None  # no stream yet: nothing to be behind
+    ids = _add(conn, key, [{"data": json.dumps({"id": i})} for i in range(10)])
+
+    start = reader.initialOffset()
+    first = reader.latestOffset(start, ReadMaxRows(4))  # a rows limit: the 4th entry
+    assert first["id"] == ids[3]
+    assert _lag(first, reader.reportLatestOffset()) == 6
+    conn.xdel(key, ids[5])  # a deleted entry was still added: the reader skips it, the count keeps it
+    second = reader.latestOffset(first, ReadMaxRows(4))
+    assert second["id"] == ids[8]  # the 4 entries after ids[3] that exist: 4, 6, 7, 8
+    rest = reader.latestOffset(second, ReadAllAvailable())
+    assert rest["id"] == ids[9] and _lag(rest, reader.reportLatestOffset()) == 0
+    _add(conn, key, [{"data": json.dumps({"id": i})} for i in range(10, 13)])
+    assert _lag(rest, reader.reportLatestOffset()) == 3
+
+    pinned = _reader(url, password, key)  # AvailableNow: the run's end is pinned with its count
+    pinned.prepareForTriggerAvailableNow()
+    _add(conn, key, [{"data": json.dumps({"id": 13})}])
+    end = pinned.latestOffset(pinned.initialOffset(), ReadAllAvailable())
+    assert _lag(end, pinned.reportLatestOffset()) == 1  # the entry added after the run started
+
+    latest = RedisStreamReader({"url": url, "password": password, "key": key, "stream": key, "start": "latest",
+                                "columns": json.dumps(COLUMNS)})
+    assert _lag(latest.initialOffset(), latest.reportLatestOffset()) == 0
+    old_checkpoint = {"id": ids[3]}  # an offset written before offsets counted entries: no lag, as before
+    assert "n" not in latest.latestOffset(old_checkpoint, ReadAllAvailable())
+    assert _lag(latest.latestOffset(old_checkpoint, ReadAllAvailable()), latest.reportLatestOffset()) is None
