@@ -161,7 +161,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # Several models have a `kind`: each choice set keeps a stable name (the typed clients' type names).
     "ENUM_NAME_OVERRIDES": {"KindEnum": "jobs.models.JobKind", "AlertChannelKindEnum": "alerts.models.ChannelKind",
-                            "AlertDeliveryKindEnum": "alerts.models.DeliveryKind"},
+                            "AlertDeliveryKindEnum": "alerts.models.DeliveryKind",
+                            "AlertEventEnum": "alerts.models.AlertEvent"},
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.api.schema.add_examples"],
 }
 

@@ -1161,6 +1161,17 @@ export interface components {
          */
         AlertChannelKindEnum: "webhook" | "slack" | "email";
         /**
+         * @description * `run_failed` - A run FAILED (after its retries)
+         *     * `stream_failed` - A stream FAILED (its restart budget exhausted, or refused)
+         *     * `schedule_run_failed` - A schedule's tick failed (its run FAILED after the schedule's retries)
+         *     * `schedule_tick_skipped` - A schedule's tick was skipped, missed or could not be submitted
+         *     * `run_long` - A run has been RUNNING longer than `minutes`
+         *     * `stream_restarting` - A stream restarted more than `count` times within `minutes`
+         *     * `stream_falling_behind` - A stream's source lag has kept growing for `minutes`
+         * @enum {string}
+         */
+        AlertEventEnum: "run_failed" | "stream_failed" | "schedule_run_failed" | "schedule_tick_skipped" | "run_long" | "stream_restarting" | "stream_falling_behind";
+        /**
          * @description `{"error": {"code", "message", "details"}}`: the body of every 4xx/5xx answer of the API.
          * @example {
          *       "error": {
@@ -1530,17 +1541,6 @@ export interface components {
         EngineWarmOutput: {
             requested: boolean;
         };
-        /**
-         * @description * `run_failed` - A run FAILED (after its retries)
-         *     * `stream_failed` - A stream FAILED (its restart budget exhausted, or refused)
-         *     * `schedule_run_failed` - A schedule's tick failed (its run FAILED after the schedule's retries)
-         *     * `schedule_tick_skipped` - A schedule's tick was skipped, missed or could not be submitted
-         *     * `run_long` - A run has been RUNNING longer than `minutes`
-         *     * `stream_restarting` - A stream restarted more than `count` times within `minutes`
-         *     * `stream_falling_behind` - A stream's source lag has kept growing for `minutes`
-         * @enum {string}
-         */
-        EventEnum: "run_failed" | "stream_failed" | "schedule_run_failed" | "schedule_tick_skipped" | "run_long" | "stream_restarting" | "stream_falling_behind";
         FireOutput: {
             /** Format: date-time */
             fire_time: string;
@@ -2019,7 +2019,7 @@ export interface components {
         };
         PatchedRuleInputRequest: {
             name?: string;
-            event?: components["schemas"]["EventEnum"];
+            event?: components["schemas"]["AlertEventEnum"];
             /** @description A job id; null: every job of the team */
             job?: number | null;
             channels?: number[];
@@ -2118,7 +2118,7 @@ export interface components {
         RoleEnum: "viewer" | "developer" | "admin";
         RuleInputRequest: {
             name: string;
-            event: components["schemas"]["EventEnum"];
+            event: components["schemas"]["AlertEventEnum"];
             /** @description A job id; null: every job of the team */
             job?: number | null;
             channels: number[];
@@ -2132,7 +2132,7 @@ export interface components {
         RuleOutput: {
             id: number;
             name: string;
-            event: components["schemas"]["EventEnum"];
+            event: components["schemas"]["AlertEventEnum"];
             job: number | null;
             job_name?: string | null;
             channels: number[];

@@ -2,6 +2,7 @@
 
 from .action_enum import ActionEnum
 from .alert_channel_kind_enum import AlertChannelKindEnum
+from .alert_event_enum import AlertEventEnum
 from .api_error import ApiError
 from .api_error_detail import ApiErrorDetail
 from .apply_input_request import ApplyInputRequest
@@ -42,7 +43,6 @@ from .desired_enum import DesiredEnum
 from .direction_enum import DirectionEnum
 from .engine_enum import EngineEnum
 from .engine_warm_output import EngineWarmOutput
-from .event_enum import EventEnum
 from .fire_output import FireOutput
 from .graph_output import GraphOutput
 from .impact_output import ImpactOutput
@@ -157,6 +157,7 @@ from .validation_output_schema_item import ValidationOutputSchemaItem
 __all__ = (
     "ActionEnum",
     "AlertChannelKindEnum",
+    "AlertEventEnum",
     "ApiError",
     "ApiErrorDetail",
     "ApplyInputRequest",
@@ -195,7 +196,6 @@ __all__ = (
     "DirectionEnum",
     "EngineEnum",
     "EngineWarmOutput",
-    "EventEnum",
     "FireOutput",
     "GraphOutput",
     "ImpactOutput",

@@ -6,7 +6,7 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.event_enum import EventEnum
+from ..models.alert_event_enum import AlertEventEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="PatchedRuleInputRequest")
@@ -17,7 +17,7 @@ class PatchedRuleInputRequest:
     """
     Attributes:
         name (str | Unset):
-        event (EventEnum | Unset): * `run_failed` - A run FAILED (after its retries)
+        event (AlertEventEnum | Unset): * `run_failed` - A run FAILED (after its retries)
             * `stream_failed` - A stream FAILED (its restart budget exhausted, or refused)
             * `schedule_run_failed` - A schedule's tick failed (its run FAILED after the schedule's retries)
             * `schedule_tick_skipped` - A schedule's tick was skipped, missed or could not be submitted
@@ -32,7 +32,7 @@ class PatchedRuleInputRequest:
     """
 
     name: str | Unset = UNSET
-    event: EventEnum | Unset = UNSET
+    event: AlertEventEnum | Unset = UNSET
     job: int | None | Unset = UNSET
     channels: list[int] | Unset = UNSET
     minutes: int | None | Unset = UNSET
@@ -97,11 +97,11 @@ class PatchedRuleInputRequest:
         name = d.pop("name", UNSET)
 
         _event = d.pop("event", UNSET)
-        event: EventEnum | Unset
+        event: AlertEventEnum | Unset
         if isinstance(_event, Unset):
             event = UNSET
         else:
-            event = EventEnum(_event)
+            event = AlertEventEnum(_event)
 
         def _parse_job(data: object) -> int | None | Unset:
             if data is None:

@@ -6,7 +6,7 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.event_enum import EventEnum
+from ..models.alert_event_enum import AlertEventEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="RuleInputRequest")
@@ -17,7 +17,7 @@ class RuleInputRequest:
     """
     Attributes:
         name (str):
-        event (EventEnum): * `run_failed` - A run FAILED (after its retries)
+        event (AlertEventEnum): * `run_failed` - A run FAILED (after its retries)
             * `stream_failed` - A stream FAILED (its restart budget exhausted, or refused)
             * `schedule_run_failed` - A schedule's tick failed (its run FAILED after the schedule's retries)
             * `schedule_tick_skipped` - A schedule's tick was skipped, missed or could not be submitted
@@ -32,7 +32,7 @@ class RuleInputRequest:
     """
 
     name: str
-    event: EventEnum
+    event: AlertEventEnum
     channels: list[int]
     job: int | None | Unset = UNSET
     minutes: int | None | Unset = UNSET
@@ -92,7 +92,7 @@ class RuleInputRequest:
         d = dict(src_dict)
         name = d.pop("name")
 
-        event = EventEnum(d.pop("event"))
+        event = AlertEventEnum(d.pop("event"))
 
         channels = cast(list[int], d.pop("channels"))
 

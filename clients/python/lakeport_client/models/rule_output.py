@@ -7,7 +7,7 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.event_enum import EventEnum
+from ..models.alert_event_enum import AlertEventEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="RuleOutput")
@@ -19,7 +19,7 @@ class RuleOutput:
     Attributes:
         id (int):
         name (str):
-        event (EventEnum): * `run_failed` - A run FAILED (after its retries)
+        event (AlertEventEnum): * `run_failed` - A run FAILED (after its retries)
             * `stream_failed` - A stream FAILED (its restart budget exhausted, or refused)
             * `schedule_run_failed` - A schedule's tick failed (its run FAILED after the schedule's retries)
             * `schedule_tick_skipped` - A schedule's tick was skipped, missed or could not be submitted
@@ -38,7 +38,7 @@ class RuleOutput:
 
     id: int
     name: str
-    event: EventEnum
+    event: AlertEventEnum
     job: int | None
     channels: list[int]
     minutes: int | None
@@ -107,7 +107,7 @@ class RuleOutput:
 
         name = d.pop("name")
 
-        event = EventEnum(d.pop("event"))
+        event = AlertEventEnum(d.pop("event"))
 
         def _parse_job(data: object) -> int | None:
             if data is None:

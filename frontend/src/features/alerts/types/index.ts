@@ -1,43 +1,21 @@
-// Shapes of alert-channels/ and alert-rules/ (docs/alerts.md). Written by hand until the next API release
-// regenerates lib/api-schema.d.ts (`make client`).
+// Shapes of alert-channels/ and alert-rules/ (docs/alerts.md) as the OpenAPI schema declares them
+// (lib/api-schema.d.ts is generated: `make client`).
+import type { components } from "@/lib/api-schema";
 
-export type ChannelKind = "webhook" | "slack" | "email";
+type Schemas = components["schemas"];
+
+export type ChannelKind = Schemas["AlertChannelKindEnum"];
 export const CHANNEL_KINDS: { value: ChannelKind; label: string }[] = [
   { value: "webhook", label: "Webhook (signed JSON)" },
   { value: "slack", label: "Slack-compatible webhook" },
   { value: "email", label: "E-mail" },
 ];
 
-export type Delivery = {
-  id: number;
-  kind: string;
-  status: "pending" | "sending" | "sent" | "failed";
-  title: string;
-  attempts: number;
-  last_error: string;
-  created_at: string;
-  sent_at: string | null;
-};
+export type Delivery = Schemas["DeliveryOutput"];
+export type Channel = Schemas["ChannelOutput"];
+export type ChannelInput = Schemas["ChannelInputRequest"];
 
-export type Channel = {
-  id: number;
-  name: string;
-  kind: ChannelKind;
-  url: string | null;
-  recipients: string[];
-  secret_set: boolean;
-  enabled: boolean;
-  last_error: string;
-  last_error_at: string | null;
-  last_sent_at: string | null;
-  recent_deliveries: Delivery[];
-  created_at: string;
-  updated_at: string;
-};
-
-export type ChannelInput = { name: string; kind: ChannelKind; url?: string; secret?: string; recipients?: string[] };
-
-export type AlertEvent = "run_failed" | "stream_failed" | "schedule_run_failed" | "schedule_tick_skipped" | "run_long" | "stream_restarting" | "stream_falling_behind";
+export type AlertEvent = Schemas["AlertEventEnum"];
 export const EVENTS: { value: AlertEvent; label: string; needs: ("minutes" | "count")[] }[] = [
   { value: "run_failed", label: "A run FAILED (after its retries)", needs: [] },
   { value: "schedule_run_failed", label: "A schedule tick failed", needs: [] },
@@ -48,22 +26,9 @@ export const EVENTS: { value: AlertEvent; label: string; needs: ("minutes" | "co
   { value: "stream_falling_behind", label: "A stream falls behind its source for N minutes", needs: ["minutes"] },
 ];
 
-export type Rule = {
-  id: number;
-  name: string;
-  event: AlertEvent;
-  job: number | null;
-  job_name: string | null;
-  channels: number[];
-  minutes: number | null;
-  count: number | null;
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-};
-
-export type RuleInput = { name: string; event: AlertEvent; job: number | null; channels: number[]; minutes?: number | null; count?: number | null };
+export type Rule = Schemas["RuleOutput"];
+export type RuleInput = Schemas["RuleInputRequest"];
 
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
-export type TestResult = { ok: boolean; error: string; delivery: number };
+export type TestResult = Schemas["TestOutput"];

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class EventEnum(StrEnum):
+class AlertEventEnum(StrEnum):
     RUN_FAILED = "run_failed"
     RUN_LONG = "run_long"
     SCHEDULE_RUN_FAILED = "schedule_run_failed"
