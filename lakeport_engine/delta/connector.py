@@ -26,6 +26,7 @@ from lakeport_engine.datasets import Dataset, delta_dataset
 from lakeport_engine.delta import metadata
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
 from lakeport_engine.delta.commit import DeltaWriter, align
+from lakeport_engine.delta.cut_reads import pin_consistent_cut
 from lakeport_engine.delta.dml import RowChange, apply_change
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.merge import apply_merge, merge_spec
@@ -197,6 +198,9 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
     def _register_snapshots(self, references: list[Reference]) -> dict[tuple[Any, ...], str]:
         views: dict[tuple[Any, ...], str] = {}
         self._read_versions.latest = {}
+        if self.pins.consistent:  # decide the statement's new tables as one cut with the run's earlier reads
+            pin_consistent_cut(self.pins, [r.ref for r in references if r.version is None and r.timestamp_sql is None],
+                               catalog=self._catalog, key_of=lambda ref: self._dataset(ref, None).key)
         try:
             for reference in references:
                 if reference.snapshot_key in views:
