@@ -24,6 +24,7 @@ class SnapshotPins:
     versions: dict[str, int] = field(default_factory=dict)  # asked for (like_run): never moved by a read
     consistent: bool = False  # choose the versions as one consistent cut of the pipeline, at the first reads
     cut: dict[str, int] = field(default_factory=dict)  # consistent: table name ("cat.db.t") → version decided
+    statements: list[str] = field(default_factory=list)  # the run's statements (the first cut covers their tables)
     pinned: dict[str, int] = field(default_factory=dict)
     written: set[str] = field(default_factory=set)  # tables this run committed to or dropped
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)

@@ -116,6 +116,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
         if cached is not None and cached[0] == key:
             remembered: Plan | None = cached[1]
             return remembered
+        self._read_versions.where = (current_catalog, current_database)
         reader = self._reader(current_catalog, current_database)
         plan = read_view_statement(reader, sql) or read_table_statement(reader, sql) or reader.read(sql)
         if remember:
@@ -200,7 +201,8 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
         self._read_versions.latest = {}
         if self.pins.consistent:  # decide the statement's new tables as one cut with the run's earlier reads
             pin_consistent_cut(self.pins, [r.ref for r in references if r.version is None and r.timestamp_sql is None],
-                               catalog=self._catalog, key_of=lambda ref: self._dataset(ref, None).key)
+                               catalog=self._catalog, key_of=lambda ref: self._dataset(ref, None).key,
+                               hints=[] if self.pins.cut else self._script_reads())
         try:
             for reference in references:
                 if reference.snapshot_key in views:
@@ -226,6 +228,21 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
                 self.spark.catalog.dropTempView(view)
             raise
         return views
+
+    def _script_reads(self) -> list[TableRef]:
+        """The Delta tables the run's statements read (without time travel), resolved in the current statement's
+        catalog and database: the first consistent cut covers them all, so later statements agree with it."""
+        where = getattr(self._read_versions, "where", (None, None))
+        found: list[TableRef] = []
+        for sql in self.pins.statements:
+            try:
+                reader = self._reader(*where)
+                plan = read_view_statement(reader, sql) or read_table_statement(reader, sql) or reader.read(sql)
+            except Exception:  # noqa: BLE001 - a hint only: the statement reports its own error when it runs
+                continue
+            found.extend(r.ref for r in (plan.references if plan is not None else [])
+                         if r.version is None and r.timestamp_sql is None)
+        return found
 
     def _timestamp(self, reference: Reference) -> dt.datetime:
         """`TIMESTAMP AS OF <expr>` evaluated by Spark (session time zone), as an aware UTC datetime."""

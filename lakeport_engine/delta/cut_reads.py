@@ -41,15 +41,28 @@ def table_history(commits: Iterable[dict[str, Any]]) -> dict[int, dict[str, int]
 
 
 def pin_consistent_cut(pins: SnapshotPins, refs: Iterable[TableRef], *, catalog: Callable[[str], DeltaCatalog],
-                       key_of: Callable[[TableRef], str]) -> None:
-    """Decide the versions of `refs` not decided yet in this run as one consistent cut with those decided before."""
-    fresh = [r for r in dict.fromkeys(refs) if str(r) not in pins.cut and key_of(r) not in pins.written
-             and pins.version_for(key_of(r)) is None]
+                       key_of: Callable[[TableRef], str], hints: Iterable[TableRef] = ()) -> None:
+    """Decide the versions of `refs` not decided yet in this run as one consistent cut with those decided before;
+    `hints` (the tables later statements read) join the cut when they exist already."""
+    def undecided(r: TableRef) -> bool:
+        return str(r) not in pins.cut and key_of(r) not in pins.written and pins.version_for(key_of(r)) is None
+
+    fresh = [r for r in dict.fromkeys(refs) if undecided(r)]
     if not fresh:
         return
     history: dict[str, dict[int, dict[str, int] | None]] = {}
     refs_by_name: dict[str, TableRef] = {}
-    queue = [str(r) for r in fresh] + list(pins.cut)
+    for hint in dict.fromkeys(hints):
+        if hint in fresh or not undecided(hint):
+            continue
+        try:
+            history[str(hint)] = table_history(open_table(catalog(hint.catalog), hint).history())
+        except DeltaConnectorError:
+            continue  # not there yet (the script creates it) or not ours: its statement decides it
+        refs_by_name[str(hint)] = hint
+        fresh.append(hint)
+    queue = [str(r) for r in fresh if str(r) not in history] + list(pins.cut)
+    queue += [s for name in history for sources in history[name].values() for s in (sources or {})]
     while queue:  # the tables read (now and before in the run) and everything they derive from
         name = queue.pop()
         if name in history or name.count(".") != 2:

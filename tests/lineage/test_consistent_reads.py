@@ -2,7 +2,8 @@
 
 A base table, a view over it and a view over that view, refreshed at different moments with base commits in
 between: a run joining the three with `consistent: true` reads versions that reflect one base version (its rows
-equal a recompute from the base read with delta-rs at that version), and records them in its lineage snapshot;
+equal a recompute from the base read with delta-rs at that version), and records them in its lineage snapshot; a
+two-statement script is one cut over both statements' tables;
 the same run without it reads the newest of each, which disagree. A view that itself reflects two base versions
 fails a consistent run naming it; bad `consistent` values are a 400.
 """
@@ -104,6 +105,14 @@ def test_consistent_snapshot_reads_one_cut_of_the_pipeline(worker: Worker, team:
     snapshot = lineage["snapshot"]
     assert snapshot["consistent"] is True
     assert sorted(snapshot["versions"].values()) == [1, 1, 2] and len(snapshot["versions"]) == 3, snapshot
+
+    # the cut covers every statement of the script: the first one, reading only the base, already reads it at the
+    # version the second one's view reflects (statement by statement, orders@4 would leave mv2 no version to agree)
+    two = _run(dev, team, "SELECT count(*) AS n FROM lake.sales.orders;\nSELECT n, total FROM lake.sales.mv2",
+               snapshot={"consistent": True})
+    lineage = dev.get(f"/api/v1/teams/acme/lineage/runs/{two.id}/").json()
+    assert [(d["name"], d["statement"], d["version"]) for d in lineage["inputs"]] == [
+        ("lake.sales.orders", 0, 2), ("lake.sales.mv2", 1, 1)], lineage["inputs"]
 
     plain = _row(dev, _run(dev, team, JOIN))
     newest = _recompute(orders, 4)
