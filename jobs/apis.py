@@ -213,7 +213,8 @@ class RunInput(serializers.Serializer):
     parameters = serializers.DictField(required=False, default=dict, help_text="Values overriding the defaults.")
     snapshot = serializers.DictField(required=False, allow_null=True, help_text=(
         'Delta inputs read as of one time, {"as_of": "<ISO 8601>"}, or at the versions an earlier run read, '
-        '{"like_run": <run id>}.'))
+        '{"like_run": <run id>}, or at one consistent cut of the materialized view pipeline it reads, '
+        '{"consistent": true}.'))
 
 
 class JobListApi(JobsMixin, APIView):

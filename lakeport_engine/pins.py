@@ -2,7 +2,9 @@
 
 A run reads each Delta table at one version for the whole run: the version is pinned at the run's first read of
 the table (or at the run's own commit to it), so a table another job commits to mid-run still reads the same.
-A run may be asked for all its inputs `as_of` one instant, or for the exact `versions` an earlier run read.
+A run may be asked for all its inputs `as_of` one instant, for the exact `versions` an earlier run read, or for a
+`consistent` cut: versions of the tables it reads that reflect the same versions of their common base tables
+(materialized views and their sources; the Delta connector chooses them with `consistent_cut.choose_cut`).
 """
 
 from __future__ import annotations
@@ -20,20 +22,24 @@ class SnapshotPins:
 
     as_of: dt.datetime | None = None
     versions: dict[str, int] = field(default_factory=dict)  # asked for (like_run): never moved by a read
+    consistent: bool = False  # choose the versions as one consistent cut of the pipeline, at the first reads
+    cut: dict[str, int] = field(default_factory=dict)  # consistent: table name ("cat.db.t") → version decided
+    statements: list[str] = field(default_factory=list)  # the run's statements (the first cut covers their tables)
     pinned: dict[str, int] = field(default_factory=dict)
     written: set[str] = field(default_factory=set)  # tables this run committed to or dropped
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def from_request(cls, request: Mapping[str, Any] | None) -> SnapshotPins:
-        """From the run request's `snapshot`: `{"as_of": ISO 8601}` and/or `{"versions": {dataset key: version}}`."""
+        """From the run request's `snapshot`: `{"as_of": ISO 8601}` and/or `{"versions": {dataset key: version}}`,
+        or `{"consistent": true}`."""
         request = request or {}
         as_of = request.get("as_of")
         when = dt.datetime.fromisoformat(str(as_of)) if as_of else None
         if when is not None and when.tzinfo is None:
             when = when.replace(tzinfo=dt.UTC)
         versions = {str(k): int(v) for k, v in dict(request.get("versions") or {}).items()}
-        return cls(as_of=when, versions=versions)
+        return cls(as_of=when, versions=versions, consistent=bool(request.get("consistent")))
 
     def version_for(self, table: str) -> int | None:
         """The version this run must read of `table` (its Dataset.key), if already decided (asked for, or pinned earlier)."""
@@ -47,6 +53,12 @@ class SnapshotPins:
                 self.pinned[table] = version
             if committed:
                 self.written.add(table)
+
+    def decide(self, table: str, version: int) -> None:
+        """Ask for `table` (its Dataset.key) at `version` (a consistent cut's choice), unless already read or asked."""
+        with self._lock:
+            if table not in self.pinned and table not in self.written:
+                self.versions.setdefault(table, version)
 
     def forget(self, table: str) -> None:
         """The run dropped `table`: nothing asked for or pinned of it applies to a table created under its name."""

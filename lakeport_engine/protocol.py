@@ -86,10 +86,12 @@ class GuardPolicyDocument(TypedDict):
 
 
 class SnapshotDocument(TypedDict):
-    """The Delta versions a run must read: pinned per table (`versions`, by dataset key) or `as_of` a time."""
+    """The Delta versions a run must read: pinned per table (`versions`, by dataset key), `as_of` a time, or a
+    `consistent` cut of the tables it reads (chosen by the engine at its first reads)."""
 
     as_of: str | None
     versions: dict[str, int]
+    consistent: NotRequired[bool]
 
 
 # ---- requests (platform → engine) -----------------------------------------------------------------------

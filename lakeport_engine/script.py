@@ -211,6 +211,7 @@ class ScriptRunner:
         error: dict[str, Any] | None = None
         sc = self.spark.sparkContext
         sc.setJobGroup(self.job_group, f"Lakeport script ({len(statements)} statements)", interruptOnCancel=True)
+        self.pins.statements = [stmt.sql for stmt in statements]  # a consistent cut covers every statement's tables
         self.spark._lakeport_snapshot = self.pins
         try:
             for stmt in statements:

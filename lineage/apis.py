@@ -104,6 +104,8 @@ class RunSnapshotOutput(serializers.Serializer):
     like_run = serializers.IntegerField(source="like_run_id", allow_null=True,
                                         help_text="The earlier run whose versions it read")
     versions = serializers.DictField(child=serializers.IntegerField(), help_text="{table path: version} to read")
+    consistent = serializers.BooleanField(help_text="Asked for one consistent cut of the pipeline (`versions`: the "
+                                                    "cut chosen, once the run ended)")
 
 
 class RunLineageOutput(serializers.Serializer):

@@ -94,9 +94,12 @@ class ColumnEdge(models.Model):
 
 
 class RunSnapshot(models.Model):
-    """What a run asked of its Delta inputs: `as_of` an instant, or the versions `like_run` read (copied here)."""
+    """What a run asked of its Delta inputs: `as_of` an instant, the versions `like_run` read (copied here), or a
+    `consistent` cut (the versions it chose are copied here when it ends)."""
 
     run = models.OneToOneField("jobs.JobRun", on_delete=models.CASCADE, related_name="snapshot")
     as_of = models.DateTimeField(null=True, blank=True)
     like_run = models.ForeignKey("jobs.JobRun", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     versions = models.JSONField(default=dict, blank=True, help_text="{table path: version} to read")
+    consistent = models.BooleanField(default=False, help_text="Read one consistent cut of the pipeline; `versions` "
+                                                              "are then the versions it chose, recorded at the end")

@@ -28,10 +28,11 @@ class SnapshotError(SubmissionRefused):
 
 @dataclass(frozen=True)
 class SnapshotRequest:
-    """`{"as_of": datetime}` or `{"like_run": JobRun}`, validated for one team."""
+    """`{"as_of": datetime}`, `{"like_run": JobRun}` or `{"consistent": True}`, validated for one team."""
 
     as_of: datetime | None = None
     like_run: JobRun | None = None
+    consistent: bool = False
 
 
 def statement_lineage(statements: Iterable[StatementEvent]) -> list[tuple[int, LineageDocument]]:
@@ -131,10 +132,32 @@ def lineage_store_run(*, run: JobRun, status: str, statements: Iterable[Statemen
     ended finds its lineage. Lineage is an observation: a failure here is logged and never fails the run."""
     try:
         with transaction.atomic():
-            return _record(job=run.job, run=run, status=status, records=statement_lineage(statements))
+            recorded = _record(job=run.job, run=run, status=status, records=statement_lineage(statements))
+            _record_consistent_cut(run)
+            return recorded
     except Exception:
         logger.exception("lineage.record_failed", extra={"run_id": run.id})
         return None
+
+
+def _record_consistent_cut(run: JobRun) -> None:
+    """A `consistent` run's snapshot keeps the versions its cut chose: the first version it read of each table."""
+    snapshot = RunSnapshot.objects.filter(run_id=run.id, consistent=True).first()
+    if snapshot is None:
+        return
+    snapshot.versions = _first_reads(run)
+    snapshot.save(update_fields=["versions"])
+
+
+def _first_reads(run: JobRun) -> dict[str, int]:
+    """{table path: version} of the first read of each versioned table by `run` (its lineage's IN edges)."""
+    versions: dict[str, int] = {}
+    # every versioned read (Delta today; any type whose datasets carry a version), not a type by name
+    edges = (RunEdge.objects.filter(run=run, direction=Direction.IN, version__isnull=False)
+             .select_related("dataset").order_by("statement", "id"))
+    for edge in edges:
+        versions.setdefault(f"{edge.dataset.namespace}/{edge.dataset.name}", int(edge.version or 0))
+    return versions
 
 
 def lineage_emit_run(*, run: JobRun, recorded: RunLineage | None) -> None:
@@ -191,12 +214,18 @@ def lineage_run_started(*, run: JobRun) -> None:
 
 
 def snapshot_request_validate(*, team_id: int, data: dict[str, Any] | None) -> SnapshotRequest | None:
-    """Check a run's `snapshot` body: exactly one of `as_of` (ISO 8601) or `like_run` (a run of this team)."""
+    """Check a run's `snapshot` body: exactly one of `as_of` (ISO 8601), `like_run` (a run of this team) or
+    `consistent` (true)."""
     if not data:
         return None
-    keys = set(data) - {"as_of", "like_run"}
+    keys = set(data) - {"as_of", "like_run", "consistent"}
     if keys or len(data) != 1:
-        raise SnapshotError("snapshot", 'Give exactly one of {"as_of": "<ISO 8601 time>"} or {"like_run": <run id>}.')
+        raise SnapshotError("snapshot", 'Give exactly one of {"as_of": "<ISO 8601 time>"}, {"like_run": <run id>} '
+                                        'or {"consistent": true}.')
+    if "consistent" in data:
+        if data["consistent"] is not True:
+            raise SnapshotError("snapshot.consistent", 'Give {"consistent": true} (or leave `snapshot` out).')
+        return SnapshotRequest(consistent=True)
     if "as_of" in data:
         value = data["as_of"]
         parsed = _parse_time(value)
@@ -220,15 +249,11 @@ def _parse_time(value: Any) -> datetime | None:
 
 
 def run_snapshot_create(*, run: JobRun, request: SnapshotRequest) -> RunSnapshot:
-    """Record what `run` must read: the Delta versions the earlier run read (first read of each), or `as_of`."""
-    versions: dict[str, int] = {}
-    if request.like_run is not None:
-        # every versioned read (Delta today; any type whose datasets carry a version), not a type by name
-        edges = (RunEdge.objects.filter(run=request.like_run, direction=Direction.IN, version__isnull=False)
-                 .select_related("dataset").order_by("statement", "id"))
-        for edge in edges:
-            versions.setdefault(f"{edge.dataset.namespace}/{edge.dataset.name}", int(edge.version or 0))
-    return RunSnapshot.objects.create(run=run, as_of=request.as_of, like_run=request.like_run, versions=versions)
+    """Record what `run` must read: the Delta versions the earlier run read (first read of each), or `as_of`, or
+    a consistent cut (its versions are recorded when the run ends: the engine chooses them at its first reads)."""
+    versions = _first_reads(request.like_run) if request.like_run is not None else {}
+    return RunSnapshot.objects.create(run=run, as_of=request.as_of, like_run=request.like_run, versions=versions,
+                                      consistent=request.consistent)
 
 
 def snapshot_for_engine(*, run: JobRun) -> SnapshotDocument | None:
@@ -236,6 +261,8 @@ def snapshot_for_engine(*, run: JobRun) -> SnapshotDocument | None:
     snapshot = RunSnapshot.objects.filter(run_id=run.id).first()
     if snapshot is None:
         return None
+    if snapshot.consistent:
+        return {"as_of": None, "versions": {}, "consistent": True}
     return {"as_of": snapshot.as_of.isoformat() if snapshot.as_of else None, "versions": snapshot.versions}
 
 

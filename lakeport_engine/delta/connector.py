@@ -26,6 +26,7 @@ from lakeport_engine.datasets import Dataset, delta_dataset
 from lakeport_engine.delta import metadata
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
 from lakeport_engine.delta.commit import DeltaWriter, align
+from lakeport_engine.delta.cut_reads import pin_consistent_cut
 from lakeport_engine.delta.dml import RowChange, apply_change
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.merge import apply_merge, merge_spec
@@ -115,6 +116,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
         if cached is not None and cached[0] == key:
             remembered: Plan | None = cached[1]
             return remembered
+        self._read_versions.where = (current_catalog, current_database)
         reader = self._reader(current_catalog, current_database)
         plan = read_view_statement(reader, sql) or read_table_statement(reader, sql) or reader.read(sql)
         if remember:
@@ -197,6 +199,10 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
     def _register_snapshots(self, references: list[Reference]) -> dict[tuple[Any, ...], str]:
         views: dict[tuple[Any, ...], str] = {}
         self._read_versions.latest = {}
+        if self.pins.consistent:  # decide the statement's new tables as one cut with the run's earlier reads
+            pin_consistent_cut(self.pins, [r.ref for r in references if r.version is None and r.timestamp_sql is None],
+                               catalog=self._catalog, key_of=lambda ref: self._dataset(ref, None).key,
+                               hints=[] if self.pins.cut else self._script_reads())
         try:
             for reference in references:
                 if reference.snapshot_key in views:
@@ -222,6 +228,21 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
                 self.spark.catalog.dropTempView(view)
             raise
         return views
+
+    def _script_reads(self) -> list[TableRef]:
+        """The Delta tables the run's statements read (without time travel), resolved in the current statement's
+        catalog and database: the first consistent cut covers them all, so later statements agree with it."""
+        where = getattr(self._read_versions, "where", (None, None))
+        found: list[TableRef] = []
+        for sql in self.pins.statements:
+            try:
+                reader = self._reader(*where)
+                plan = read_view_statement(reader, sql) or read_table_statement(reader, sql) or reader.read(sql)
+            except Exception:  # noqa: BLE001 - a hint only: the statement reports its own error when it runs
+                continue
+            found.extend(r.ref for r in (plan.references if plan is not None else [])
+                         if r.version is None and r.timestamp_sql is None)
+        return found
 
     def _timestamp(self, reference: Reference) -> dt.datetime:
         """`TIMESTAMP AS OF <expr>` evaluated by Spark (session time zone), as an aware UTC datetime."""

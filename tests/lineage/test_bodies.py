@@ -105,7 +105,7 @@ def test_bodies_carry_the_graph_in_order(graph: dict[str, Any], team: Team,
     assert [(d["id"], d["statement"], d["version"]) for d in run["inputs"]] == [(d0, 0, 3)]
     assert [(d["id"], d["statement"], d["version"]) for d in run["outputs"]] == [(d1, 1, None)]
     assert run["snapshot"] == {"as_of": "2026-01-01T00:00:00Z", "like_run": graph["running"],
-                               "versions": {"file:/w/t0": 3}}
+                               "versions": {"file:/w/t0": 3}, "consistent": False}
     assert client.get(f"{base}runs/{graph['running']}/").json()["snapshot"] is None
 
 

@@ -1,0 +1,137 @@
+"""`snapshot: {"consistent": true}` through a real worker and team engine (seed 001's V11/V21/V31).
+
+A base table, a view over it and a view over that view, refreshed at different moments with base commits in
+between: a run joining the three with `consistent: true` reads versions that reflect one base version (its rows
+equal a recompute from the base read with delta-rs at that version), and records them in its lineage snapshot; a
+two-statement script is one cut over both statements' tables;
+the same run without it reads the newest of each, which disagree. A view that itself reflects two base versions
+fails a consistent run naming it; bad `consistent` values are a 400.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from deltalake import DeltaTable
+
+from catalogs.models import Catalog
+from catalogs.secrets import seal_configuration
+from jobs.models import JobRun, RunStatus, SqlJob
+from lakeport_engine.catalog_types.delta import DeltaConfig
+from teams.models import Role, Team
+from tests.jobs.conftest import running_worker, wait_status
+from tests.support.worker import Worker
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SETUP = """
+CREATE TABLE lake.sales.orders (id BIGINT, amount BIGINT);
+INSERT INTO lake.sales.orders VALUES (1, 10), (2, -5);
+CREATE MATERIALIZED VIEW lake.sales.mv1 AS SELECT id, amount FROM lake.sales.orders WHERE amount > 0;
+CREATE MATERIALIZED VIEW lake.sales.mv2 AS SELECT count(*) AS n, sum(amount) AS total FROM lake.sales.mv1;
+INSERT INTO lake.sales.orders VALUES (3, 7);
+REFRESH MATERIALIZED VIEW lake.sales.mv1;
+INSERT INTO lake.sales.orders VALUES (4, 100), (5, -1);
+REFRESH MATERIALIZED VIEW lake.sales.mv2;
+REFRESH MATERIALIZED VIEW lake.sales.mv1;
+INSERT INTO lake.sales.orders VALUES (6, 1000);
+CREATE MATERIALIZED VIEW lake.sales.mv3 AS SELECT a.n AS n1, b.n AS n2
+  FROM (SELECT count(*) AS n FROM lake.sales.mv1) a CROSS JOIN lake.sales.mv2 b
+"""
+
+JOIN = """
+SELECT b.n AS base_n, b.total AS base_total, b.kept AS base_kept, v1.n AS mv1_n, v1.total AS mv1_total,
+       v2.n AS mv2_n, v2.total AS mv2_total
+FROM (SELECT count(*) AS n, sum(amount) AS total, sum(CASE WHEN amount > 0 THEN amount END) AS kept
+      FROM lake.sales.orders) b
+CROSS JOIN (SELECT count(*) AS n, sum(amount) AS total FROM lake.sales.mv1) v1
+CROSS JOIN lake.sales.mv2 v2
+"""
+
+
+@pytest.fixture(scope="module")
+def worker(django_db_setup: Any, django_db_blocker: Any,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    with running_worker(tmp_path_factory, "consistent-reads-worker", beat=False) as started:
+        yield started
+
+
+def _run(client: Any, team: Team, sql: str, status: str = RunStatus.SUCCEEDED, **body: Any) -> JobRun:
+    job = SqlJob.objects.create(team=team, name=f"job{SqlJob.objects.count()}", sql=sql)
+    response = client.post(f"/api/v1/teams/{team.name}/jobs/{job.id}/runs/", body, format="json")
+    assert response.status_code == 201, response.json()
+    done = wait_status(response.json()["id"], RunStatus.SUCCEEDED, RunStatus.FAILED)
+    assert done.status == status, done.error
+    return done
+
+
+def _row(client: Any, run: JobRun) -> dict[str, Any]:
+    result = client.get(f"/api/v1/teams/acme/runs/{run.id}/result/").json()
+    assert len(result["rows"]) == 1, result
+    return dict(zip([c["name"] if isinstance(c, dict) else c for c in result["columns"]], result["rows"][0],
+                    strict=True))
+
+
+def _recompute(orders: Path, version: int) -> dict[str, int]:
+    """The pipeline's numbers from the base table alone, read with delta-rs at `version`."""
+    amounts = [r["amount"] for r in DeltaTable(str(orders), version=version).to_pyarrow_table().to_pylist()]
+    kept = [a for a in amounts if a > 0]
+    return {"base_n": len(amounts), "base_total": sum(amounts), "base_kept": sum(kept),
+            "mv1_n": len(kept), "mv1_total": sum(kept), "mv2_n": len(kept), "mv2_total": sum(kept)}
+
+
+def test_consistent_snapshot_reads_one_cut_of_the_pipeline(worker: Worker, team: Team, client_for: Any,
+                                                           tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    (lake / "sales").mkdir(parents=True)
+    config = DeltaConfig.model_validate({"warehouse": str(lake), "default-database": "sales"})
+    Catalog.objects.create(team=team, catalog_type="delta", catalog_name="lake",
+                           configuration=seal_configuration(config))
+    dev = client_for(Role.DEVELOPER)
+    _run(dev, team, SETUP)
+    orders = lake / "sales" / "orders"
+    assert DeltaTable(str(orders)).version() == 4
+
+    consistent = _run(dev, team, JOIN, snapshot={"consistent": True})
+    got = _row(dev, consistent)
+    # mv2's newest version reflects mv1@1, which reflects orders@2: the cut is orders@2, mv1@1, mv2@1
+    assert got == _recompute(orders, 2), got
+    lineage = dev.get(f"/api/v1/teams/acme/lineage/runs/{consistent.id}/").json()
+    read = {d["name"]: d["version"] for d in lineage["inputs"]}
+    assert read == {"lake.sales.orders": 2, "lake.sales.mv1": 1, "lake.sales.mv2": 1}, read
+    snapshot = lineage["snapshot"]
+    assert snapshot["consistent"] is True
+    assert sorted(snapshot["versions"].values()) == [1, 1, 2] and len(snapshot["versions"]) == 3, snapshot
+
+    # the cut covers every statement of the script: the first one, reading only the base, already reads it at the
+    # version the second one's view reflects (statement by statement, orders@4 would leave mv2 no version to agree)
+    two = _run(dev, team, "SELECT count(*) AS n FROM lake.sales.orders;\nSELECT n, total FROM lake.sales.mv2",
+               snapshot={"consistent": True})
+    lineage = dev.get(f"/api/v1/teams/acme/lineage/runs/{two.id}/").json()
+    assert [(d["name"], d["statement"], d["version"]) for d in lineage["inputs"]] == [
+        ("lake.sales.orders", 0, 2), ("lake.sales.mv2", 1, 1)], lineage["inputs"]
+
+    plain = _row(dev, _run(dev, team, JOIN))
+    newest = _recompute(orders, 4)
+    assert (plain["base_n"], plain["base_total"]) == (newest["base_n"], newest["base_total"])
+    assert (plain["mv1_n"], plain["mv1_total"]) == (_recompute(orders, 3)["mv1_n"], _recompute(orders, 3)["mv1_total"])
+    assert (plain["mv2_n"], plain["mv2_total"]) == (2, 17)
+    # without the switch the three disagree: the invariants of one cut do not hold
+    assert plain["base_kept"] != plain["mv1_total"] and plain["mv1_total"] != plain["mv2_total"]
+
+    # mv3 was computed from mv1 (orders@3) and mv2 (orders@2): no version of it reflects one base version
+    failed = _run(dev, team, "SELECT * FROM lake.sales.mv3", RunStatus.FAILED, snapshot={"consistent": True})
+    message = failed.error["message"]
+    assert "lake.sales.mv3" in message and '"consistent": true' in message, message
+    assert "Traceback" not in message and "at org.apache" not in message
+    assert _run(dev, team, "SELECT * FROM lake.sales.mv3").status == RunStatus.SUCCEEDED
+
+    for bad in ({"consistent": False}, {"consistent": "yes"}, {"consistent": True, "as_of": "2026-01-01T00:00:00Z"}):
+        job = SqlJob.objects.filter(team=team).first()
+        assert job is not None
+        response = dev.post(f"/api/v1/teams/acme/jobs/{job.id}/runs/", {"snapshot": bad}, format="json")
+        assert response.status_code == 400, (bad, response.json())
+        assert "snapshot" in str(response.json()["error"]["details"])
