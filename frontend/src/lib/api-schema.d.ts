@@ -2172,7 +2172,7 @@ export interface components {
             parameters?: {
                 [key: string]: unknown;
             };
-            /** @description Delta inputs read as of one time, {"as_of": "<ISO 8601>"}, or at the versions an earlier run read, {"like_run": <run id>}. */
+            /** @description Delta inputs read as of one time, {"as_of": "<ISO 8601>"}, or at the versions an earlier run read, {"like_run": <run id>}, or at one consistent cut of the materialized view pipeline it reads, {"consistent": true}. */
             snapshot?: {
                 [key: string]: unknown;
             } | null;
@@ -2277,6 +2277,8 @@ export interface components {
             versions: {
                 [key: string]: number;
             };
+            /** @description Asked for one consistent cut of the pipeline (`versions`: the cut chosen, once the run ended) */
+            consistent: boolean;
         };
         RunStatementOutput: {
             /** @description 0-based, as the run error's `statement`. */

@@ -22,7 +22,8 @@ class RunInputRequest:
     Attributes:
         parameters (RunInputRequestParameters | Unset): Values overriding the defaults.
         snapshot (None | RunInputRequestSnapshotType0 | Unset): Delta inputs read as of one time, {"as_of": "<ISO
-            8601>"}, or at the versions an earlier run read, {"like_run": <run id>}.
+            8601>"}, or at the versions an earlier run read, {"like_run": <run id>}, or at one consistent cut of the
+            materialized view pipeline it reads, {"consistent": true}.
     """
 
     parameters: RunInputRequestParameters | Unset = UNSET

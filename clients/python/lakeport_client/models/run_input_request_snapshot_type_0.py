@@ -12,7 +12,7 @@ T = TypeVar("T", bound="RunInputRequestSnapshotType0")
 @_attrs_define
 class RunInputRequestSnapshotType0:
     """Delta inputs read as of one time, {"as_of": "<ISO 8601>"}, or at the versions an earlier run read, {"like_run": <run
-    id>}.
+    id>}, or at one consistent cut of the materialized view pipeline it reads, {"consistent": true}.
 
     """
 

@@ -21,11 +21,13 @@ class RunSnapshotOutput:
         as_of (datetime.datetime | None): Delta inputs read as of this instant
         like_run (int | None): The earlier run whose versions it read
         versions (RunSnapshotOutputVersions): {table path: version} to read
+        consistent (bool): Asked for one consistent cut of the pipeline (`versions`: the cut chosen, once the run ended)
     """
 
     as_of: datetime.datetime | None
     like_run: int | None
     versions: RunSnapshotOutputVersions
+    consistent: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -40,6 +42,8 @@ class RunSnapshotOutput:
 
         versions = self.versions.to_dict()
 
+        consistent = self.consistent
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -47,6 +51,7 @@ class RunSnapshotOutput:
                 "as_of": as_of,
                 "like_run": like_run,
                 "versions": versions,
+                "consistent": consistent,
             }
         )
 
@@ -82,10 +87,13 @@ class RunSnapshotOutput:
 
         versions = RunSnapshotOutputVersions.from_dict(d.pop("versions"))
 
+        consistent = d.pop("consistent")
+
         run_snapshot_output = cls(
             as_of=as_of,
             like_run=like_run,
             versions=versions,
+            consistent=consistent,
         )
 
         run_snapshot_output.additional_properties = d
