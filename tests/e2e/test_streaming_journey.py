@@ -36,7 +36,7 @@ from tests.support.worker import Worker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark, pytest.mark.django_db(transaction=True)]
 
-SPARK_WAIT = 300_000  # ms: a safety net for a cold Spark on a shared two-core machine, not a performance claim
+SPARK_WAIT = 600_000  # ms: a safety net for a cold Spark on a shared two-core machine, not a performance claim
 COUNTS = pa.schema([("room", pa.string()), ("window_start", pa.timestamp("us", tz="UTC")), ("clicks", pa.int64())])
 FIRST_EVENTS = 40
 
