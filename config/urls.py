@@ -24,7 +24,7 @@ urlpatterns = [
     path("api/v1/teams/<str:team>/", include("streams.urls")),
     path("api/v1/teams/<str:team>/", include("alerts.urls")),
     path("metrics", metrics, name="metrics"),  # Prometheus text format, bearer token (docs/alerts.md)
-    path("spark-ui/", include("jobs.spark_ui_urls")),  # a run's Spark UI, through the platform
+    path("", include("jobs.spark_ui_urls")),  # a run's Spark UI through the platform, under the run's page
     # Any other /api/ path: the JSON 404 envelope, whatever DEBUG says (handler404 is not used when DEBUG is on).
     re_path(r"^api(?:/|$)", api_not_found, name="api-not-found"),
 ]

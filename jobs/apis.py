@@ -133,7 +133,7 @@ class RunSummaryOutput(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     spark_app_id = BlankAsNull(allow_null=True)
     spark_ui_url = BlankAsNull(source="spark_ui_path", allow_null=True, help_text=(
-        "The run's Spark UI through Lakeport (`/spark-ui/{team}/runs/{id}/`, for the team's members) while the "
+        "The run's Spark UI through Lakeport (`/t/{team}/runs/{id}/spark/`, for the team's members) while the "
         "engine that ran it lives; null before the engine reported one."))
     catalogs = serializers.ListField(source="catalogs_used", child=serializers.CharField())
     parameters = serializers.DictField(child=ParameterValueOutput(), help_text="The values the run used, by name.")
@@ -356,7 +356,7 @@ class RunCancelApi(JobsMixin, APIView):
 
 
 # ---- the editor: validate and preview on the warm engine -------------------------------------------------
-class ValidateInput(serializers.Serializer):
+class EditorInput(serializers.Serializer):
     sql = serializers.CharField(trim_whitespace=False, allow_blank=True)
     job = serializers.IntegerField(required=False, allow_null=True, default=None, help_text=(
         "A job of the team whose `${name}` parameter declarations and defaults the script uses."))
@@ -365,6 +365,13 @@ class ValidateInput(serializers.Serializer):
     default_catalog = serializers.CharField(required=False, allow_blank=True, default="", max_length=63, help_text=(
         "A catalog of the team where unqualified names resolve, as a run of a job with this `default_catalog` "
         "(the script's own USE CATALOG still wins); an unknown one is a 400 naming this field."))
+
+
+class ValidateInput(EditorInput):
+    syntax_while_starting = serializers.BooleanField(required=False, default=False, help_text=(
+        "When the team's engine is still starting, answer at once with Spark's own parser alone (`checked` is "
+        '`"syntax"`: names, types and the platform\'s rules are checked once the engine is up) instead of waiting '
+        "for the start. The SQL editor sends it and validates again when the answer was syntax only."))
 
 
 class StatementSpanOutput(serializers.Serializer):
@@ -389,9 +396,13 @@ class ValidationOutput(serializers.Serializer):
     statements = StatementSpanOutput(many=True, help_text=(
         "Every statement of the script as written, split by the server's lexer (`;` in strings, quoted names and "
         "comments does not split); empty for an empty or oversized script."))
+    checked = serializers.ChoiceField(choices=["full", "syntax"], help_text=(
+        '`"full"`: split, parsed, analysed against the team\'s catalogs and checked by the platform\'s rules in '
+        'the team\'s engine; `"syntax"`: split and parsed by Spark\'s parser only, because the engine was still '
+        "starting and the request set `syntax_while_starting` (validate again for the full check)."))
 
 
-class PreviewInput(ValidateInput):
+class PreviewInput(EditorInput):
     limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
 
 
@@ -404,7 +415,8 @@ class SqlValidateApi(JobsMixin, APIView):
     def post(self, request: Request, team: str) -> Response:
         data = validated(ValidateInput, request.data)
         report = sql_validate(team=self.team, sql=data["sql"], job_id=data["job"], parameters=data["parameters"],
-                              default_catalog=data["default_catalog"])
+                              default_catalog=data["default_catalog"],
+                              syntax_while_starting=data["syntax_while_starting"])
         return Response(ValidationOutput(report).data)
 
 

@@ -135,7 +135,7 @@ class JobRun(models.Model):
     @property
     def spark_ui_prefix(self) -> str:
         """The path the run's Spark UI is served under (jobs/spark_ui_views.py); Spark writes its links below it."""
-        return f"/spark-ui/{self.team.name}/runs/{self.pk}"
+        return f"/t/{self.team.name}/runs/{self.pk}/spark"
 
     @property
     def spark_ui_path(self) -> str:

@@ -1,4 +1,4 @@
-"""`/spark-ui/<team>/runs/<id>/…`: a run's Spark UI for the members of its team (jobs/services/spark_ui.py)."""
+"""`/t/<team>/runs/<id>/spark/…`: a run's Spark UI for the members of its team (jobs/services/spark_ui.py)."""
 
 from __future__ import annotations
 

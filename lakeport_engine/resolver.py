@@ -40,6 +40,7 @@ from lakeport_engine.sqltext import (
     use_namespace,
 )
 from lakeport_engine.store import CatalogEntry, CatalogStore
+from lakeport_engine.syntax import parse_error
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.spark")
@@ -145,26 +146,7 @@ class CatalogResolver:
 
     def syntax_error(self, stmt: Statement) -> tuple[int, int, str] | None:
         """Spark's parser message for the statement, at a script-absolute (line, column); None if it parses."""
-        if statement_refs(stmt).use is not None:
-            return None  # USE CATALOG is ours; Spark's parser does not know it
-        parser = self.spark._jsparkSession.sessionState().sqlParser()
-        sql = stmt.sql
-        if delta_command(sql) is not None:
-            return None  # Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL: the Delta connector reads them
-        view = view_statement_text(sql)  # Spark has no grammar for materialized view statements: their query only
-        if view is not None:
-            if view.query is None:
-                return None  # the Delta connector reads REFRESH/DROP/SHOW/… and says what is wrong
-            sql = "".join(c if c == "\n" else " " for c in sql[:view.query_offset]) + sql[view.query_offset:]
-        try:
-            parser.parsePlan(sql)
-        except Exception as exc:  # noqa: BLE001 - py4j raises Py4JJavaError carrying the ParseException
-            java = getattr(exc, "java_exception", None)
-            message = str(java.getMessage()) if java is not None else str(exc)
-            if java is not None and "ParseException" not in java.getClass().getName():
-                raise
-            return _translate_position(stmt, message)
-        return None
+        return parse_error(self.spark._jsparkSession.sessionState().sqlParser(), stmt)
 
     # ---- binding -----------------------------------------------------------------------------------------
     def _log(self, message: str) -> None:
@@ -422,17 +404,6 @@ def _exception_message(exc: BaseException) -> str:
     return message.split("\n\nJVM stacktrace:")[0]
 
 
-_POSITION = re.compile(r"\(line (\d+), pos (\d+)\)")
-
-
-def _translate_position(stmt: Statement, message: str) -> tuple[int, int, str]:
-    """Replace Spark's statement-relative `(line L, pos P)` with the script-absolute line and column."""
-    match = _POSITION.search(message)
-    if match is None:
-        return stmt.line, stmt.column, message.strip()
-    line, column = stmt.position(int(match.group(1)), int(match.group(2)))
-    text = _POSITION.sub(f"(line {line}, column {column})", message, count=1).strip()
-    return line, column, text
 
 
 def referenced_catalogs(script: str) -> list[str]:

@@ -36,6 +36,7 @@ from lakeport_engine.sqltext import (
     split_statements,
 )
 from lakeport_engine.store import CatalogStore
+from lakeport_engine.syntax import split_problem, statement_at, syntax_message
 from lakeport_kernel.redaction import redact, redact_secrets
 
 __all__ = [
@@ -201,7 +202,7 @@ class ScriptRunner:
         try:
             statements = split_statements(script)
         except SqlTextError as exc:
-            return ScriptResult([], [], False, {"statement": _statement_at(script, exc.offset), "line": exc.line,
+            return ScriptResult([], [], False, {"statement": statement_at(script, exc.offset), "line": exc.line,
                                                 "column": exc.column, "message": str(exc)})
         early = self._static_error(statements)
         if early is not None:
@@ -350,8 +351,7 @@ class ScriptRunner:
         try:
             statements = split_statements(script)
         except SqlTextError as exc:
-            return [{"statement": _statement_at(script, exc.offset), "line": exc.line, "column": exc.column,
-                     "message": str(exc)}], None
+            return [dict(split_problem(script, exc))], None
         errors: list[dict[str, Any]] = []
         unknown = self.resolver.unknown_catalogs(statements)
         for stmt in statements:
@@ -359,7 +359,7 @@ class ScriptRunner:
             if syntax is not None:
                 line, column, message = syntax
                 errors.append({"statement": stmt.index, "line": line, "column": column,
-                               "message": redact(f"Syntax error in statement {stmt.index + 1}: {message}")})
+                               "message": syntax_message(stmt, message)})
             elif (refusal := self._refusal(stmt)) is not None:
                 errors.append(refusal)
         if unknown is not None and not any(e["statement"] == unknown.statement for e in errors):
@@ -441,11 +441,6 @@ def _reference_position(stmt: Statement, exc: SparkRuntimeError) -> tuple[int, i
             pos = tok.start - (stmt.sql.rfind("\n", 0, tok.start) + 1)
             return stmt.position(line, pos)
     return None
-
-
-def _statement_at(script: str, offset: int) -> int:
-    """0-based index of the statement that contains `offset` (the text before it tokenizes)."""
-    return max(0, len(split_statements(script[:offset] + "x")) - 1)
 
 
 class _Cancelled(Exception):

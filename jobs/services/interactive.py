@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,8 +23,9 @@ from core.errors import InvalidInput, NotFound, Unavailable
 from core.queues import EDITOR_QUEUE
 from jobs.engines import engine_key
 from jobs.engines.calls import EngineCall
+from jobs.engines.parser import parse_server
 from jobs.engines.pool import engine_pool
-from jobs.engines.process import EngineError
+from jobs.engines.process import EngineError, EngineKey, EngineProcess
 from jobs.models import SqlJob
 from jobs.services.jobs import check_default_catalog
 from jobs.services.limits import editor_slot
@@ -41,6 +43,7 @@ from lakeport_engine.protocol import PreviewRequest, ValidateRequest
 from lakeport_engine.script import split_statements
 from lakeport_engine.sqltext import COMMENT, SPACE, Statement, statement_spans, tokenize, utf16_offsets
 from lakeport_engine.streaming.statement import is_streaming
+from lakeport_engine.syntax import SyntaxProblem
 from lakeport_kernel.redaction import redact
 from teams.models import Team
 
@@ -61,6 +64,7 @@ class ValidationReport:
     errors: list[dict[str, Any]] = field(default_factory=list)
     schema: list[dict[str, Any]] = field(default_factory=list)
     statements: list[dict[str, int]] = field(default_factory=list)
+    checked: str = "full"  # "syntax": Spark's parser only, while the team's engine was starting
 
     @property
     def valid(self) -> bool:
@@ -104,7 +108,7 @@ def script_size_error(sql: str) -> str | None:
 
 
 def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
-                default_catalog: str = "") -> dict[str, Any]:
+                default_catalog: str = "", syntax_while_starting: bool = False) -> dict[str, Any]:
     """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers).
 
     The call holds one of the team's editor slots while it waits (503 naming the limit when none is free). The
@@ -113,17 +117,19 @@ def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes
     """
     with editor_slot(team_id=team.id, team=team.name):
         return _send_and_wait(team=team, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                              default_catalog=default_catalog)
+                              default_catalog=default_catalog, syntax_while_starting=syntax_while_starting)
 
 
 def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes: str | None,
-                   default_catalog: str) -> dict[str, Any]:
+                   default_catalog: str, syntax_while_starting: bool = False) -> dict[str, Any]:
     wait = settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
     given_up_at = time.time() + wait  # wall clock: the worker compares it with its own
     kwargs: dict[str, Any] = {"team_id": team.id, "mode": mode, "sql": sql, "limit": limit,
                               "check_writes": check_writes, "give_up_at": given_up_at}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
+    if syntax_while_starting:
+        kwargs["syntax_while_starting"] = True
     result = current_app.send_task("jobs.sql_interactive", queue=EDITOR_QUEUE, expires=wait, kwargs=kwargs)
     backend = current_app.backend
     deadline = time.monotonic() + wait
@@ -150,12 +156,15 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
 
 
 def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
-                        give_up_at: float | None = None, default_catalog: str = "") -> dict[str, Any]:
+                        give_up_at: float | None = None, default_catalog: str = "",
+                        syntax_while_starting: bool = False) -> dict[str, Any]:
     """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data).
 
     `give_up_at` (epoch seconds) is when the web stops waiting: a call taken after it does nothing, and one still
     running then is cancelled in the engine, so an abandoned burst never holds the worker or the engine.
     `default_catalog` is current before the script, as for a run of a job with that default catalog.
+    `syntax_while_starting` (validate only): when the engine is not up yet, answer with the parse server's syntax
+    check (`"checked": "syntax"`) and leave the engine starting in the background.
     """
     fail = {"statement": None, "line": None, "column": None}
     if give_up_at is None:
@@ -172,6 +181,10 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
     with pool.lease(key) as engine:
         if engine is None:
             return {"busy": True}
+        if mode == "validate" and syntax_while_starting and not key.dedicated and not engine.started.is_set():
+            problems = _syntax_while_starting(engine, key, sql, give_up_at=give_up_at)
+            if problems is not None:  # the editor asks again for the full check once the engine is up
+                return {"errors": problems, "schema": None, "checked": "syntax"}
         try:
             pool.start(engine)
         except EngineError as exc:
@@ -184,6 +197,29 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
                 call.cancel()  # the engine stops the statement: an abandoned call holds no Spark job
                 return _abandoned(team_id=team_id, mode=mode, where="running")
             return dict(call.result)
+
+
+def _syntax_while_starting(engine: EngineProcess, key: EngineKey, sql: str, *,
+                           give_up_at: float) -> list[SyntaxProblem] | None:
+    """Start the engine in the background and answer with the parse server's check, unless the engine is up first
+    (None: the caller asks the engine). The parse server, a bare JVM, is up long before an engine is."""
+    threading.Thread(target=_start_engine, args=(key,), daemon=True, name=f"lakeport-start-{key.team}").start()
+    server = parse_server()
+    server.start()
+    while not server.ready:
+        if engine.started.is_set() or time.time() >= give_up_at:
+            return None
+        time.sleep(0.1)
+    return server.check(sql)
+
+
+def _start_engine(key: EngineKey) -> None:
+    """Start `key`'s engine in the background (a syntax-only validation answered meanwhile)."""
+    pool = engine_pool()
+    with pool.lease(key) as engine:
+        if engine is not None:
+            with contextlib.suppress(EngineError):  # the next call reports a start that fails
+                pool.start(engine)
 
 
 def editor_request(*, mode: str, sql: str, limit: int, check_writes: str | None,
@@ -202,7 +238,7 @@ def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
 
 
 def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters: Mapping[str, Any] | None = None,
-                 default_catalog: str = "") -> ValidationReport:
+                 default_catalog: str = "", syntax_while_starting: bool = False) -> ValidationReport:
     """Split, parse and analyse `sql` against the team's catalogs without executing any statement.
 
     Unqualified names resolve in `default_catalog` (a catalog of the team; 400 otherwise) as in a run of a job with
@@ -211,6 +247,8 @@ def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters:
     Errors carry the 0-based statement index and the script-absolute line/column (of the script as written, when
     `${name}` parameters were rendered: see `editor_render`); `schema` is the output of the last query when the
     script analyses cleanly; `statements` is where each statement of the script as written is (`script_statements`).
+    With `syntax_while_starting`, a team whose engine is still starting gets Spark's parser's answer at once
+    (`checked == "syntax"`) instead of waiting for the start.
     """
     check_default_catalog(team=team, name=default_catalog)
     problem = script_size_error(sql)
@@ -223,13 +261,14 @@ def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters:
     except ParameterError as exc:
         return ValidationReport(errors=[parameter_error(sql, exc)], statements=statements)
     answer = _ask_engine(team=team, mode="validate", sql=rendered.sql if rendered else sql,
-                         default_catalog=default_catalog)
+                         default_catalog=default_catalog, syntax_while_starting=syntax_while_starting)
     if answer.get("error") and not answer.get("errors"):
         return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))],
                                 statements=statements)
     errors, schema = answer.get("errors") or [], answer.get("schema")
     return ValidationReport(errors=[{**_written(e, rendered), "message": redact(str(e.get("message", "")))}
-                                    for e in errors], schema=list(schema or []), statements=statements)
+                                    for e in errors], schema=list(schema or []), statements=statements,
+                            checked="syntax" if answer.get("checked") == "syntax" else "full")
 
 
 def editor_render(*, team: Team, sql: str, job_id: int | None,

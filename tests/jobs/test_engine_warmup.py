@@ -90,3 +90,49 @@ def test_signing_in_starts_the_engines_of_the_teams_where_the_user_writes_sql(ce
 
     wrong = APIClient().post("/api/v1/auth/login/", {"username": user.username, "password": "wrong"}, format="json")
     assert wrong.status_code in (401, 403)  # a failed sign-in starts nothing (nothing to assert beyond no crash)
+
+
+def parse_servers(worker: Worker) -> list[int]:
+    """The worker's parse server processes (jobs/engines/parser.py)."""
+    assert worker.worker is not None
+    return [pid for pid in descendants(worker.worker.pid)
+            if "lakeport_engine.parse_server" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+
+
+def test_validation_while_the_engine_starts_answers_from_sparks_parser_and_fully_once_it_is_up(
+    celery_worker: Worker, client_for: Any
+) -> None:
+    TeamFactory(name="umbrella")
+    developer = client_for(Role.DEVELOPER, in_team=Team.objects.get(name="umbrella"))
+
+    def validate(sql: str, **extra: Any) -> dict[str, Any]:
+        response = developer.post("/api/v1/teams/umbrella/sql/validate/", {"sql": sql, **extra}, format="json")
+        assert response.status_code == 200, response.content
+        return dict(response.json())
+
+    assert team_engines(celery_worker, "umbrella") == []
+    quick = validate("SELECT 1;\n  SELEC 2", syntax_while_starting=True)  # no engine yet: Spark's parser answers
+    assert quick["checked"] == "syntax" and quick["valid"] is False
+    [error] = quick["errors"]
+    assert (error["statement"], error["line"], error["column"]) == (1, 2, 3)
+    assert "Syntax error in statement 2" in error["message"] and "SELEC" in error["message"]
+    wait_until(lambda: team_engines(celery_worker, "umbrella"), what="the engine to start in the background")
+
+    # a name only analysis knows: syntax-only says nothing of it; the engine's full check, once up, names it
+    unknown = "SELECT no_such_column FROM (SELECT 1 AS x)"
+    wait_until(lambda: validate(unknown, syntax_while_starting=True)["checked"] == "full",
+               what="validation to be full once the engine is up")
+    full = validate(unknown, syntax_while_starting=True)
+    assert full["valid"] is False and "no_such_column" in full["errors"][0]["message"]
+    assert validate(unknown)["checked"] == "full"  # without the switch a request always waits for the full check
+
+    # the parse server holds no platform secret: its environment (and its JVM's) is the engines' allow-list
+    servers = parse_servers(celery_worker)
+    assert servers, "the editor worker runs a parse server"
+    allowed = {"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME", "SPARK_HOME", "LAKEPORT_DELTA_MODE",
+               "LAKEPORT_JDBC_MYSQL_DRIVER", "LAKEPORT_DELTA_RETENTION_CHECK", "HOME", "TMPDIR", "PYTHONPATH",
+               "PYTHONDONTWRITEBYTECODE"}
+    for pid in servers + [c for s in servers for c in descendants(s)]:
+        names = {entry.split(b"=", 1)[0].decode() for entry in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                 if entry}
+        assert names <= allowed | {"CLASSPATH", "JAVA_MAIN_CLASS_" + str(pid)}, names - allowed

@@ -266,7 +266,7 @@ def test_the_spark_ui_answers_only_lakeport_and_only_for_the_runs_team(
     client = client_of(team, client_for)
     run = submit(client, "acme", "SELECT 1")
     assert wait_status(run, *TERMINAL_STATUSES).status == RunStatus.SUCCEEDED
-    prefix = f"/spark-ui/acme/runs/{run}"
+    prefix = f"/t/acme/runs/{run}/spark"
     assert client.get(f"/api/v1/teams/acme/runs/{run}/").json()["spark_ui_url"] == f"{prefix}/"
     recorded = JobRun.objects.get(id=run)
     assert re.match(r"^http://(127\.0\.0\.1|localhost):\d+$", recorded.spark_ui_url), recorded.spark_ui_url
@@ -284,6 +284,8 @@ def test_the_spark_ui_answers_only_lakeport_and_only_for_the_runs_team(
     status, jobs = ui_get(client, f"{prefix}/jobs/")
     assert status == 200 and "Spark Jobs" in jobs
     assert f'href="{prefix}/' in jobs and 'href="/jobs/' not in jobs  # Spark writes its links under the proxy
+    moved = client.get(f"/spark-ui/acme/runs/{run}/jobs/?id=1")  # API 1.5–1.6's address: redirected, not broken
+    assert moved.status_code == 302 and moved["Location"] == f"{prefix}/jobs/?id=1", moved
     root = client.get(f"{prefix}/")
     assert root.status_code in (301, 302, 303, 307) and root["Location"].startswith(f"{prefix}/"), root
 
@@ -384,7 +386,7 @@ def test_the_spark_ui_kill_endpoints_do_not_stop_another_teams_running_stage(
     assert client_of(globex, client_for).get(f"/api/v1/teams/acme/runs/{victim}/").status_code == 404
     run = wait_until(lambda: JobRun.objects.filter(id=victim).exclude(spark_ui_url="").first(),
                      what="the run's Spark UI address")
-    proxy = f"/spark-ui/acme/runs/{victim}"
+    proxy = f"/t/acme/runs/{victim}/spark"
     api = f"{proxy}/api/v1/applications/{run.spark_app_id}"
 
     def ui_json(path: str) -> Any:

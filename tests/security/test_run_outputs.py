@@ -216,7 +216,7 @@ def test_typed_secrets_never_reach_openlineage_or_spark_ui_plans(worker: Worker,
 
     # the SQL tab's plan descriptions, through the Spark UI's REST API (the tab renders the same store)
     assert run.spark_ui_url and run.spark_app_id
-    executions = _ui_json(dev, f"/spark-ui/{team.name}/runs/{run.id}/api/v1/applications/{run.spark_app_id}/sql"
+    executions = _ui_json(dev, f"/t/{team.name}/runs/{run.id}/spark/api/v1/applications/{run.spark_app_id}/sql"
                                "?details=true&planDescription=true&length=1000")
     plans = [e["planDescription"] for e in executions if "orders" in e["planDescription"]]
     assert plans, [e["planDescription"][:200] for e in executions]

@@ -1451,6 +1451,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description * `full` - full
+         *     * `syntax` - syntax
+         * @enum {string}
+         */
+        CheckedEnum: "full" | "syntax";
         ColumnLineageOutput: {
             dataset: components["schemas"]["DatasetOutput"];
             column: string;
@@ -2592,6 +2598,11 @@ export interface components {
              * @default
              */
             default_catalog?: string;
+            /**
+             * @description When the team's engine is still starting, answer at once with Spark's own parser alone (`checked` is `"syntax"`: names, types and the platform's rules are checked once the engine is up) instead of waiting for the start. The SQL editor sends it and validates again when the answer was syntax only.
+             * @default false
+             */
+            syntax_while_starting?: boolean;
         };
         ValidationOutput: {
             valid: boolean;
@@ -2602,6 +2613,13 @@ export interface components {
             }[];
             /** @description Every statement of the script as written, split by the server's lexer (`;` in strings, quoted names and comments does not split); empty for an empty or oversized script. */
             statements: components["schemas"]["StatementSpanOutput"][];
+            /**
+             * @description `"full"`: split, parsed, analysed against the team's catalogs and checked by the platform's rules in the team's engine; `"syntax"`: split and parsed by Spark's parser only, because the engine was still starting and the request set `syntax_while_starting` (validate again for the full check).
+             *
+             *     * `full` - full
+             *     * `syntax` - syntax
+             */
+            checked: components["schemas"]["CheckedEnum"];
         };
     };
     responses: never;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { retryWhileUnavailable } from "@/features/sql-editor/api/validate-sql";
+import { refetchWhileSyntaxOnly, retryWhileUnavailable } from "@/features/sql-editor/api/validate-sql";
 import { ApiError } from "@/lib/api-client";
 
 describe("retryWhileUnavailable", () => {
@@ -13,5 +13,14 @@ describe("retryWhileUnavailable", () => {
     expect(retryWhileUnavailable(30, new ApiError(503, "unavailable", "busy"))).toBe(false);
     expect(retryWhileUnavailable(0, new ApiError(400, "invalid", "bad"))).toBe(false);
     expect(retryWhileUnavailable(0, new Error("offline"))).toBe(false);
+  });
+});
+
+describe("refetchWhileSyntaxOnly", () => {
+  it("asks again while the answer was Spark's parser alone (the engine was starting), and stops at the full check", () => {
+    const base = { valid: true, errors: [], schema: [], statements: [] };
+    expect(refetchWhileSyntaxOnly({ ...base, checked: "syntax" })).toBe(2000);
+    expect(refetchWhileSyntaxOnly({ ...base, checked: "full" })).toBe(false);
+    expect(refetchWhileSyntaxOnly(undefined)).toBe(false);
   });
 });

@@ -13,6 +13,8 @@ export function ValidationStatus({ empty, checking, error, result: v }: Props) {
         <span className="muted">Checking…</span>
       ) : error ? (
         <span className="error-text">Validation unavailable: {error instanceof ApiError ? error.message : "error"}</span>
+      ) : v?.valid && v.checked === "syntax" ? (
+        <span className="muted">✓ Syntax valid; names are checked once the team's engine is up…</span>
       ) : v?.valid ? (
         <span className="ok-text">✓ Valid</span>
       ) : v ? (
