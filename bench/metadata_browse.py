@@ -37,7 +37,7 @@ from catalogs.metadata import catalog_databases_list, catalog_table_describe, ca
 from catalogs.models import Catalog  # noqa: E402
 from catalogs.secrets import seal_configuration  # noqa: E402
 from catalogs.types import jdbc  # noqa: E402
-from catalogs.types.jdbc_config import JdbcConfig  # noqa: E402
+from lakeport_engine.catalog_types.jdbc import JdbcConfig  # noqa: E402
 
 ADMIN_DSN = os.environ.get("LAKEPORT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 TIMEOUT = 30.0

@@ -61,7 +61,7 @@ def scratch_platform(*, env: dict[str, str] | None = None) -> Iterator[dict[str,
 
     from catalogs.models import Catalog
     from catalogs.secrets import seal_configuration
-    from catalogs.types.jdbc_config import JdbcConfig
+    from lakeport_engine.catalog_types.jdbc import JdbcConfig
     from teams.services import team_create
 
     try:

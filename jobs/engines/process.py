@@ -162,7 +162,7 @@ def engine_env(*, environ: Mapping[str, str], scratch: Path, python: str,
 def engine_static_conf(*, key: EngineKey, scratch: Path, python: str, instance: str = "") -> dict[str, str]:
     """Static conf of an engine: platform defaults, the operator's, the run's static needs, then the guard's."""
     from lakeport_engine.guard import ENGINE_STATIC_CONF
-    from lakeport_engine.platform_jar import platform_jars
+    from lakeport_engine.platform_jar import nodump_agent_option, platform_jars
 
     local, tmp = (scratch / "spark-local", scratch / "tmp")
     if instance:  # the engine's own directories: what it leaves is removed once it is dead
@@ -184,8 +184,10 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str, instance: 
         conf["spark.jars"] = ",".join(jars)
     conf.update({str(k): str(v) for k, v in settings.LAKEPORT_SPARK_STATIC_CONF.items()})
     conf.update(dict(key.static_conf))
-    # The JVM's temp dir is the team's, whatever JVM options an operator adds.
-    conf["spark.driver.extraJavaOptions"] = f"{conf['spark.driver.extraJavaOptions']} -Djava.io.tmpdir={tmp}"
+    # The JVM's temp dir is the team's, whatever JVM options an operator adds; the JVM is non-dumpable from its start
+    # (exec made it dumpable again): not even the team's own OS user reads its memory or environment.
+    conf["spark.driver.extraJavaOptions"] = " ".join(filter(None, [
+        conf["spark.driver.extraJavaOptions"], f"-Djava.io.tmpdir={tmp}", nodump_agent_option()]))
     conf.update(ENGINE_STATIC_CONF)  # last: an operator's or a catalog's conf cannot switch the guard off
     conf["spark.ui.killEnabled"] = "false"
     conf.update(ui_static_conf(conf.get("spark.ui.filters", "")))  # the UI answers only Lakeport's proxy

@@ -8,6 +8,21 @@ cd "$(dirname "$0")/../.."
 src=platform/jvm/src
 out=platform/jvm/build
 jar="$out/lakeport-spark.jar"
+# The JVM agent that keeps an engine's JVM non-dumpable (platform/jvm/native/nodump.c), built with gcc against
+# the JDK's jni.h; without gcc or the headers it is not built and engines' JVMs stay dumpable to their own user.
+agent="$out/liblakeport-nodump.so"
+native=platform/jvm/native/nodump.c
+if [ ! -f "$agent" ] || [ "$native" -nt "$agent" ]; then
+  jdk=$(dirname "$(dirname "$(readlink -f "$(command -v javac || command -v java || echo /nonexistent)")")")
+  if command -v gcc >/dev/null 2>&1 && [ -f "$jdk/include/jni.h" ]; then
+    mkdir -p "$out"
+    gcc -shared -fPIC -O2 -Wall -Werror -I"$jdk/include" -I"$jdk/include/linux" -o "$agent.tmp" "$native"
+    chmod 755 "$out" "$agent.tmp" && mv -f "$agent.tmp" "$agent"
+    echo "[setup] built $agent"
+  else
+    echo "[setup] no gcc or JDK headers: $agent not built (engine JVMs stay dumpable to their own user)" >&2
+  fi
+fi
 if [ -f "$jar" ] && [ -z "$(find "$src" -newer "$jar" -type f | head -1)" ]; then
   exit 0
 fi

@@ -497,9 +497,13 @@ def test_code_in_one_teams_engine_cannot_read_another_teams_engine_memory_enviro
     assert user_a.pw_uid != user_b.pw_uid
 
     # acme's own user reaches its directories (so the walls above are the uid's), but not even it reads the
-    # engine's memory or environment: the engine process is non-dumpable.
+    # engine's memory or environment, nor traces it: the engine process is non-dumpable, and so is its JVM (the
+    # platform's agent, platform/jvm/native/nodump.c: exec had made it dumpable again).
     as_acme = probe.run(user_a, [("list", str(scratch_a)), ("list", str(data_a)), ("mem", str(pid_a)),
-                                 ("read", f"/proc/{pid_a}/environ")])
+                                 ("read", f"/proc/{pid_a}/environ"), ("mem", str(jvm_a)),
+                                 ("read", f"/proc/{jvm_a}/environ"), ("ptrace", str(jvm_a))])
     assert as_acme == {("list", str(scratch_a)): "ok", ("list", str(data_a)): "ok",
-                       ("mem", str(pid_a)): "EACCES", ("read", f"/proc/{pid_a}/environ"): "EACCES"}
+                       ("mem", str(pid_a)): "EACCES", ("read", f"/proc/{pid_a}/environ"): "EACCES",
+                       ("mem", str(jvm_a)): "EACCES", ("read", f"/proc/{jvm_a}/environ"): "EACCES",
+                       ("ptrace", str(jvm_a)): "EPERM"}
     assert alive(pid_a) and alive(jvm_a)  # every try above left acme's engine running
