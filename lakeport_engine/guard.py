@@ -93,8 +93,8 @@ RULES: dict[str, str] = {
     "repair": "MSCK / REPAIR TABLE is not allowed",
     "custom-class": "custom SerDe or input/output format classes are not allowed",
     "reserved-name": "names starting with __lp_ belong to the platform (its stream views); read FROM STREAM(…) instead",
-    "function-option": "this function option or argument loads a file, a URL or a class and is not allowed; pass "
-                       "options as map('key', 'value', …) without paths or URLs",
+    "function-option": "this function option or argument is not allowed: pass the format's documented options as "
+                       "map('key', 'value', …) (none that loads a file, a URL or a class)",
     "persistent-function": "functions from a metastore (persistent or with resources) are not allowed unless an "
                            "operator allow-lists them; use built-in functions",
     "table-properties": "TBLPROPERTIES on a JDBC catalog's table are not allowed (Spark appends them to the "
@@ -163,9 +163,35 @@ OPTION_FUNCTIONS: dict[str, int] = {
 # Protobuf functions read a descriptor file (a path) or load a generated Java class by name; only an inline binary
 # descriptor set (a binary literal) is allowed, options after it.
 PROTOBUF_FUNCTIONS = frozenset({"from_protobuf", "to_protobuf"})
-# Option keys that make Spark open a path or URL (XSD validation, Avro schema URL, protobuf descriptors).
-RESOURCE_OPTION_KEYS = frozenset({"rowvalidationxsdpath", "avroschemaurl", "descfilepath", "descriptorfile"})
-RESOURCE_OPTION_SUFFIXES = ("path", "url", "uri", "file")
+# The option keys each function family accepts (Spark 4's documented data source options of the format, lower
+# case), an allow-list: a key Spark may add later is refused until listed here, and none of these opens a path or
+# URL (rowValidationXSDPath, avroSchemaUrl, descFilePath are left out on purpose).
+_TEXT_OPTIONS = frozenset({
+    "mode", "columnnameofcorruptrecord", "dateformat", "timestampformat", "timestampntzformat",
+    "enabledatetimeparsingfallback", "locale", "timezone", "encoding", "charset", "linesep", "multiline",
+    "samplingratio", "compression", "inferschema"})
+FUNCTION_OPTION_KEYS: dict[str, frozenset[str]] = {
+    "json": _TEXT_OPTIONS | {
+        "primitivesasstring", "prefersdecimal", "allowcomments", "allowunquotedfieldnames", "allowsinglequotes",
+        "allownumericleadingzeros", "allowbackslashescapinganycharacter", "allowunquotedcontrolchars",
+        "allownonnumericnumbers", "dropfieldifallnull", "ignorenullfields", "pretty", "infertimestamp",
+        "writenonasciicharacterascodepoint", "singlevariantcolumn"},
+    "csv": _TEXT_OPTIONS | {
+        "sep", "delimiter", "quote", "quoteall", "escape", "escapequotes", "comment", "header", "preferdate",
+        "enforceschema", "ignoreleadingwhitespace", "ignoretrailingwhitespace", "nullvalue", "nanvalue",
+        "positiveinf", "negativeinf", "maxcolumns", "maxcharspercolumn", "chartoescapequoteescaping", "emptyvalue",
+        "unescapedquotehandling"},
+    "xml": _TEXT_OPTIONS | {
+        "rowtag", "roottag", "excludeattribute", "attributeprefix", "valuetag", "ignoresurroundingspaces",
+        "ignorenamespace", "nullvalue", "wildcardcolname", "validatename", "arrayelementname", "declaration",
+        "prefersdecimal"},
+    "avro": frozenset({
+        "mode", "datetimerebasemode", "avroschema", "positionalfieldmatching", "enablestableidentifiersforuniontype",
+        "stableidentifierprefixforuniontype", "recursivefieldmaxdepth"}),
+    "protobuf": frozenset({
+        "mode", "recursive.fields.max.depth", "convert.any.fields.to.json", "emit.default.values", "enums.as.ints",
+        "upcast.unsigned.ints", "unwrap.primitive.wrapper.types", "retain.empty.message.types"}),
+}
 BUILTIN_QUALIFIERS = (("builtin",), ("system", "builtin"))
 # Plan nodes holding a plan in a field that is neither a child nor an inner child (INSERT's target, a view's body).
 PLAN_FIELD_NODES = frozenset({"InsertIntoStatement", "CreateViewCommand", "CreateView", "AlterViewAs",
@@ -453,8 +479,9 @@ class SqlGuard:
                 if not key.is_literal("string"):
                     raise _Refuse("function-option", f"{function} option keys must be string literals")
                 lowered = str(key.node.get("value")).strip().lower()
-                if lowered in RESOURCE_OPTION_KEYS or lowered.endswith(RESOURCE_OPTION_SUFFIXES):
-                    raise _Refuse("function-option", f"{function} option '{key.node.get('value')}'")
+                if lowered not in FUNCTION_OPTION_KEYS[function.rsplit("_", 1)[-1]]:
+                    raise _Refuse("function-option", f"{function} option '{key.node.get('value')}' (not one of the "
+                                  "format's documented options)")
 
     def _builtins(self) -> frozenset[str]:
         """Names of the session's built-in functions (one JVM call per guard; scripts cannot register any)."""
