@@ -5,6 +5,7 @@ Services enqueue these by name (`send_task`), so this module may import them at 
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from celery import Task, shared_task
@@ -46,8 +47,10 @@ def sql_interactive(self: Task, team_id: int, mode: str, sql: str, limit: int = 
 
 @shared_task(name="jobs.engine_warm", acks_late=False, ignore_result=True)
 def engine_warm_task(team_id: int) -> None:
-    """Start the team's engine before its first editor statement (jobs/services/warmup.py)."""
-    engine_warm(team_id=team_id)
+    """Start the team's engine before its first editor statement (jobs/services/warmup.py), in a thread of its own:
+    the editor thread that took this task is free at once for the validations that arrive during the start."""
+    threading.Thread(target=engine_warm, kwargs={"team_id": team_id}, daemon=True,
+                     name=f"lakeport-warm-{team_id}").start()
 
 
 @shared_task(name="jobs.sql_live_preview", acks_late=False, ignore_result=False)
