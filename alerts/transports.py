@@ -16,6 +16,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 
+from alerts.endpoints import receiver_refusal
 from alerts.messages import AlertMessage, plain_text
 from alerts.models import AlertChannel, ChannelKind
 from alerts.secrets import channel_secret
@@ -34,14 +35,28 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A receiver's redirect is an answer, not a hop: followed, it would send the alert where no check looked."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 def _post(url: str, body: bytes, headers: dict[str, str], secret: str) -> None:
+    refusal = receiver_refusal(url)  # again now: the name may resolve elsewhere than when the channel was saved
+    if refusal is not None:
+        raise SendFailed(_scrub(f"Not sent: {refusal}", secret))
     request = urllib.request.Request(url, data=body, method="POST",
                                      headers={"Content-Type": "application/json", **headers})
     try:
-        with urllib.request.urlopen(request, timeout=settings.LAKEPORT_ALERT_SEND_TIMEOUT) as answer:
+        with _OPENER.open(request, timeout=settings.LAKEPORT_ALERT_SEND_TIMEOUT) as answer:
             answer.read(1024)
     except urllib.error.HTTPError as exc:
-        raise SendFailed(f"The receiver answered HTTP {exc.code}.") from None
+        moved = " (redirects are not followed)" if 300 <= exc.code < 400 else ""
+        raise SendFailed(f"The receiver answered HTTP {exc.code}{moved}.") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
         raise SendFailed(_scrub(f"Could not reach the receiver: {type(exc).__name__}: {reason}", secret)) from None

@@ -5,19 +5,17 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.core.validators import EmailValidator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from alerts.endpoints import receiver_refusal
 from alerts.messages import message
 from alerts.models import AlertChannel, AlertDelivery, ChannelKind, DeliveryKind
 from alerts.secrets import seal_secret
 from alerts.services.delivery import delivery_send
-from catalogs.types.endpoints import EndpointRefused, check_endpoints
 from core.errors import Conflict, InvalidInput
-from lakeport_engine.catalog_types.base import Endpoint
 from teams.models import Team
 
 logger = logging.getLogger("lakeport.alerts")
@@ -35,20 +33,10 @@ class TestResult:
 
 
 def _http_url(value: str, field: str) -> str:
-    """An http(s) URL that does not point at the platform's own database, broker or result backend (the same rule
-    as catalogs' endpoints, catalogs/types/endpoints.py)."""
-    parts = urlsplit(value)
-    try:
-        port = parts.port
-    except ValueError:
-        port = -1
-    if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
-        raise InvalidInput.of({field: ["Expected an http:// or https:// URL."]})
-    endpoint = Endpoint(host=parts.hostname, port=port or (443 if parts.scheme == "https" else 80), kind="http")
-    try:
-        check_endpoints([endpoint], allowed_hosts=[])
-    except EndpointRefused as exc:
-        raise InvalidInput.of({field: [str(exc)]}) from None
+    """`value` when alerts may be sent there (alerts/endpoints.py), else a 400 naming `field`."""
+    refusal = receiver_refusal(value)
+    if refusal is not None:
+        raise InvalidInput.of({field: [refusal]})
     return value
 
 

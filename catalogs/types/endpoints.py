@@ -29,7 +29,7 @@ from lakeport_engine.catalog_types.base import DEFAULT_PORTS, Endpoint
 LOOPBACK = "loopback"  # every address of this machine compares equal to this token
 REFUSED = ("points at one of the platform's own services (its database, broker or result backend); "
            "a catalog may not reach them.")
-NOT_ALLOWED = "is not on the operator's list of hosts catalogs may reach (LAKEPORT_CATALOG_ALLOWED_HOSTS)."
+NOT_ALLOWED = "is not on the operator's list of hosts {what} may reach ({setting})."
 
 
 class EndpointRefused(ValueError):
@@ -188,8 +188,10 @@ def _allowed(endpoint: Endpoint, addresses: frozenset[str], allowed: Iterable[st
 
 
 def check_endpoints(endpoints: Iterable[Endpoint], *, services: list[PlatformService] | None = None,
-                    allowed_hosts: Iterable[str] | None = None) -> None:
-    """Raise EndpointRefused for the first endpoint that is a platform service or outside the allow-list."""
+                    allowed_hosts: Iterable[str] | None = None,
+                    allowed_setting: str = "LAKEPORT_CATALOG_ALLOWED_HOSTS", what: str = "catalogs") -> None:
+    """Raise EndpointRefused for the first endpoint that is a platform service or outside the allow-list
+    (`allowed_hosts`, the operator's `allowed_setting`; catalogs' by default)."""
     from django.conf import settings
 
     services = platform_services() if services is None else services
@@ -199,7 +201,7 @@ def check_endpoints(endpoints: Iterable[Endpoint], *, services: list[PlatformSer
         if any(_platform_refusal(endpoint, normalise(raw), s) for s in services):
             raise EndpointRefused(f"{endpoint.label} {REFUSED}")
         if allowed and not _allowed(endpoint, raw, allowed):
-            raise EndpointRefused(f"{endpoint.label} {NOT_ALLOWED}")
+            raise EndpointRefused(f"{endpoint.label} {NOT_ALLOWED.format(what=what, setting=allowed_setting)}")
 
 
 def check_catalog_endpoints(catalog_type: str, plain: dict[str, Any]) -> None:

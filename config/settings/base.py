@@ -335,6 +335,9 @@ LAKEPORT_CATALOG_ALLOWED_HOSTS = env.list("LAKEPORT_CATALOG_ALLOWED_HOSTS", defa
 LAKEPORT_PUBLIC_URL = env("LAKEPORT_PUBLIC_URL", default="http://localhost:8000")
 # Every send (webhook POST, SMTP conversation) is abandoned after this many seconds.
 LAKEPORT_ALERT_SEND_TIMEOUT = env.float("LAKEPORT_ALERT_SEND_TIMEOUT", default=10.0)
+# Hosts (names, IPs or CIDRs) alert webhooks may be sent to; empty = any host but the platform's own database,
+# broker and result backend (alerts/endpoints.py; checked on save and before every send).
+LAKEPORT_ALERT_ALLOWED_HOSTS = env.list("LAKEPORT_ALERT_ALLOWED_HOSTS", default=[])
 # A failed send is retried after this many seconds, doubled each time (capped at an hour), up to the maximum.
 LAKEPORT_ALERT_RETRY_SECONDS = env.float("LAKEPORT_ALERT_RETRY_SECONDS", default=30.0)
 LAKEPORT_ALERT_MAX_ATTEMPTS = env.int("LAKEPORT_ALERT_MAX_ATTEMPTS", default=12)

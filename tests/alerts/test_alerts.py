@@ -405,3 +405,64 @@ def test_a_stream_falling_behind_for_the_rules_minutes_alerts_once_then_resolves
     alerts_watch()
     deliveries_send()
     assert [r.json["kind"] for r in receiver.received] == ["firing", "resolved"]
+
+
+def test_an_operator_list_of_receiver_hosts_is_checked_on_save_and_again_before_each_send(
+    admin_client: APIClient, receiver: Receiver, settings: Any
+) -> None:
+    channel = webhook(admin_client, receiver)  # no list: any host but the platform's own services
+    settings.LAKEPORT_ALERT_ALLOWED_HOSTS = ["hooks.example.com", "10.0.0.0/8"]
+    refused = admin_client.post("/api/v1/teams/acme/alert-channels/", {
+        "name": "elsewhere", "kind": "webhook", "url": receiver.url, "secret": WEBHOOK_SECRET}, format="json")
+    assert refused.status_code == 400
+    assert "LAKEPORT_ALERT_ALLOWED_HOSTS" in refused.json()["error"]["details"]["url"][0]
+    # the channel saved before the list: refused at send time, nothing reaches the receiver
+    sent = admin_client.post(f"/api/v1/teams/acme/alert-channels/{channel['id']}/test/").json()
+    assert sent["ok"] is False and "Not sent" in sent["error"] and "LAKEPORT_ALERT_ALLOWED_HOSTS" in sent["error"]
+    assert receiver.received == []
+    settings.LAKEPORT_ALERT_ALLOWED_HOSTS = ["127.0.0.1/32"]
+    assert admin_client.post(f"/api/v1/teams/acme/alert-channels/{channel['id']}/test/").json()["ok"] is True
+    assert len(receiver.received) == 1
+
+
+def test_a_receiver_cannot_redirect_an_alert_elsewhere(admin_client: APIClient) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    reached: list[str] = []
+
+    class Victim(BaseHTTPRequestHandler):  # an internal service no channel names: any request to it is a leak
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            reached.append(f"GET {self.path}")
+            self.send_response(204)
+            self.end_headers()
+
+        do_POST = do_GET  # noqa: N815
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    victim = ThreadingHTTPServer(("127.0.0.1", 0), Victim)
+
+    class Bounce(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            self.send_response(302)  # urllib would follow it, as a GET
+            self.send_header("Location", f"http://127.0.0.1:{victim.server_port}/admin/flush")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    bouncer = ThreadingHTTPServer(("127.0.0.1", 0), Bounce)
+    for server in (victim, bouncer):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        channel = admin_client.post("/api/v1/teams/acme/alert-channels/", {
+            "name": "bouncer", "kind": "webhook", "url": f"http://127.0.0.1:{bouncer.server_port}/hook",
+            "secret": WEBHOOK_SECRET}, format="json").json()
+        sent = admin_client.post(f"/api/v1/teams/acme/alert-channels/{channel['id']}/test/").json()
+    finally:
+        bouncer.shutdown()
+        victim.shutdown()
+    assert sent["ok"] is False and "HTTP 302 (redirects are not followed)" in sent["error"]
+    assert reached == []
