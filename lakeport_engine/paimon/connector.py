@@ -183,7 +183,7 @@ class EmbeddedPaimon:
 
     # ---- reads -------------------------------------------------------------------------------------------
     def _run_query(self, plan: Plan) -> DataFrame | None:
-        views = self._register_snapshots(plan.references)
+        views = self._register_snapshots(plan.references, None if plan.keep_views else plan.sql)
         kept = False
         try:
             frame = self.next_sql(rewrite(plan.sql, plan.references, views))
@@ -194,14 +194,16 @@ class EmbeddedPaimon:
                 for view in set(views.values()):
                     self.spark.catalog.dropTempView(view)
 
-    def _register_snapshots(self, references: list[Reference]) -> dict[tuple[Any, ...], str]:
+    def _register_snapshots(self, references: list[Reference], sql: str | None) -> dict[tuple[Any, ...], str]:
+        """A temp view per table snapshot the statement reads; with `sql`, each view holds only the columns the
+        statement can name (projection pushed into the read)."""
         views: dict[tuple[Any, ...], str] = {}
         try:
             for reference in references:
                 if reference.snapshot_key in views:
                     continue
                 view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
-                frame, snapshot = self.snapshot_frame(reference)
+                frame, snapshot = self.snapshot_frame(reference, sql)
                 frame.createOrReplaceTempView(view)
                 views[reference.snapshot_key] = view
                 self.views_read[view] = self._dataset(reference.ref, snapshot)
@@ -211,9 +213,9 @@ class EmbeddedPaimon:
             raise
         return views
 
-    def snapshot_frame(self, reference: Reference) -> tuple[DataFrame, int | None]:
+    def snapshot_frame(self, reference: Reference, sql: str | None = None) -> tuple[DataFrame, int | None]:
         """The table at the snapshot the reference reads (its time travel, else the run's pin, else the latest),
-        and that snapshot's id."""
+        and that snapshot's id; only the columns `sql` can name when it is given (`needed_columns`)."""
         ref = reference.ref
         loaded = self._load(ref)
         check_readable(loaded, table=str(ref))
@@ -242,17 +244,21 @@ class EmbeddedPaimon:
         if snapshot is not None and not travel:
             travel = {"scan.snapshot-id": str(snapshot)}
         at = loaded.copy(travel) if travel else loaded
+        schema = _spark_schema(at, str(ref))
+        keep = needed_columns(sql, [f.name for f in schema.fields]) if sql is not None else None
+        if keep is not None:
+            schema = T.StructType([f for f in schema.fields if f.name in keep])
         frame = (self.spark.read.format(FORMAT)
                  .option("path", confined(str(loaded.table_path), self._catalog(ref.catalog).warehouse,
                                           table=str(ref)))
                  .option("table", str(ref)).option("travel", json.dumps(travel))
                  .option("partition_keys", json.dumps(list(at.table_schema.partition_keys)))
-                 .option("schema", _spark_schema(at, str(ref)).json()).load())
+                 .option("schema", schema.json()).load())
         return frame, snapshot
 
     def _source(self, plan: Plan) -> tuple[DataFrame, list[str]]:
         assert plan.source_sql is not None
-        views = self._register_snapshots(plan.references)
+        views = self._register_snapshots(plan.references, plan.source_sql)
         try:
             frame = self.next_sql(rewrite(plan.source_sql, plan.references, views, offset=plan.source_offset))
         except PaimonError:
@@ -530,6 +536,31 @@ class _Field:
         self.name = field.name
         self.type = field.type
         self.description = next((f.description for f in schema.fields if f.name == field.name), None)
+
+
+def needed_columns(sql: str, columns: list[str]) -> list[str] | None:
+    """The columns a statement can name: every table column spelled as an identifier anywhere in it (a superset of
+    what it reads, so pruning never removes a column it uses); None — read them all — for a `*` projection (not
+    `count(*)`), a NATURAL join, or a statement sqlglot cannot read."""
+    import re
+
+    import sqlglot
+    from sqlglot import exp
+
+    if re.search(r"\bnatural\b", sql, re.IGNORECASE):
+        return None
+    try:
+        trees = [t for t in sqlglot.parse(sql, dialect="spark") if t is not None]
+    except Exception:
+        return None
+    names: set[str] = set()
+    for tree in trees:
+        for star in tree.find_all(exp.Star):
+            if not isinstance(star.parent, exp.Count):
+                return None
+        names |= {i.name.lower() for i in tree.find_all(exp.Identifier)}
+    keep = [c for c in columns if c.lower() in names]
+    return keep or columns[:1]  # count(*) and friends: one column keeps the row count
 
 
 def _spark_schema(loaded: Any, name: str) -> T.StructType:  # noqa: ANN401
