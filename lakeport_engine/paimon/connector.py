@@ -248,6 +248,7 @@ class EmbeddedPaimon:
         keep = needed_columns(sql, [f.name for f in schema.fields]) if sql is not None else None
         if keep is not None:
             schema = T.StructType([f for f in schema.fields if f.name in keep])
+        self.spark.conf.set(FILTER_PUSHDOWN_CONF, "true")  # again: a script may have SET it off since
         frame = (self.spark.read.format(FORMAT)
                  .option("path", confined(str(loaded.table_path), self._catalog(ref.catalog).warehouse,
                                           table=str(ref)))
