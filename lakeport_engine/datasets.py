@@ -19,7 +19,7 @@ class Dataset:
 
     name: str
     catalog: str
-    kind: str  # jdbc-postgresql | jdbc-mysql | hive | delta | iceberg
+    kind: str  # jdbc-postgresql | jdbc-mysql | hive | delta | iceberg | paimon
     namespace: str
     physical_name: str
     version: int | None = None  # Delta: the snapshot read or the version committed
@@ -100,6 +100,13 @@ def iceberg_dataset(catalog: str, namespace: str, table: str, location: str, sna
     path = location.removeprefix("file://").rstrip("/")
     return Dataset(name=f"{catalog}.{namespace}.{table}", catalog=catalog, kind="iceberg", namespace="file",
                    physical_name=path, version=snapshot)
+
+
+def paimon_dataset(catalog: str, database: str, table: str, path: str, snapshot: int | None) -> Dataset:
+    """A Paimon table by its directory (OpenLineage names file-based tables by their storage path, as Delta and
+    Iceberg ones); `version` is the snapshot id read or committed."""
+    return Dataset(name=f"{catalog}.{database}.{table}", catalog=catalog, kind="paimon", namespace="file",
+                   physical_name=path.removeprefix("file://").rstrip("/"), version=snapshot)
 
 
 def stream_dataset(catalog: str, database: str, table: str, *, kind: str, namespace: str,

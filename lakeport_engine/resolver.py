@@ -303,16 +303,29 @@ class CatalogResolver:
                                         statement=stmt.index)
             return self.spark.sql(text)
 
-        iceberg = self._state.iceberg
-        involves_iceberg = any(b.embedded and b.type == "iceberg" for b in bindings)
-        current_is_iceberg = current is not None and current.embedded and current.type == "iceberg"
-        if iceberg is not None and (involves_iceberg or current_is_iceberg) and iceberg.handles(
+        def via_iceberg(text: str) -> Any:  # noqa: ANN401 - Spark's DataFrame or None
+            """Iceberg tables become snapshot views first; what remains (Delta tables too) runs as any statement."""
+            iceberg = self._state.iceberg
+            involves_iceberg = any(b.embedded and b.type == "iceberg" for b in bindings)
+            current_is_iceberg = current is not None and current.embedded and current.type == "iceberg"
+            if iceberg is not None and (involves_iceberg or current_is_iceberg) and iceberg.handles(
+                text, current_catalog=self.current_catalog, current_database=self.current_database
+            ):
+                iceberg.next_sql = run
+                return iceberg.execute(text, current_catalog=self.current_catalog,
+                                       current_database=self.current_database)
+            return run(text)
+
+        paimon = self._state.paimon
+        involves_paimon = any(b.embedded and b.type == "paimon" for b in bindings)
+        current_is_paimon = current is not None and current.embedded and current.type == "paimon"
+        if paimon is not None and (involves_paimon or current_is_paimon) and paimon.handles(
             sql, current_catalog=self.current_catalog, current_database=self.current_database
         ):
-            # Iceberg tables become snapshot views first; what remains (Delta tables too) runs as any statement
-            iceberg.next_sql = run
-            return iceberg.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
-        return run(sql)
+            # Paimon tables become snapshot views first; the rest goes on through Iceberg, Delta or Spark
+            paimon.next_sql = via_iceberg
+            return paimon.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
+        return via_iceberg(sql)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:
         binding = next((b for b in bindings if b.name == name), None)

@@ -268,6 +268,9 @@ class ScriptRunner:
         if state.iceberg is not None:  # the embedded Iceberg connector records its snapshot views and commits alike
             iceberg_views, iceberg_writes = state.iceberg.take_lineage()
             views, writes = {**views, **iceberg_views}, [*writes, *iceberg_writes]
+        if state.paimon is not None:  # the embedded Paimon connector records its snapshot views and commits alike
+            paimon_views, paimon_writes = state.paimon.take_lineage()
+            views, writes = {**views, **paimon_views}, [*writes, *paimon_writes]
         if not self.capture_lineage:
             return None
         try:

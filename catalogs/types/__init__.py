@@ -15,6 +15,7 @@ from catalogs.types.iceberg import IcebergCatalogType
 from catalogs.types.jdbc import JdbcCatalogType
 from catalogs.types.kafka import KafkaCatalogType
 from catalogs.types.nats_jetstream import NatsJetStreamCatalogType
+from catalogs.types.paimon import PaimonCatalogType
 from catalogs.types.redis_streams import RedisStreamsCatalogType
 from lakeport_engine.catalog_types import DEFINITIONS, registered
 
@@ -22,7 +23,7 @@ from lakeport_engine.catalog_types import DEFINITIONS, registered
 CATALOG_TYPES: dict[str, CatalogType] = {
     t.key: t for t in (JdbcCatalogType(), HiveCatalogType(), DeltaCatalogType(), RedisStreamsCatalogType(),
                        NatsJetStreamCatalogType(), FilesCatalogType(), KafkaCatalogType(),
-                       IcebergCatalogType())
+                       IcebergCatalogType(), PaimonCatalogType())
 }
 
 

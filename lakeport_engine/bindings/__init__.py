@@ -2,7 +2,7 @@
 Django side is `catalogs/types/`).
 
 jdbc → JDBCTableCatalog, hive → the session catalog, delta → the embedded connector or the JVM DeltaCatalog,
-iceberg → the embedded Iceberg connector;
+iceberg → the embedded Iceberg connector, paimon → the embedded Paimon connector;
 redis-streams, nats-jetstream, kafka and files are stream catalogs (read only through `STREAM(c.db.t)`). Adding a
 type: its definition, a module here whose binding (with its `definition` and `sink` factory) is listed in
 `BINDINGS` below, and a module in `catalogs/types/`.
@@ -37,12 +37,13 @@ from lakeport_engine.bindings.iceberg import IcebergBinding
 from lakeport_engine.bindings.jdbc import JdbcBinding
 from lakeport_engine.bindings.kafka import KafkaBinding
 from lakeport_engine.bindings.nats_jetstream import NatsJetStreamBinding
+from lakeport_engine.bindings.paimon import PaimonBinding
 from lakeport_engine.bindings.redis_streams import RedisStreamsBinding
 from lakeport_engine.datasets import CatalogInfo
 
 BINDINGS: dict[str, CatalogBinding] = {
     b.key: b for b in (JdbcBinding(), HiveBinding(), DeltaBinding(), RedisStreamsBinding(), NatsJetStreamBinding(),
-                       FilesBinding(), KafkaBinding(), IcebergBinding())
+                       FilesBinding(), KafkaBinding(), IcebergBinding(), PaimonBinding())
 }
 
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from lakeport_engine.datasets import Dataset
     from lakeport_engine.delta import EmbeddedDelta
     from lakeport_engine.iceberg.connector import EmbeddedIceberg
+    from lakeport_engine.paimon.connector import EmbeddedPaimon
     from lakeport_engine.store import CatalogEntry
 
 
@@ -64,7 +65,7 @@ class SinkTarget:
 class Binding:
     """A catalog bound into one Spark session: what Spark calls it, which version, which confs we set.
 
-    `embedded` marks a catalog whose statements an embedded connector (Delta, Iceberg) runs (Spark has no catalog of
+    `embedded` marks a catalog whose statements an embedded connector (Delta, Iceberg, Paimon) runs (Spark has no catalog of
     that name); `spark_name` is None for it and for catalogs that are only read as streams.
     """
 
@@ -87,6 +88,7 @@ class SessionCatalogs:
         self.hive: str | None = None
         self.delta: EmbeddedDelta | None = None
         self.iceberg: EmbeddedIceberg | None = None
+        self.paimon: EmbeddedPaimon | None = None
         self.stream_views = 0  # numbering of the platform's stream views (`__lp_stream_<n>`)
 
 

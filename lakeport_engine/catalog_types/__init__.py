@@ -13,12 +13,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from lakeport_engine.catalog_types import delta, files, hive, iceberg, jdbc, kafka, nats_jetstream, redis_streams
+from lakeport_engine.catalog_types import (
+    delta,
+    files,
+    hive,
+    iceberg,
+    jdbc,
+    kafka,
+    nats_jetstream,
+    paimon,
+    redis_streams,
+)
 from lakeport_engine.catalog_types.base import CatalogConfig, CatalogTypeDefinition, Endpoint, SecretFields
 
 DEFINITIONS: dict[str, CatalogTypeDefinition] = {
     d.key: d for d in (jdbc.DEFINITION, hive.DEFINITION, delta.DEFINITION, redis_streams.DEFINITION,
-                       nats_jetstream.DEFINITION, files.DEFINITION, kafka.DEFINITION, iceberg.DEFINITION)
+                       nats_jetstream.DEFINITION, files.DEFINITION, kafka.DEFINITION, iceberg.DEFINITION,
+                       paimon.DEFINITION)
 }
 
 

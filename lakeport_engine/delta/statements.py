@@ -41,10 +41,11 @@ class Reference:
     version: int | None = None
     timestamp_sql: str | None = None
     alias: str | None = None  # set when the reference had no alias: keeps `t.col` qualifiers working
+    tag: str | None = None  # `VERSION AS OF 'name'`: a tag (Paimon catalogs only)
 
     @property
     def snapshot_key(self) -> tuple[Any, ...]:
-        return (self.ref, self.version, self.timestamp_sql)
+        return (self.ref, self.version, self.timestamp_sql, self.tag)
 
 
 @dataclass
@@ -291,7 +292,7 @@ class StatementReader:
                    offset: int) -> Reference:
         idents = [p for p in table.parts if isinstance(p, exp.Identifier)]
         start, end = idents[0].meta["start"], idents[-1].meta["end"] + 1
-        version = timestamp_sql = None
+        version = timestamp_sql = tag = None
         travel = table.args.get("version")
         if isinstance(travel, exp.Version):
             index = next(i for i, t in enumerate(tokens) if t.start == idents[-1].meta["start"])
@@ -301,14 +302,17 @@ class StatementReader:
             last, expr_first = _version_clause(tokens, index + 1, alias_start)
             end = tokens[last].end + 1
             clause = text[tokens[expr_first].start:end].strip()
-            if str(travel.this).upper() == "VERSION":
+            tag_text = re.fullmatch(r"'([A-Za-z0-9][A-Za-z0-9_.-]{0,127})'", clause)
+            if str(travel.this).upper() == "VERSION" and self.table_format == "paimon" and tag_text:
+                tag = tag_text.group(1)
+            elif str(travel.this).upper() == "VERSION":
                 if not re.fullmatch(r"\d+", clause):
                     raise DeltaConnectorError(f"VERSION AS OF on {ref} needs a version number, not '{clause}'.")
                 version = int(clause)
             else:
                 timestamp_sql = clause
         alias = None if table.args.get("alias") is not None else ref.table
-        return Reference(ref, start + offset, end + offset, version, timestamp_sql, alias)
+        return Reference(ref, start + offset, end + offset, version, timestamp_sql, alias, tag)
 
     def _insert(self, text: str, tree: exp.Insert, tokens: list[Token]) -> Plan | None:
         target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this

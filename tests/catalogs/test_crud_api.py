@@ -112,7 +112,8 @@ def test_catalog_types_serve_json_schemas_with_secret_fields_marked(viewer_clien
     resp = viewer_client.get(f"{API}/catalog-types/")
     assert resp.status_code == 200
     types = {t["key"]: t for t in resp.json()["results"]}
-    assert set(types) == {"jdbc", "hive", "delta", "redis-streams", "nats-jetstream", "files", "kafka", "iceberg"}
+    assert set(types) == {"jdbc", "hive", "delta", "redis-streams", "nats-jetstream", "files", "kafka", "iceberg",
+                          "paimon"}
     assert types["redis-streams"]["schema"]["properties"]["password"]["writeOnly"] is True
     assert types["delta"]["display_name"] == "Delta Lake"
     assert types["iceberg"]["display_name"] == "Apache Iceberg" and "warehouse" in types["iceberg"]["schema"]["properties"]

@@ -1324,6 +1324,7 @@ export interface components {
              *     * `files` - Files (landing directories)
              *     * `kafka` - Kafka
              *     * `iceberg` - Apache Iceberg
+             *     * `paimon` - Apache Paimon
              */
             catalog_type: components["schemas"]["CatalogTypeEnum"];
             /** @description The type's configuration (see catalog-types/). Secret values are write-only: omit one (or send null) to keep the stored value; in `storage-options` a key set to null is removed. */
@@ -1402,9 +1403,10 @@ export interface components {
          *     * `files` - Files (landing directories)
          *     * `kafka` - Kafka
          *     * `iceberg` - Apache Iceberg
+         *     * `paimon` - Apache Paimon
          * @enum {string}
          */
-        CatalogTypeEnum: "jdbc" | "hive" | "delta" | "redis-streams" | "nats-jetstream" | "files" | "kafka" | "iceberg";
+        CatalogTypeEnum: "jdbc" | "hive" | "delta" | "redis-streams" | "nats-jetstream" | "files" | "kafka" | "iceberg" | "paimon";
         CatalogTypeOutput: {
             key: string;
             display_name: string;
@@ -1977,6 +1979,7 @@ export interface components {
              *     * `files` - Files (landing directories)
              *     * `kafka` - Kafka
              *     * `iceberg` - Apache Iceberg
+             *     * `paimon` - Apache Paimon
              */
             catalog_type?: components["schemas"]["CatalogTypeEnum"];
             /** @description The type's configuration (see catalog-types/). Secret values are write-only: omit one (or send null) to keep the stored value; in `storage-options` a key set to null is removed. */
@@ -4159,7 +4162,7 @@ export interface operations {
     catalogs_list: {
         parameters: {
             query?: {
-                catalog_type?: "delta" | "files" | "hive" | "iceberg" | "jdbc" | "kafka" | "nats-jetstream" | "redis-streams";
+                catalog_type?: "delta" | "files" | "hive" | "iceberg" | "jdbc" | "kafka" | "nats-jetstream" | "paimon" | "redis-streams";
                 name_prefix?: string;
                 page?: number;
                 /** @description At most 1000. */
