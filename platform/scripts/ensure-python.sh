@@ -8,10 +8,12 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.lakeport-deps
-want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+want=$(cat pyproject.toml platform/requirements-nodeps.txt | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "[setup] installing Python dependencies"
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e '.[test]'
+  # packages whose metadata pins conflict with ours though they run on them (the file says why)
+  .venv/bin/python -m pip install -q --no-deps -r platform/requirements-nodeps.txt
   echo "$want" > "$stamp"
 fi
