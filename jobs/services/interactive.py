@@ -104,7 +104,7 @@ def script_size_error(sql: str) -> str | None:
 
 
 def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
-                default_catalog: str = "") -> dict[str, Any]:
+                default_catalog: str = "", snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
     """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers).
 
     The call holds one of the team's editor slots while it waits (503 naming the limit when none is free). The
@@ -113,17 +113,19 @@ def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes
     """
     with editor_slot(team_id=team.id, team=team.name):
         return _send_and_wait(team=team, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                              default_catalog=default_catalog)
+                              default_catalog=default_catalog, snapshot=snapshot)
 
 
 def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes: str | None,
-                   default_catalog: str) -> dict[str, Any]:
+                   default_catalog: str, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
     wait = settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
     given_up_at = time.time() + wait  # wall clock: the worker compares it with its own
     kwargs: dict[str, Any] = {"team_id": team.id, "mode": mode, "sql": sql, "limit": limit,
                               "check_writes": check_writes, "give_up_at": given_up_at}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
+    if snapshot:
+        kwargs["snapshot"] = snapshot
     result = current_app.send_task("jobs.sql_interactive", queue=EDITOR_QUEUE, expires=wait, kwargs=kwargs)
     backend = current_app.backend
     deadline = time.monotonic() + wait
@@ -150,7 +152,8 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
 
 
 def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
-                        give_up_at: float | None = None, default_catalog: str = "") -> dict[str, Any]:
+                        give_up_at: float | None = None, default_catalog: str = "",
+                        snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
     """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data).
 
     `give_up_at` (epoch seconds) is when the web stops waiting: a call taken after it does nothing, and one still
@@ -179,7 +182,7 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
         if time.time() >= give_up_at:  # the engine took that long to start
             return _abandoned(team_id=team_id, mode=mode, where="after engine start")
         with EngineCall(engine, editor_request(mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                                               default_catalog=default_catalog)) as call:
+                                               default_catalog=default_catalog, snapshot=snapshot)) as call:
             if not call.wait(max(0.0, give_up_at - time.time())):
                 call.cancel()  # the engine stops the statement: an abandoned call holds no Spark job
                 return _abandoned(team_id=team_id, mode=mode, where="running")
@@ -187,12 +190,15 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
 
 
 def editor_request(*, mode: str, sql: str, limit: int, check_writes: str | None,
-                   default_catalog: str) -> ValidateRequest | PreviewRequest:
-    """The engine request of an editor call (`validate`, else `preview`)."""
+                   default_catalog: str, snapshot: dict[str, Any] | None = None) -> ValidateRequest | PreviewRequest:
+    """The engine request of an editor call (`validate`, else `preview`, with its consistent-read `snapshot`)."""
     if mode == "validate":
         return {"mode": "validate", "script": sql, "default_catalog": default_catalog or None}
-    return {"mode": "preview", "script": sql, "preview_limit": limit, "check_writes": check_writes,
-            "default_catalog": default_catalog or None}
+    request: PreviewRequest = {"mode": "preview", "script": sql, "preview_limit": limit, "check_writes": check_writes,
+                               "default_catalog": default_catalog or None}
+    if snapshot:  # only when asked: an engine of the previous release takes the call unchanged
+        request["snapshot"] = {"as_of": None, "versions": {}, "consistent": bool(snapshot.get("consistent"))}
+    return request
 
 
 def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
@@ -270,8 +276,12 @@ def _written(error: dict[str, Any], rendered: RenderedScript | None) -> dict[str
 
 
 def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
-                parameters: Mapping[str, Any] | None = None, default_catalog: str = "") -> QueryPreview:
+                parameters: Mapping[str, Any] | None = None, default_catalog: str = "",
+                consistent: bool = False) -> QueryPreview:
     """Run one read-only query (optionally after `USE`/`SET`) and return up to `limit` rows.
+
+    `consistent` reads the query's Delta tables at one consistent cut of their pipeline, as a run's
+    `{"snapshot": {"consistent": true}}` (docs/materialized-views.md).
 
     Unqualified names resolve in `default_catalog`, as in `sql_validate`.
 
@@ -305,7 +315,7 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
         raise editor_refusal(writes)
     answer = _ask_engine(team=team, mode="preview", sql=sql, limit=limit,
                          check_writes=last.sql if keyword in PLAN_CHECKED and not streaming else None,
-                         default_catalog=default_catalog)
+                         default_catalog=default_catalog, snapshot={"consistent": True} if consistent else None)
     if answer.get("writes"):
         raise editor_refusal(writes)
     if not answer.get("succeeded"):
