@@ -117,6 +117,8 @@ class MaterializedView(models.Model):
     state = models.CharField(max_length=16, default="fresh")
     refresh_again = models.BooleanField(
         default=False, help_text="REFRESH ON COMMIT: a source committed while a refresh ran; refresh once more after.")
+    declared = models.JSONField(default=dict, blank=True, help_text=(
+        "The `apply -f` entry that made the view ({query, partitioned_by}); empty for a view made by SQL."))
     create_time = models.DateTimeField(default=timezone.now)
     update_time = models.DateTimeField(default=timezone.now)
 

@@ -27,6 +27,8 @@ class SourceFreshnessSerializer(serializers.Serializer):
     reflected = serializers.IntegerField(help_text="The source's Delta version the view's data reflects.")
     latest = serializers.IntegerField(allow_null=True, help_text="The source's latest Delta version (null: unknown).")
     behind = serializers.IntegerField(allow_null=True, help_text="Versions committed since (0: fresh).")
+    since = serializers.DateTimeField(allow_null=True, required=False,
+                                      help_text="When the first commit the view does not reflect landed (null: fresh).")
 
 
 class MaterializedViewSerializer(serializers.Serializer):

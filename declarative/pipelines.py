@@ -7,10 +7,10 @@
     materialized_views: [{name (catalog.database.view), refresh (manual | on_commit | schedule), cron, time_zone}]
     alert_channels: [...], alert_rules: [...]   (declarative/alerting.py)
 
-A `materialized_views` entry sets how an existing view is refreshed (as ALTER MATERIALIZED VIEW): creating,
-changing the query of, or dropping a view computes or deletes data, which is SQL's (CREATE/DROP MATERIALIZED VIEW),
-so an unknown view is refused and prune never drops one. Prune of `jobs`/`schedules` leaves the views' refresh jobs
-and schedules, which the views own.
+A `materialized_views` entry sets how a view is refreshed (as ALTER MATERIALIZED VIEW); one with a `query` also
+declares the view itself — created, redefined or (prune) dropped by runs of the team's engine before the rest is
+applied (declarative/views.py). An unknown view without a query is refused. Prune of `jobs`/`schedules` leaves the
+views' refresh jobs and schedules, which the views own.
 
 Called by document_apply (declarative/services.py) inside its transaction, so the whole document is all or
 nothing. A section that is absent is left alone; `prune` deletes only within the sections the document has. `dry_run` applies in a
@@ -31,6 +31,7 @@ from catalogs.services import SectionResult
 from catalogs.services.materialized_views import view_refresh_set
 from core.errors import Conflict, InvalidInput
 from declarative.alerting import CHANNEL_FIELDS, RULE_FIELDS, apply_channels, apply_rules
+from declarative.views import APPLY_JOB as APPLY_VIEWS_JOB
 from jobs.models import Engine, JobKind, SqlJob
 from jobs.services.jobs import clean_spark_conf, job_create, job_delete, job_update
 from jobs.services.parameters import ParameterError, clean_declarations
@@ -44,10 +45,11 @@ from teams.models import Team
 JOB_FIELDS = {"name", "kind", "sql", "parameters", "spark_conf", "default_catalog", "engine", "max_retries"}
 SCHEDULE_FIELDS = {"name", "job", "cron", "time_zone", "enabled", "catchup", "concurrency", "max_retries",
                    "retry_backoff_seconds", "parameters"}
-VIEW_FIELDS = {"name", "refresh", "cron", "time_zone"}
+VIEW_FIELDS = {"name", "refresh", "cron", "time_zone", "query", "partitioned_by"}
 
 
-def _fail(label: str, name: str | None, error: Exception) -> InvalidInput:
+def entry_error(label: str, name: str | None, error: Exception) -> InvalidInput:
+    """The 400 for a bad entry of a section: `label` (`jobs[2]`) and name, the field and the rule."""
     details: Any
     if isinstance(error, (ParameterError, ScheduleSpecError)):
         details, message = {error.field: [error.message]}, error.message
@@ -59,7 +61,8 @@ def _fail(label: str, name: str | None, error: Exception) -> InvalidInput:
     return InvalidInput(f"Nothing was applied; invalid entry {where}: {message}", {label: details})
 
 
-def _entries(section: Any, label: str, allowed: set[str]) -> list[dict[str, Any]]:
+def section_entries(section: Any, label: str, allowed: set[str]) -> list[dict[str, Any]]:
+    """A section's entries, each an object with a unique `name` and only `allowed` fields (else a 400)."""
     if not isinstance(section, list):
         raise InvalidInput(f"'{label}' must be a list.", {label: ["Expected a list."]})
     seen: set[str] = set()
@@ -108,9 +111,10 @@ def _apply_jobs(team: Team, actor: User | None, entries: list[dict[str, Any]], p
             result.upsert(name, job, wanted, create=partial(job_create, team=team, user=actor, name=name, **wanted),
                           update=partial(_job_update, data=wanted))
         except (InvalidInput, TypeError) as exc:
-            raise _fail(f"jobs[{index}]", name, exc) from None
+            raise entry_error(f"jobs[{index}]", name, exc) from None
     if prune:
-        listed = {e["name"] for e in entries} | view_refresh_job_names(team_id=team.id)  # the views' own jobs stay
+        # the views' own jobs stay (their refresh jobs, and the job that applies documents' views)
+        listed = {e["name"] for e in entries} | view_refresh_job_names(team_id=team.id) | {APPLY_VIEWS_JOB}
         for name in sorted(set(existing) - listed):
             try:
                 job_delete(job=existing[name])
@@ -143,7 +147,7 @@ def _apply_schedules(team: Team, actor: User | None, entries: list[dict[str, Any
                           create=partial(schedule_create, team=team, user=actor, name=name, **wanted),
                           update=partial(_schedule_update, data=wanted))
         except (InvalidInput, TypeError, ValueError) as exc:
-            raise _fail(label, name, exc) from None
+            raise entry_error(label, name, exc) from None
     if prune:
         listed = {e["name"] for e in entries}
         for name in sorted(set(existing) - listed):
@@ -173,7 +177,8 @@ def _set_view(view: MaterializedView, data: dict[str, str]) -> None:
         raise InvalidInput.of({"cron": [str(exc)]}) from None
 
 
-def _apply_views(team: Team, entries: list[dict[str, Any]], result: SectionResult) -> None:
+def _apply_views(team: Team, entries: list[dict[str, Any]], result: SectionResult,
+                 planned: Mapping[str, str]) -> None:
     views = {f"{v.catalog.catalog_name}.{v.database}.{v.name}": v for v in
              MaterializedView.objects.select_for_update(of=("self",)).select_related("catalog")
              .filter(catalog__team=team)}
@@ -181,19 +186,28 @@ def _apply_views(team: Team, entries: list[dict[str, Any]], result: SectionResul
         name = entry["name"]
         try:
             view = views.get(name)
+            wanted = _view_wanted(entry)
+            if name in planned:  # created or redefined by the document's Spark part (declarative/views.py)
+                if view is not None and planned[name] == "replace":
+                    result.updated.append(name)
+                else:
+                    result.created.append(name)
+                continue
             if view is None:
                 raise InvalidInput.of({"name": [
-                    f"No materialized view '{name}' in team '{team.name}'; create it with CREATE MATERIALIZED VIEW "
-                    "(a document sets how existing views are refreshed)."]})
-            wanted = _view_wanted(entry)
+                    f"No materialized view '{name}' in team '{team.name}'; give its query to create it, or create "
+                    "it with CREATE MATERIALIZED VIEW."]})
             result.upsert(name, view, wanted, create=lambda: None, update=partial(_set_view, data=wanted))
         except (InvalidInput, TypeError, ValueError) as exc:
-            raise _fail(f"materialized_views[{index}]", name, exc) from None
+            raise entry_error(f"materialized_views[{index}]", name, exc) from None
+    result.deleted.extend(sorted(n for n, action in planned.items() if action == "drop"))
 
 
 def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, Any], prune: bool = False,
-                    dry_run: bool = False, environ: Mapping[str, str] | None = None) -> dict[str, dict[str, list[str]]]:
+                    dry_run: bool = False, environ: Mapping[str, str] | None = None,
+                    planned_views: Mapping[str, str] | None = None) -> dict[str, dict[str, list[str]]]:
     """Make `team`'s jobs and schedules match the document's `jobs`/`schedules` sections (see the module doc).
+    `planned_views` (view → create | replace | drop) are the views the document's Spark part makes or drops.
 
     Raises InvalidInput naming the entry and field; the caller's transaction then writes nothing.
     """
@@ -202,23 +216,23 @@ def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, An
         actor = actor if getattr(actor, "is_authenticated", False) else None
         if "jobs" in sections:
             results["jobs"] = SectionResult()
-            _apply_jobs(team, actor, _entries(sections["jobs"], "jobs", JOB_FIELDS), prune, results["jobs"])
+            _apply_jobs(team, actor, section_entries(sections["jobs"], "jobs", JOB_FIELDS), prune, results["jobs"])
         if "schedules" in sections:
             results["schedules"] = SectionResult()
-            _apply_schedules(team, actor, _entries(sections["schedules"], "schedules", SCHEDULE_FIELDS), prune,
+            _apply_schedules(team, actor, section_entries(sections["schedules"], "schedules", SCHEDULE_FIELDS), prune,
                              results["schedules"])
         if "materialized_views" in sections:
             results["materialized_views"] = SectionResult()
-            _apply_views(team, _entries(sections["materialized_views"], "materialized_views", VIEW_FIELDS),
-                         results["materialized_views"])
+            _apply_views(team, section_entries(sections["materialized_views"], "materialized_views", VIEW_FIELDS),
+                         results["materialized_views"], planned_views or {})
         if "alert_channels" in sections:  # declarative/alerting.py; before the rules that name them
             results["alert_channels"] = SectionResult()
-            apply_channels(team, _entries(sections["alert_channels"], "alert_channels", CHANNEL_FIELDS), prune,
-                           results["alert_channels"], environ, _fail)
+            apply_channels(team, section_entries(sections["alert_channels"], "alert_channels", CHANNEL_FIELDS), prune,
+                           results["alert_channels"], environ, entry_error)
         if "alert_rules" in sections:
             results["alert_rules"] = SectionResult()
-            apply_rules(team, _entries(sections["alert_rules"], "alert_rules", RULE_FIELDS), prune,
-                        results["alert_rules"], _fail)
+            apply_rules(team, section_entries(sections["alert_rules"], "alert_rules", RULE_FIELDS), prune,
+                        results["alert_rules"], entry_error)
         if dry_run:
             transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
     return {name: r.sorted() for name, r in results.items()}

@@ -12,7 +12,8 @@ from django.db import transaction
 
 from catalogs.services import SectionResult, catalogs_apply
 from declarative.documents import catalog_entries, pipeline_sections
-from declarative.pipelines import pipelines_apply
+from declarative.pipelines import VIEW_FIELDS, entry_error, pipelines_apply, section_entries
+from declarative.views import ViewChange, views_execute, views_plan
 from teams.models import Team
 
 
@@ -23,7 +24,7 @@ class ApplyResult(SectionResult):
     dry_run: bool = False
     jobs: dict[str, list[str]] | None = None  # the same four lists for a document's `jobs` section
     schedules: dict[str, list[str]] | None = None  # …and for its `schedules` section
-    materialized_views: dict[str, list[str]] | None = None  # …and `materialized_views` (never deleted: no prune)
+    materialized_views: dict[str, list[str]] | None = None  # …and `materialized_views` (prune: views a document made)
     alert_channels: dict[str, list[str]] | None = None  # …its `alert_channels` (declarative/alerting.py)
     alert_rules: dict[str, list[str]] | None = None  # …and its `alert_rules`
 
@@ -49,6 +50,26 @@ def document_apply(
     catalog configurations (the CLI passes its environment; the API none, so they are refused there).
     """
     entries, pipelines = catalog_entries(document), pipeline_sections(document)
+    changes: list[ViewChange] = []
+    if pipelines and "materialized_views" in pipelines:  # views with a query: created/redefined/pruned by Spark
+        changes = views_plan(team=team, prune=prune, fail=entry_error,
+                             entries=section_entries(pipelines["materialized_views"], "materialized_views",
+                                                     VIEW_FIELDS))
+    planned = {c.name: c.action for c in changes}
+    if changes:
+        # the whole document is validated first, so a bad entry anywhere runs no Spark and changes nothing
+        checked = _apply(team=team, actor=actor, entries=entries, pipelines=pipelines, prune=prune, dry_run=True,
+                         environ=environ, actor_name=actor_name, planned=planned)
+        if dry_run:
+            return checked
+        views_execute(team=team, actor=actor if getattr(actor, "is_authenticated", False) else None,
+                      changes=changes, fail=entry_error)
+    return _apply(team=team, actor=actor, entries=entries, pipelines=pipelines, prune=prune, dry_run=dry_run,
+                  environ=environ, actor_name=actor_name, planned=planned)
+
+
+def _apply(*, team: Team, actor: User | None, entries: Any, pipelines: Any, prune: bool, dry_run: bool,
+           environ: Mapping[str, str] | None, actor_name: str | None, planned: Mapping[str, str]) -> ApplyResult:
     result = ApplyResult(dry_run=dry_run)
     with transaction.atomic():
         if entries is not None or not pipelines:  # a document of only jobs/schedules leaves the catalogs alone
@@ -58,7 +79,7 @@ def document_apply(
             result.deleted, result.unchanged = catalogs.deleted, catalogs.unchanged
         if pipelines:
             applied = pipelines_apply(team=team, actor=actor, sections=pipelines, prune=prune, dry_run=dry_run,
-                                      environ=environ)
+                                      environ=environ, planned_views=planned)
             result.jobs, result.schedules = applied.get("jobs"), applied.get("schedules")
             result.materialized_views = applied.get("materialized_views")
             result.alert_channels, result.alert_rules = applied.get("alert_channels"), applied.get("alert_rules")

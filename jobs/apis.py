@@ -402,8 +402,27 @@ class ValidationOutput(serializers.Serializer):
         "starting and the request set `syntax_while_starting` (validate again for the full check)."))
 
 
+class PreviewSnapshotInput(serializers.Serializer):
+    consistent = serializers.BooleanField(help_text=(
+        "true: read the query's Delta tables at one consistent cut of their materialized view pipeline, as a run's "
+        '{"snapshot": {"consistent": true}} (docs/materialized-views.md).'))
+
+    def to_internal_value(self, data: Any) -> Any:
+        unknown = sorted(set(data) - {"consistent"}) if isinstance(data, dict) else []
+        if unknown:  # a preview reads the newest or one consistent cut: no as_of/like_run here
+            raise serializers.ValidationError({k: ["Unknown field; a preview takes only consistent."] for k in unknown})
+        return super().to_internal_value(data)
+
+    def validate_consistent(self, value: bool) -> bool:
+        if value is not True:
+            raise serializers.ValidationError('Only {"consistent": true}; leave `snapshot` out to read the newest.')
+        return value
+
+
 class PreviewInput(EditorInput):
     limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
+    snapshot = PreviewSnapshotInput(required=False, allow_null=True, default=None, help_text=(
+        'The editor\'s consistent-read switch: {"consistent": true}.'))
 
 
 class SqlValidateApi(JobsMixin, APIView):
@@ -429,5 +448,6 @@ class SqlPreviewApi(JobsMixin, APIView):
     def post(self, request: Request, team: str) -> Response:
         data = validated(PreviewInput, request.data)
         preview = sql_preview(team=self.team, sql=data["sql"], limit=data["limit"], job_id=data["job"],
-                              parameters=data["parameters"], default_catalog=data["default_catalog"])
+                              parameters=data["parameters"], default_catalog=data["default_catalog"],
+                              consistent=bool((data.get("snapshot") or {}).get("consistent")))
         return Response(SqlPreviewOutput(preview).data)

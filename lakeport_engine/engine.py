@@ -285,7 +285,7 @@ class EngineHost:
             "delta_mode": self.settings.get("delta_mode"),
             # lineage travels back with each statement's result; the snapshot pins the run's Delta versions
             "lineage": request["lineage"] if request["mode"] in ("run", "stream") else True,
-            "snapshot": request["snapshot"] if request["mode"] == "run" else None,
+            "snapshot": request.get("snapshot") if request["mode"] in ("run", "preview") else None,
         }
         policy = _guard_policy(self.settings.get("policy"))
         if policy is not None:

@@ -125,6 +125,7 @@ class PreviewRequest(TypedDict):
     default_catalog: str | None
     preview_limit: int
     check_writes: str | None
+    snapshot: NotRequired[SnapshotDocument | None]  # the editor's consistent-read switch ({"consistent": true})
 
 
 class LivePreviewRequest(TypedDict):
@@ -468,7 +469,8 @@ _REQUESTS: dict[str, _Spec] = {
     "run": (_SCRIPT, {"default_catalog": (S, N), "spark_conf": (D,), "preview_limit": (I,), "lineage": (B,),
                       "snapshot": (D, N)}),
     "validate": (_SCRIPT, {"default_catalog": (S, N)}),
-    "preview": (_SCRIPT, {"default_catalog": (S, N), "preview_limit": (I,), "check_writes": (S, N)}),
+    "preview": (_SCRIPT, {"default_catalog": (S, N), "preview_limit": (I,), "check_writes": (S, N),
+                          "snapshot": (D, N)}),
     "live": (_SCRIPT, {"default_catalog": (S, N), "live_seconds": (F,), "live_rows": (I,)}),
     "stream": ({**_SCRIPT, "checkpoint": (S,)}, {"default_catalog": (S, N), "spark_conf": (D,),
                                                   "query_name": (S, N), "lineage": (B,)}),

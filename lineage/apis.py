@@ -61,8 +61,29 @@ class DatasetDetailOutput(DatasetOutput):
     readers = LineageJobOutput(many=True)
 
 
+class ViewSourceFreshnessOutput(serializers.Serializer):
+    name = serializers.CharField(help_text="A source table of the view")
+    reflected = serializers.IntegerField(help_text="The source's Delta version the view's data reflects")
+    latest = serializers.IntegerField(allow_null=True, help_text="The source's newest Delta version (null: unknown)")
+    behind = serializers.IntegerField(allow_null=True, help_text="Versions the view does not reflect (0: fresh)")
+    since = serializers.DateTimeField(allow_null=True, help_text="When the first unreflected commit landed")
+
+
+class ViewFreshnessOutput(serializers.Serializer):
+    name = serializers.CharField(help_text="The materialized view (catalog.database.view)")
+    refresh_mode = serializers.CharField()
+    table_version = serializers.IntegerField(allow_null=True, help_text="The view table's Delta version")
+    last_refresh_at = serializers.CharField(allow_null=True, help_text="When its last refresh committed")
+    stale = serializers.BooleanField(help_text="A source has commits the view does not reflect")
+    behind = serializers.IntegerField(help_text="Source versions not reflected, summed over the sources")
+    stale_since = serializers.DateTimeField(allow_null=True, help_text="Oldest unreflected source commit")
+    sources = ViewSourceFreshnessOutput(many=True)
+
+
 class ReachedDatasetOutput(DatasetOutput):
     depth = serializers.IntegerField(help_text="Job hops from the start dataset")
+    view = ViewFreshnessOutput(allow_null=True, help_text="Set when the dataset is a materialized view of the team: "
+                               "fresh or stale, and how far behind its sources it is")
 
 
 class LineageEdgeOutput(serializers.Serializer):

@@ -47,9 +47,10 @@ class TeamDataset:
 
 @dataclass(slots=True)
 class ReachedDataset(TeamDataset):
-    """A dataset of a walk, `depth` job hops from the start."""
+    """A dataset of a walk, `depth` job hops from the start; `view` its freshness when it is a materialized view."""
 
     depth: int
+    view: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -257,12 +258,33 @@ def graph_of(*, team: Team, start: int, direction: str, depth: int, reached: dic
                                      aliases=aliases.get(id_, []), depth=reached[id_])
                       for id_, namespace, name, kind in Dataset.objects.filter(id__in=ids).values_list(
                           "id", "namespace", "name", "kind")]
+    _mark_views(team, graph.datasets)
     graph.jobs = [LineageJob(id=job_id, name=name)
                   for job_id, name in SqlJob.objects.filter(id__in=job_ids, team=team).values_list("id", "name")]
     edges = JobEdge.objects.filter(team=team, job_id__in=job_ids, dataset_id__in=ids).values_list(
         "job_id", "dataset_id", "direction", "last_run_id", "last_status")
     graph.edges = [LineageEdge(job=j, dataset=d, direction=dr, last_run=r, last_status=st) for j, d, dr, r, st in edges]
     return graph
+
+
+def _mark_views(team: Team, datasets: list[ReachedDataset]) -> None:
+    """Mark the datasets that are materialized views of the team with their freshness (read from the sources'
+    Delta logs: which versions the view reflects against the newest, and since when it is behind)."""
+    from catalogs.models import MaterializedView
+    from catalogs.services.materialized_views import freshness
+
+    by_alias = {alias: d for d in datasets for alias in d.aliases}
+    if not by_alias:
+        return
+    for view in MaterializedView.objects.select_related("catalog").filter(catalog__team=team):
+        dataset = by_alias.get(f"{view.catalog.catalog_name}.{view.database}.{view.name}")
+        if dataset is None:
+            continue
+        fresh = freshness(view)
+        dataset.view = {"name": f"{view.catalog.catalog_name}.{view.database}.{view.name}",
+                        "refresh_mode": view.refresh_mode, "table_version": view.table_version,
+                        "last_refresh_at": (view.last_refresh or {}).get("at"), **fresh,
+                        "sources": [{"name": k, **v} for k, v in fresh["sources"].items()]}
 
 
 def job_lineage(*, team: Team, job: SqlJob) -> JobLineage:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
@@ -95,9 +95,14 @@ class DjangoViewStore:
 
 
 def freshness(row: MaterializedView) -> dict[str, Any]:
-    """Per source: the version the view reflects, the source's latest Delta version (read from its log) and how
-    many versions behind; `stale` when any source has commits the view does not reflect."""
+    """Per source: the version the view reflects, the source's latest Delta version (read from its log), how many
+    versions behind and `since` (when the first commit the view does not reflect landed); `stale` when any source
+    has commits the view does not reflect, `behind` (versions, summed over the sources) and `stale_since` (the
+    oldest `since`)."""
     from deltalake import DeltaTable  # the log only: no Spark in the web process
+
+    from lakeport_engine.delta.catalog import TableRef
+    from lakeport_engine.delta.history import commit_history
 
     config = secret_box().open_config(json.loads(row.catalog.configuration))
     warehouse = str(config.get("warehouse") or "").removeprefix("file://").rstrip("/")
@@ -106,15 +111,25 @@ def freshness(row: MaterializedView) -> dict[str, Any]:
     for source, version in sorted((row.sources or {}).items()):
         catalog, database, table = source.split(".", 2)
         latest: int | None = None
+        since: str | None = None
         if catalog == row.catalog.catalog_name:  # sources in another catalog: only versions reflected are shown
             try:
-                latest = DeltaTable(f"{warehouse}/{database}/{table}", storage_options=options).version()
+                log = DeltaTable(f"{warehouse}/{database}/{table}", storage_options=options)
+                latest = log.version()
+                if latest > int(version):  # when the first commit the view misses landed
+                    first = next((c for c in commit_history(log, TableRef(catalog, database, table))
+                                  if c.get("version") == int(version) + 1), None)
+                    latest = log.version()  # commit_history read the log as it is now
+                    if first is not None and first.get("timestamp") is not None:
+                        since = datetime.fromtimestamp(int(first["timestamp"]) / 1000, tz=UTC).isoformat()
             except Exception:  # noqa: BLE001 — a source dropped or unreadable: unknown, said as null
                 latest = None
         sources[source] = {"reflected": int(version), "latest": latest,
-                           "behind": None if latest is None else latest - int(version)}
+                           "behind": None if latest is None else latest - int(version), "since": since}
     stale = any(s["behind"] for s in sources.values())
-    return {"stale": stale, "sources": sources}
+    moments = sorted(s["since"] for s in sources.values() if s["since"])
+    return {"stale": stale, "sources": sources, "behind": sum(s["behind"] or 0 for s in sources.values()),
+            "stale_since": moments[0] if moments else None}
 
 
 def view_rows(*, catalog: Catalog) -> Any:

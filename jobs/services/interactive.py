@@ -108,7 +108,8 @@ def script_size_error(sql: str) -> str | None:
 
 
 def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
-                default_catalog: str = "", syntax_while_starting: bool = False) -> dict[str, Any]:
+                default_catalog: str = "", snapshot: dict[str, Any] | None = None,
+                syntax_while_starting: bool = False) -> dict[str, Any]:
     """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers).
 
     The call holds one of the team's editor slots while it waits (503 naming the limit when none is free). The
@@ -117,17 +118,21 @@ def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes
     """
     with editor_slot(team_id=team.id, team=team.name):
         return _send_and_wait(team=team, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                              default_catalog=default_catalog, syntax_while_starting=syntax_while_starting)
+                              default_catalog=default_catalog, snapshot=snapshot,
+                              syntax_while_starting=syntax_while_starting)
 
 
 def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes: str | None,
-                   default_catalog: str, syntax_while_starting: bool = False) -> dict[str, Any]:
+                   default_catalog: str, snapshot: dict[str, Any] | None = None,
+                   syntax_while_starting: bool = False) -> dict[str, Any]:
     wait = settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
     given_up_at = time.time() + wait  # wall clock: the worker compares it with its own
     kwargs: dict[str, Any] = {"team_id": team.id, "mode": mode, "sql": sql, "limit": limit,
                               "check_writes": check_writes, "give_up_at": given_up_at}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
+    if snapshot:
+        kwargs["snapshot"] = snapshot
     if syntax_while_starting:
         kwargs["syntax_while_starting"] = True
     result = current_app.send_task("jobs.sql_interactive", queue=EDITOR_QUEUE, expires=wait, kwargs=kwargs)
@@ -157,6 +162,7 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
 
 def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
                         give_up_at: float | None = None, default_catalog: str = "",
+                        snapshot: dict[str, Any] | None = None,
                         syntax_while_starting: bool = False) -> dict[str, Any]:
     """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data).
 
@@ -192,7 +198,7 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
         if time.time() >= give_up_at:  # the engine took that long to start
             return _abandoned(team_id=team_id, mode=mode, where="after engine start")
         with EngineCall(engine, editor_request(mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                                               default_catalog=default_catalog)) as call:
+                                               default_catalog=default_catalog, snapshot=snapshot)) as call:
             if not call.wait(max(0.0, give_up_at - time.time())):
                 call.cancel()  # the engine stops the statement: an abandoned call holds no Spark job
                 return _abandoned(team_id=team_id, mode=mode, where="running")
@@ -223,12 +229,15 @@ def _start_engine(key: EngineKey) -> None:
 
 
 def editor_request(*, mode: str, sql: str, limit: int, check_writes: str | None,
-                   default_catalog: str) -> ValidateRequest | PreviewRequest:
-    """The engine request of an editor call (`validate`, else `preview`)."""
+                   default_catalog: str, snapshot: dict[str, Any] | None = None) -> ValidateRequest | PreviewRequest:
+    """The engine request of an editor call (`validate`, else `preview`, with its consistent-read `snapshot`)."""
     if mode == "validate":
         return {"mode": "validate", "script": sql, "default_catalog": default_catalog or None}
-    return {"mode": "preview", "script": sql, "preview_limit": limit, "check_writes": check_writes,
-            "default_catalog": default_catalog or None}
+    request: PreviewRequest = {"mode": "preview", "script": sql, "preview_limit": limit, "check_writes": check_writes,
+                               "default_catalog": default_catalog or None}
+    if snapshot:  # only when asked: an engine of the previous release takes the call unchanged
+        request["snapshot"] = {"as_of": None, "versions": {}, "consistent": bool(snapshot.get("consistent"))}
+    return request
 
 
 def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
@@ -309,8 +318,12 @@ def _written(error: dict[str, Any], rendered: RenderedScript | None) -> dict[str
 
 
 def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
-                parameters: Mapping[str, Any] | None = None, default_catalog: str = "") -> QueryPreview:
+                parameters: Mapping[str, Any] | None = None, default_catalog: str = "",
+                consistent: bool = False) -> QueryPreview:
     """Run one read-only query (optionally after `USE`/`SET`) and return up to `limit` rows.
+
+    `consistent` reads the query's Delta tables at one consistent cut of their pipeline, as a run's
+    `{"snapshot": {"consistent": true}}` (docs/materialized-views.md).
 
     Unqualified names resolve in `default_catalog`, as in `sql_validate`.
 
@@ -344,7 +357,7 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
         raise editor_refusal(writes)
     answer = _ask_engine(team=team, mode="preview", sql=sql, limit=limit,
                          check_writes=last.sql if keyword in PLAN_CHECKED and not streaming else None,
-                         default_catalog=default_catalog)
+                         default_catalog=default_catalog, snapshot={"consistent": True} if consistent else None)
     if answer.get("writes"):
         raise editor_refusal(writes)
     if not answer.get("succeeded"):

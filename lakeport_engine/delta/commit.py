@@ -30,6 +30,7 @@ from pyspark.sql import types as T
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef, spark_path
 from lakeport_engine.delta.errors import DeltaConflictError, DeltaConnectorError
 from lakeport_engine.delta.features import check_writable
+from lakeport_engine.delta.history import commit_history
 from lakeport_engine.delta.schema import delta_schema, same_columns, spark_schema
 from lakeport_engine.delta.snapshot import HIVE_NULL, add_actions, open_table
 from lakeport_engine.delta.storage import Storage
@@ -308,7 +309,7 @@ class DeltaWriter:
         its id in commitInfo; look it up among the versions written since.
         """
         latest = open_table(self.catalog, ref)
-        for entry in latest.history(max(1, latest.version() - attempted_at)):
+        for entry in commit_history(latest, ref):
             if entry.get(COMMIT_ID_KEY) == commit_id:
                 return int(entry["version"])
         raise DeltaConnectorError(

@@ -29,6 +29,7 @@ from lakeport_engine.delta.commit import DeltaWriter, align
 from lakeport_engine.delta.cut_reads import pin_consistent_cut
 from lakeport_engine.delta.dml import RowChange, apply_change
 from lakeport_engine.delta.errors import DeltaConnectorError
+from lakeport_engine.delta.history import commit_history
 from lakeport_engine.delta.merge import apply_merge, merge_spec
 from lakeport_engine.delta.schema import spark_schema
 from lakeport_engine.delta.snapshot import open_table, snapshot_frame, travel
@@ -447,7 +448,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
 
     def _run_history(self, plan: Plan) -> DataFrame:
         ref = _target(plan)
-        return metadata.history(self.spark, open_table(self._catalog(ref.catalog), ref), plan.limit)
+        return metadata.history(self.spark, commit_history(open_table(self._catalog(ref.catalog), ref), ref, plan.limit))
 
     def _run_unsupported(self, plan: Plan) -> None:
         raise DeltaConnectorError(

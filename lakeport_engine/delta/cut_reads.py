@@ -15,13 +15,15 @@ from typing import Any
 from lakeport_engine.consistent_cut import History, NoConsistentCut, choose_cut
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
 from lakeport_engine.delta.errors import DeltaConnectorError
+from lakeport_engine.delta.history import commit_history
 from lakeport_engine.delta.snapshot import open_table
 from lakeport_engine.matviews import SOURCES_KEY
 from lakeport_engine.pins import SnapshotPins
 
 
 def table_history(commits: Iterable[dict[str, Any]]) -> dict[int, dict[str, int] | None]:
-    """Retained version → the source versions it reflects, from a table's commitInfos (delta-rs `history()`).
+    """Retained version → the source versions it reflects, from a table's commitInfos (`history.commit_history`:
+    delta-rs `history()` alone mislabels versions when a commit lands while it reads).
 
     A table none of whose commits records sources is a base table (every version → {}). In a view, a commit that
     records none (OPTIMIZE, a property change) reflects what the newest earlier commit recorded; None if no
@@ -56,7 +58,7 @@ def pin_consistent_cut(pins: SnapshotPins, refs: Iterable[TableRef], *, catalog:
         if hint in fresh or not undecided(hint):
             continue
         try:
-            history[str(hint)] = table_history(open_table(catalog(hint.catalog), hint).history())
+            history[str(hint)] = table_history(commit_history(open_table(catalog(hint.catalog), hint), hint))
         except DeltaConnectorError:
             continue  # not there yet (the script creates it) or not ours: its statement decides it
         refs_by_name[str(hint)] = hint
@@ -69,7 +71,7 @@ def pin_consistent_cut(pins: SnapshotPins, refs: Iterable[TableRef], *, catalog:
             continue
         ref = TableRef(*name.split(".", 2))
         try:
-            versions = table_history(open_table(catalog(ref.catalog), ref).history())
+            versions = table_history(commit_history(open_table(catalog(ref.catalog), ref), ref))
         except DeltaConnectorError:
             if ref in fresh:
                 raise

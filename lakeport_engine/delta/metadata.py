@@ -119,10 +119,10 @@ def describe(spark: SparkSession, catalog: DeltaCatalog, ref: TableRef, table: D
     return spark.createDataFrame(rows, DESCRIBE)
 
 
-def history(spark: SparkSession, table: DeltaTable, limit: int | None) -> DataFrame:
-    """`DESCRIBE HISTORY t [LIMIT n]`: newest commit first, Delta's commitInfo columns."""
+def history(spark: SparkSession, commits: list[dict[str, Any]]) -> DataFrame:
+    """`DESCRIBE HISTORY t [LIMIT n]` of the commits (`history.commit_history`): newest first, Delta's columns."""
     rows: list[tuple[Any, ...]] = []
-    for commit in table.history(limit):
+    for commit in commits:
         timestamp = commit.get("timestamp")
         params = {k: _text(v) for k, v in (commit.get("operationParameters") or {}).items()}
         metrics = {k: _text(v) for k, v in (commit.get("operationMetrics") or {}).items()}

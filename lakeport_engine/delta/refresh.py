@@ -97,6 +97,10 @@ def incremental_shape(query: str, source_count: int) -> Incremental | str:
             seen_keys.add(inner.sql(dialect="spark"))
             continue
         kind = _mergeable(inner)
+        if isinstance(inner, exp.Avg):  # the view's columns are what readers see: no hidden sum/count beside them
+            return (f"the column '{name}' is an average ('{inner.sql(dialect='spark')}'), which cannot be merged "
+                    "from the view's rows alone; for incremental refresh keep sum(…) and count(…) in the view and "
+                    "divide them when reading it")
         if kind is None:
             return (f"the column '{name}' is not a group key nor count/sum/min/max of plain arguments "
                     f"('{inner.sql(dialect='spark')}')")

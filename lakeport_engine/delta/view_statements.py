@@ -25,6 +25,7 @@ from pyspark.sql import types as T
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
 from lakeport_engine.delta.commit import DeltaWriter, align
 from lakeport_engine.delta.errors import DeltaConnectorError
+from lakeport_engine.delta.history import commit_history
 from lakeport_engine.delta.refresh import Incremental, incremental_shape
 from lakeport_engine.delta.schema import spark_schema
 from lakeport_engine.delta.snapshot import open_table, read_actions, snapshot_frame, travel
@@ -412,7 +413,9 @@ def _paths_at(catalog: DeltaCatalog, source: TableRef, version: int) -> Iterator
 def _written_rows(table: DeltaTable, version: int) -> int | None:
     """Rows the view table's commit `version` wrote (from its commitInfo), for the REFRESH answer."""
     latest = DeltaTable(table.table_uri, storage_options=None) if table.table_uri.startswith("/") else None
-    for commit in (latest or table).history(5):
+    # a local table is read afresh (`commit_history`: true version labels); else the last few commits, as before
+    commits = commit_history(latest, TableRef("", "", table.table_uri)) if latest is not None else table.history(5)
+    for commit in commits:
         if commit.get("version") == version:
             rows = commit.get("lakeport.numOutputRows")
             return int(rows) if rows is not None else 0

@@ -5,6 +5,7 @@ and bad input is refused with a message that says why."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,11 @@ def test_views_made_by_sql_are_kept_by_the_platform_with_their_freshness(
 
     base = "/api/v1/teams/acme/catalogs/lake/materialized-views/"
     listed = dev.get(base).json()["results"]
+    # `since`: when the first commit the view does not reflect (orders@2) landed, as delta-rs reads its log
+    landed = {c["version"]: c["timestamp"] for c in DeltaTable(str(lake / "shop" / "orders")).history()}[2]
     assert [(v["name"], v["stale"], v["sources"]) for v in listed] == [
-        ("totals", True, {"lake.shop.orders": {"reflected": 1, "latest": 2, "behind": 1}})]
+        ("totals", True, {"lake.shop.orders": {"reflected": 1, "latest": 2, "behind": 1,
+                                               "since": datetime.fromtimestamp(landed / 1000, UTC).isoformat()}})]
 
     viewer = client_for(Role.VIEWER)
     assert viewer.post(f"{base}shop/totals/refresh/").status_code == 403  # viewers read, developers refresh
@@ -80,7 +84,7 @@ def test_views_made_by_sql_are_kept_by_the_platform_with_their_freshness(
     assert [(d["name"], d["version"]) for d in lineage["outputs"]] == [("lake.shop.totals", 1)]
     detail = dev.get(f"{base}shop/totals/").json()
     assert detail["stale"] is False and detail["last_refresh"]["mode"] == "incremental"
-    assert detail["sources"]["lake.shop.orders"] == {"reflected": 2, "latest": 2, "behind": 0}
+    assert detail["sources"]["lake.shop.orders"] == {"reflected": 2, "latest": 2, "behind": 0, "since": None}
     rows = DeltaTable(str(lake / "shop" / "totals")).to_pyarrow_table().to_pylist()
     assert sorted((r["who"], r["n"], r["total"]) for r in rows) == [("ann", 2, 15), ("bob", 1, 20), ("cy", 1, 7)]
 

@@ -10,6 +10,7 @@ fails a consistent run naming it; bad `consistent` values are a 400.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,8 @@ def test_consistent_snapshot_reads_one_cut_of_the_pipeline(worker: Worker, team:
     orders = lake / "sales" / "orders"
     assert DeltaTable(str(orders)).version() == 4
 
+    _check_freshness_in_the_lineage_graph(dev, lake)
+
     consistent = _run(dev, team, JOIN, snapshot={"consistent": True})
     got = _row(dev, consistent)
     # mv2's newest version reflects mv1@1, which reflects orders@2: the cut is orders@2, mv1@1, mv2@1
@@ -105,6 +108,19 @@ def test_consistent_snapshot_reads_one_cut_of_the_pipeline(worker: Worker, team:
     snapshot = lineage["snapshot"]
     assert snapshot["consistent"] is True
     assert sorted(snapshot["versions"].values()) == [1, 1, 2] and len(snapshot["versions"]) == 3, snapshot
+
+    # the editor's preview takes the same switch, and reads the same cut; without it, the newest of each
+    preview = dev.post("/api/v1/teams/acme/sql/preview/", {"sql": JOIN, "snapshot": {"consistent": True}},
+                       format="json")
+    assert preview.status_code == 200, preview.json()
+    body = preview.json()
+    assert [dict(zip([c["name"] for c in body["columns"]], r, strict=True)) for r in body["rows"]] == [
+        _recompute(orders, 2)], body
+    plain_preview = dev.post("/api/v1/teams/acme/sql/preview/", {"sql": JOIN}, format="json").json()
+    assert dict(zip([c["name"] for c in plain_preview["columns"]], plain_preview["rows"][0], strict=True))["base_n"] == 6
+    for bad in ({"consistent": False}, {"consistent": True, "as_of": "2026-01-01T00:00:00Z"}, {"like_run": 1}):
+        refused = dev.post("/api/v1/teams/acme/sql/preview/", {"sql": JOIN, "snapshot": bad}, format="json")
+        assert refused.status_code == 400 and "snapshot" in str(refused.json()["error"]["details"]), refused.json()
 
     # the cut covers every statement of the script: the first one, reading only the base, already reads it at the
     # version the second one's view reflects (statement by statement, orders@4 would leave mv2 no version to agree)
@@ -135,3 +151,27 @@ def test_consistent_snapshot_reads_one_cut_of_the_pipeline(worker: Worker, team:
         response = dev.post(f"/api/v1/teams/acme/jobs/{job.id}/runs/", {"snapshot": bad}, format="json")
         assert response.status_code == 400, (bad, response.json())
         assert "snapshot" in str(response.json()["error"]["details"])
+
+
+def _check_freshness_in_the_lineage_graph(client: Any, lake: Path) -> None:
+    """The lineage graph marks each view fresh or stale, with how far behind (versions, and since when: the first
+    source commit it does not reflect, as delta-rs reads it); a plain table is not marked."""
+    def history(table: str) -> dict[int, int]:
+        return {int(c["version"]): int(c["timestamp"]) for c in DeltaTable(str(lake / "sales" / table)).history()}
+
+    found = client.get("/api/v1/teams/acme/lineage/datasets/?name=lake.sales.mv3").json()
+    assert len(found) == 1, found
+    graph = client.get(f"/api/v1/teams/acme/lineage/datasets/{found[0]['id']}/upstream/?depth=3").json()
+    marked = {d["name"]: d["view"] for d in graph["datasets"]}
+    assert marked["lake.sales.orders"] is None
+    # mv1 reflects orders@3 (latest 4), mv2 mv1@1 (latest 2); mv3 was created last, over both as they are
+    for name, source, reflected, latest in (("mv1", "orders", 3, 4), ("mv2", "mv1", 1, 2)):
+        view = marked[f"lake.sales.{name}"]
+        assert view is not None and view["stale"] is True and view["behind"] == latest - reflected, view
+        since = history(source)[reflected + 1] / 1000
+        assert view["sources"] == [{"name": f"lake.sales.{source}", "reflected": reflected, "latest": latest,
+                                    "behind": latest - reflected, "since": view["sources"][0]["since"]}], view
+        assert abs(dt.datetime.fromisoformat(view["stale_since"]).timestamp() - since) < 0.002, (view, since)
+    mv3 = marked["lake.sales.mv3"]
+    assert mv3 is not None and mv3["stale"] is False and mv3["behind"] == 0 and mv3["stale_since"] is None, mv3
+    assert {s["name"]: s["reflected"] for s in mv3["sources"]} == {"lake.sales.mv1": 2, "lake.sales.mv2": 1}

@@ -65,7 +65,7 @@ def test_a_document_sets_how_views_are_refreshed_and_keeps_their_schedule(
     ({"name": "lake.shop.totals", "refresh": "schedule", "cron": "61 * * * *"}, "61 * * * *"),
     ({"name": "lake.shop.totals", "refresh": "schedule", "cron": "0 * * * *", "time_zone": "Mars/Base"}, "Mars/Base"),
     ({"name": "lake.shop.totals", "refresh": "manual", "cron": "0 * * * *"}, "Only a view refreshed on a schedule"),
-    ({"name": "lake.shop.totals", "query": "SELECT 2"}, "unknown fields: query"),
+    ({"name": "lake.shop.totals", "definition": "SELECT 2"}, "unknown fields: definition"),
 ])
 def test_bad_entries_are_refused_naming_the_view_and_nothing_is_applied(
         view: MaterializedView, client_for: Any, entry: dict[str, Any], message: str) -> None:

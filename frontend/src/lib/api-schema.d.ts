@@ -2085,6 +2085,8 @@ export interface components {
             default_catalog?: string;
             /** @default 100 */
             limit?: number;
+            /** @description The editor's consistent-read switch: {"consistent": true}. */
+            snapshot?: components["schemas"]["PreviewSnapshotInputRequest"] | null;
         };
         PreviewOutput: {
             cron: string;
@@ -2093,6 +2095,10 @@ export interface components {
             next_fire_times: string[];
             /** @description Why not valid; null when valid. */
             error: components["schemas"]["PreviewErrorOutput"] | null;
+        };
+        PreviewSnapshotInputRequest: {
+            /** @description true: read the query's Delta tables at one consistent cut of their materialized view pipeline, as a run's {"snapshot": {"consistent": true}} (docs/materialized-views.md). */
+            consistent: boolean;
         };
         ReachedDatasetOutput: {
             id: number;
@@ -2105,6 +2111,8 @@ export interface components {
             kind: string;
             /** @description Job hops from the start dataset */
             depth: number;
+            /** @description Set when the dataset is a materialized view of the team: fresh or stale, and how far behind its sources it is */
+            view: components["schemas"]["ViewFreshnessOutput"] | null;
         };
         /**
          * @description * `manual` - manual
@@ -2412,6 +2420,11 @@ export interface components {
             latest: number | null;
             /** @description Versions committed since (0: fresh). */
             behind: number | null;
+            /**
+             * Format: date-time
+             * @description When the first commit the view does not reflect landed (null: fresh).
+             */
+            since?: string | null;
         };
         SqlErrorOutput: {
             /** @description 0-based index into `statements`, if known. */
@@ -2623,6 +2636,40 @@ export interface components {
              *     * `syntax` - syntax
              */
             checked: components["schemas"]["CheckedEnum"];
+        };
+        ViewFreshnessOutput: {
+            /** @description The materialized view (catalog.database.view) */
+            name: string;
+            refresh_mode: string;
+            /** @description The view table's Delta version */
+            table_version: number | null;
+            /** @description When its last refresh committed */
+            last_refresh_at: string | null;
+            /** @description A source has commits the view does not reflect */
+            stale: boolean;
+            /** @description Source versions not reflected, summed over the sources */
+            behind: number;
+            /**
+             * Format: date-time
+             * @description Oldest unreflected source commit
+             */
+            stale_since: string | null;
+            sources: components["schemas"]["ViewSourceFreshnessOutput"][];
+        };
+        ViewSourceFreshnessOutput: {
+            /** @description A source table of the view */
+            name: string;
+            /** @description The source's Delta version the view's data reflects */
+            reflected: number;
+            /** @description The source's newest Delta version (null: unknown) */
+            latest: number | null;
+            /** @description Versions the view does not reflect (0: fresh) */
+            behind: number | null;
+            /**
+             * Format: date-time
+             * @description When the first unreflected commit landed
+             */
+            since: string | null;
         };
     };
     responses: never;

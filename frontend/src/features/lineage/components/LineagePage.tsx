@@ -7,7 +7,7 @@ import { useMemo, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 
 import { ErrorBox, Loading, PageHeader } from "@/components/Status";
-import type { LineageGraph } from "@/features/lineage/types";
+import type { LineageDataset, LineageGraph } from "@/features/lineage/types";
 import { useTeam } from "@/hooks/use-team";
 import { columnLineageQuery, datasetByNameQuery, datasetQuery, lineageGraphQuery } from "@/lib/queries/lineage";
 
@@ -23,9 +23,11 @@ function layout(graphs: LineageGraph[], start: number): { nodes: Node[]; edges: 
   const edges = new Map<string, Edge>();
   for (const graph of graphs) {
     for (const d of graph.datasets) {
+      const mark = viewMark(d);
       nodes.set(`d${d.id}`, {
-        id: `d${d.id}`, position: { x: 0, y: 0 }, data: { label: d.name, kind: "dataset", id: d.id },
-        className: `lineage-node dataset${d.id === start ? " start" : ""}`,
+        id: `d${d.id}`, position: { x: 0, y: 0 },
+        data: { label: mark ? `${d.name} · ${mark.text}` : d.name, kind: "dataset", id: d.id },
+        className: `lineage-node dataset${d.id === start ? " start" : ""}${mark ? ` ${mark.className}` : ""}`,
       });
     }
     for (const j of graph.jobs) {
@@ -50,6 +52,24 @@ function layout(graphs: LineageGraph[], start: number): { nodes: Node[]; edges: 
     };
   });
   return { nodes: placed, edges: [...edges.values()].filter((e) => nodes.has(e.source) && nodes.has(e.target)) };
+}
+
+/** How a materialized view node reads: fresh, or stale with how far behind its sources (versions and time). */
+export function viewMark(d: LineageDataset, now: number = Date.now()): { text: string; className: string } | null {
+  const view = d.view;
+  if (!view) return null;
+  if (!view.stale) return { text: "MV fresh", className: "mv-fresh" };
+  const versions = `${view.behind} version${view.behind === 1 ? "" : "s"}`;
+  const since = view.stale_since ? Date.parse(view.stale_since) : NaN;
+  return { text: Number.isNaN(since) ? `MV stale (${versions} behind)` : `MV stale (${versions}, ${age(now - since)} behind)`, className: "mv-stale" };
+}
+
+function age(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 90) return `${s} s`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min`;
+  if (s < 36 * 3600) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} d`;
 }
 
 /** A table's lineage: the jobs that make it and what feeds them, the jobs that read it and what they make. */
@@ -83,6 +103,7 @@ export function LineagePage() {
     );
   }
   const error = detail.error ?? up.error ?? down.error;
+  const startView = up.data?.datasets.find((d) => d.id === id)?.view ?? null;
   return (
     <>
       <PageHeader title={<>Lineage of <span className="mono">{detail.data?.name ?? tableName}</span></>}>
@@ -99,6 +120,22 @@ export function LineagePage() {
           <span className="mono">{physicalIdentity(detail.data.namespace, detail.data.physical_name)}</span>
           {detail.data.aliases.length > 1 && <> · also {detail.data.aliases.slice(1).join(", ")}</>}
         </p>
+      )}
+      {startView && (
+        <section className="card" data-testid="lineage-view-freshness">
+          <h2>Materialized view: {startView.stale ? "stale" : "fresh"}</h2>
+          <table>
+            <thead><tr><th>source</th><th>reflects</th><th>latest</th><th>behind</th><th>since</th></tr></thead>
+            <tbody>
+              {startView.sources.map((src) => (
+                <tr key={src.name}>
+                  <td className="mono">{src.name}</td><td>{src.reflected}</td><td>{src.latest ?? "?"}</td>
+                  <td>{src.behind ?? "?"}</td><td>{src.since ? new Date(src.since).toLocaleString() : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
       )}
       {!drawn ? (
         <Loading label="Loading lineage…" />

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 
 import { ErrorBox, PageHeader } from "@/components/Status";
@@ -43,9 +43,11 @@ export function SqlEditorPage() {
   // completion reads the team and default catalog when it runs; the editor always calls the newest source
   const completion = useMemo(() => metadataCompletionSource(qc, () => team, () => defaultCatalog), [qc, team, defaultCatalog]);
 
+  // the preview reads materialized views and their sources at one consistent cut when asked (docs/materialized-views.md)
+  const [consistent, setConsistent] = useState(false);
   const doPreview = () => {
     if (!canRunSql || !sqlText.trim() || preview.isPending) return;
-    startPreview(sqlText, jobId, defaultCatalog);
+    startPreview(sqlText, jobId, defaultCatalog, consistent);
   };
   const doLive = () => {
     if (!canRunSql || !sqlText.trim() || startLive.isPending) return;
@@ -154,6 +156,10 @@ export function SqlEditorPage() {
             <button type="button" className="btn" onClick={doPreview} disabled={!sqlText.trim() || preview.isPending} title="Ctrl+Enter">
               {preview.isPending ? "Previewing…" : "Preview"}
             </button>
+            <label title="Read every Delta table at versions that reflect the same versions of their common upstream tables">
+              <input type="checkbox" checked={consistent} onChange={(e) => setConsistent(e.target.checked)} data-testid="preview-consistent" />{" "}
+              Consistent read
+            </label>
             {streaming && (
               <button type="button" className="btn" onClick={doLive} disabled={startLive.isPending} title="Run the streaming query for a few seconds">
                 {startLive.isPending ? "Starting…" : "Live"}

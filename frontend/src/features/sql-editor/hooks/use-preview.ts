@@ -8,11 +8,11 @@ export function usePreview(team: string) {
   const [started, setStarted] = useState<number | null>(null);
   const [ms, setMs] = useState<number | null>(null);
 
-  const start = (sql: string, job: number | null, defaultCatalog: string) => {
+  const start = (sql: string, job: number | null, defaultCatalog: string, consistent = false) => {
     const t0 = performance.now();
     setStarted(t0);
     setMs(null);
-    preview.mutate({ sql, job, defaultCatalog }, { onSettled: () => setMs(performance.now() - t0) });
+    preview.mutate({ sql, job, defaultCatalog, consistent }, { onSettled: () => setMs(performance.now() - t0) });
   };
 
   return { preview, started, ms, start };
