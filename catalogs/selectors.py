@@ -6,11 +6,14 @@ import copy
 from functools import lru_cache
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Q, QuerySet, Window
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.types import CATALOG_TYPES
 from core.errors import NotFound
+from grants.selectors import access_policy
+from lakeport_engine.access import BROWSE, AccessPolicy
 from teams.models import Team
 
 
@@ -20,6 +23,22 @@ def catalog_get(*, team: Team, name: str) -> Catalog:
     if catalog is None:
         raise NotFound(f"No catalog named '{name}' in team '{team.name}'.")
     return catalog
+
+
+def catalog_browsable(*, team: Team, name: str, user: User | AnonymousUser, database: str | None = None,
+                      table: str | None = None) -> tuple[Catalog, AccessPolicy]:
+    """The team's catalog `name` if the caller may BROWSE it (and `database`, `table` below it), with their
+    privileges to filter lists by (docs/access.md). What they may not browse is a 404 worded as for a missing
+    object, so the browser never tells a hidden table from one that does not exist."""
+    catalog = catalog_get(team=team, name=name)
+    policy = access_policy(team=team, user=user)
+    target = tuple(p for p in (name, database, table) if p is not None)
+    if not policy.allows(BROWSE, target):
+        if len(target) == 1:
+            raise NotFound(f"No catalog named '{name}' in team '{team.name}'.")
+        raise NotFound(f"No {'table' if table is not None else 'database'} '{'.'.join(target[1:])}' in catalog "
+                       f"'{name}'.")
+    return catalog, policy
 
 
 def catalog_list(

@@ -404,7 +404,7 @@ class SqlValidateApi(JobsMixin, APIView):
     def post(self, request: Request, team: str) -> Response:
         data = validated(ValidateInput, request.data)
         report = sql_validate(team=self.team, sql=data["sql"], job_id=data["job"], parameters=data["parameters"],
-                              default_catalog=data["default_catalog"])
+                              default_catalog=data["default_catalog"], user=request.user)
         return Response(ValidationOutput(report).data)
 
 
@@ -417,5 +417,6 @@ class SqlPreviewApi(JobsMixin, APIView):
     def post(self, request: Request, team: str) -> Response:
         data = validated(PreviewInput, request.data)
         preview = sql_preview(team=self.team, sql=data["sql"], limit=data["limit"], job_id=data["job"],
-                              parameters=data["parameters"], default_catalog=data["default_catalog"])
+                              parameters=data["parameters"], default_catalog=data["default_catalog"],
+                              user=request.user)
         return Response(SqlPreviewOutput(preview).data)

@@ -36,11 +36,13 @@ def run_execute(self: Task, run_id: int) -> None:
 @shared_task(name="jobs.sql_interactive", acks_late=False, ignore_result=False, bind=True)
 def sql_interactive(self: Task, team_id: int, mode: str, sql: str, limit: int = 0,
                     check_writes: str | None = None, give_up_at: float | None = None,
-                    default_catalog: str = "") -> dict[str, Any]:
+                    default_catalog: str = "", access: dict[str, Any] | None = None) -> dict[str, Any]:
     """Validate or preview `sql` in the team's engine for the web process (which never hosts Spark); given up at
-    `give_up_at` (epoch seconds), when the web stops waiting (the message also expires then)."""
+    `give_up_at` (epoch seconds), when the web stops waiting (the message also expires then). `access` is the
+    caller's privileges (docs/access.md), computed by the web process."""
     return interactive_execute(team_id=team_id, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                               give_up_at=give_up_at, default_catalog=default_catalog)
+                               give_up_at=give_up_at, default_catalog=default_catalog,
+                               access=access)  # type: ignore[arg-type]
 
 
 @shared_task(name="jobs.engine_warm", acks_late=False, ignore_result=True)

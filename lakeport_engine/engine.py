@@ -286,6 +286,7 @@ class EngineHost:
             # lineage travels back with each statement's result; the snapshot pins the run's Delta versions
             "lineage": request["lineage"] if request["mode"] in ("run", "stream") else True,
             "snapshot": request["snapshot"] if request["mode"] == "run" else None,
+            "access": request.get("access"),  # the caller's privileges: the guard checks every statement against them
         }
         policy = _guard_policy(self.settings.get("policy"))
         if policy is not None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from lakeport_engine.access import AccessPolicy
 from lakeport_engine.bindings import (
     BindContext,
     Binding,
@@ -103,9 +104,10 @@ class CatalogResolver:
 
     def __init__(self, spark: Any, store: CatalogStore, *, team: str, connect_timeout: float = 10.0,
                  delta_mode: str | None = None, on_log: Callable[[str], None] | None = None,
-                 guard: SqlGuard | None = None) -> None:
+                 guard: SqlGuard | None = None, access: AccessPolicy | None = None) -> None:
         self.spark = spark
         self.guard = guard
+        self.access = access  # the caller's privileges (docs/access.md); None: the role defaults
         self.store = store
         self.team = team
         self.connect_timeout = connect_timeout
@@ -258,7 +260,21 @@ class CatalogResolver:
             is_temp_view=lambda name: bool(jsession.sessionState().catalog().getTempView(name).isDefined()),
             temp_views=temp_views,
             bind=self._bind_for_guard,
+            access=self.access,
+            aliases={b.spark_name: b.name for b in bindings if b.spark_name},
+            current_names=lambda: self._current_names(jsession, current),
         )
+
+    def _current_names(self, jsession: Any, current: Binding | None) -> tuple[str | None, str | None]:
+        """The team catalog and database unqualified names resolve in (Spark's own when the resolver tracks none)."""
+        if current is not None and current.embedded:
+            return current.name, self.current_database
+        manager = jsession.sessionState().catalogManager()
+        namespace = manager.currentNamespace()
+        database = ".".join(str(namespace[i]) for i in range(len(namespace))) if namespace is not None else None
+        spark_current = str(manager.currentCatalog().name())
+        team = next((b.name for b in self._state.bindings.values() if b.spark_name == spark_current), spark_current)
+        return team, database or self.current_database or None
 
     def _bind_for_guard(self, name: str) -> bool:
         """Bind the team's catalog `name` if the store has it; True when Spark then knows it by that name."""

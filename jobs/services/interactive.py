@@ -16,10 +16,12 @@ from typing import Any
 
 from celery import current_app, states
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 
 from core.errors import InvalidInput, NotFound, Unavailable
 from core.queues import EDITOR_QUEUE
+from grants.selectors import access_document
 from jobs.engines import engine_key
 from jobs.engines.calls import EngineCall
 from jobs.engines.pool import engine_pool
@@ -37,7 +39,7 @@ from jobs.services.parameters import (
 )
 from jobs.services.results import result_bounded, storable
 from lakeport_engine.errors import SparkRuntimeError
-from lakeport_engine.protocol import PreviewRequest, ValidateRequest
+from lakeport_engine.protocol import AccessDocument, PreviewRequest, ValidateRequest
 from lakeport_engine.script import split_statements
 from lakeport_engine.sqltext import COMMENT, SPACE, Statement, statement_spans, tokenize, utf16_offsets
 from lakeport_engine.streaming.statement import is_streaming
@@ -104,7 +106,7 @@ def script_size_error(sql: str) -> str | None:
 
 
 def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
-                default_catalog: str = "") -> dict[str, Any]:
+                default_catalog: str = "", access: AccessDocument | None = None) -> dict[str, Any]:
     """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers).
 
     The call holds one of the team's editor slots while it waits (503 naming the limit when none is free). The
@@ -113,17 +115,19 @@ def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes
     """
     with editor_slot(team_id=team.id, team=team.name):
         return _send_and_wait(team=team, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                              default_catalog=default_catalog)
+                              default_catalog=default_catalog, access=access)
 
 
 def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes: str | None,
-                   default_catalog: str) -> dict[str, Any]:
+                   default_catalog: str, access: AccessDocument | None = None) -> dict[str, Any]:
     wait = settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
     given_up_at = time.time() + wait  # wall clock: the worker compares it with its own
     kwargs: dict[str, Any] = {"team_id": team.id, "mode": mode, "sql": sql, "limit": limit,
                               "check_writes": check_writes, "give_up_at": given_up_at}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
+    if access is not None:  # the caller's privileges, computed here once (docs/access.md)
+        kwargs["access"] = access
     result = current_app.send_task("jobs.sql_interactive", queue=EDITOR_QUEUE, expires=wait, kwargs=kwargs)
     backend = current_app.backend
     deadline = time.monotonic() + wait
@@ -150,7 +154,8 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
 
 
 def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
-                        give_up_at: float | None = None, default_catalog: str = "") -> dict[str, Any]:
+                        give_up_at: float | None = None, default_catalog: str = "",
+                        access: AccessDocument | None = None) -> dict[str, Any]:
     """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data).
 
     `give_up_at` (epoch seconds) is when the web stops waiting: a call taken after it does nothing, and one still
@@ -179,7 +184,7 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
         if time.time() >= give_up_at:  # the engine took that long to start
             return _abandoned(team_id=team_id, mode=mode, where="after engine start")
         with EngineCall(engine, editor_request(mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                                               default_catalog=default_catalog)) as call:
+                                               default_catalog=default_catalog, access=access)) as call:
             if not call.wait(max(0.0, give_up_at - time.time())):
                 call.cancel()  # the engine stops the statement: an abandoned call holds no Spark job
                 return _abandoned(team_id=team_id, mode=mode, where="running")
@@ -187,12 +192,12 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
 
 
 def editor_request(*, mode: str, sql: str, limit: int, check_writes: str | None,
-                   default_catalog: str) -> ValidateRequest | PreviewRequest:
-    """The engine request of an editor call (`validate`, else `preview`)."""
+                   default_catalog: str, access: AccessDocument | None = None) -> ValidateRequest | PreviewRequest:
+    """The engine request of an editor call (`validate`, else `preview`), with the caller's privileges."""
     if mode == "validate":
-        return {"mode": "validate", "script": sql, "default_catalog": default_catalog or None}
+        return {"mode": "validate", "script": sql, "default_catalog": default_catalog or None, "access": access}
     return {"mode": "preview", "script": sql, "preview_limit": limit, "check_writes": check_writes,
-            "default_catalog": default_catalog or None}
+            "default_catalog": default_catalog or None, "access": access}
 
 
 def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
@@ -202,7 +207,7 @@ def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
 
 
 def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters: Mapping[str, Any] | None = None,
-                 default_catalog: str = "") -> ValidationReport:
+                 default_catalog: str = "", user: User | AnonymousUser | None = None) -> ValidationReport:
     """Split, parse and analyse `sql` against the team's catalogs without executing any statement.
 
     Unqualified names resolve in `default_catalog` (a catalog of the team; 400 otherwise) as in a run of a job with
@@ -223,7 +228,7 @@ def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters:
     except ParameterError as exc:
         return ValidationReport(errors=[parameter_error(sql, exc)], statements=statements)
     answer = _ask_engine(team=team, mode="validate", sql=rendered.sql if rendered else sql,
-                         default_catalog=default_catalog)
+                         default_catalog=default_catalog, access=access_document(team=team, user=user))
     if answer.get("error") and not answer.get("errors"):
         return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))],
                                 statements=statements)
@@ -270,7 +275,8 @@ def _written(error: dict[str, Any], rendered: RenderedScript | None) -> dict[str
 
 
 def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
-                parameters: Mapping[str, Any] | None = None, default_catalog: str = "") -> QueryPreview:
+                parameters: Mapping[str, Any] | None = None, default_catalog: str = "",
+                user: User | AnonymousUser | None = None) -> QueryPreview:
     """Run one read-only query (optionally after `USE`/`SET`) and return up to `limit` rows.
 
     Unqualified names resolve in `default_catalog`, as in `sql_validate`.
@@ -305,7 +311,7 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
         raise editor_refusal(writes)
     answer = _ask_engine(team=team, mode="preview", sql=sql, limit=limit,
                          check_writes=last.sql if keyword in PLAN_CHECKED and not streaming else None,
-                         default_catalog=default_catalog)
+                         default_catalog=default_catalog, access=access_document(team=team, user=user))
     if answer.get("writes"):
         raise editor_refusal(writes)
     if not answer.get("succeeded"):
