@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -41,12 +42,21 @@ def catalog_browsable(*, team: Team, name: str, user: User | AnonymousUser, data
     return catalog, policy
 
 
+def catalog_hidden(*, team: Team, user: User | AnonymousUser) -> list[str]:
+    """The governed catalogs the caller may not BROWSE (docs/access.md): left out of the catalog list."""
+    policy = access_policy(team=team, user=user)
+    return sorted(c for c in policy.governed if not policy.allows(BROWSE, (c,)))
+
+
 def catalog_list(
-    *, team: Team, catalog_type: str | None = None, name_prefix: str | None = None, search: str | None = None
+    *, team: Team, catalog_type: str | None = None, name_prefix: str | None = None, search: str | None = None,
+    hidden: Sequence[str] = (),
 ) -> QuerySet[Catalog]:
-    """The team's catalogs by name, with the users who created and last changed them joined in (one query per
-    page however large the page)."""
+    """The team's catalogs by name (without `hidden` ones), with the users who created and last changed them joined
+    in (one query per page however large the page)."""
     qs = Catalog.objects.filter(team=team).select_related("user", "created_by").order_by("catalog_name")
+    if hidden:
+        qs = qs.exclude(catalog_name__in=hidden)
     if catalog_type:
         qs = qs.filter(catalog_type=catalog_type)
     if name_prefix:
@@ -69,6 +79,7 @@ def catalog_rows(
     catalog_type: str | None = None,
     name_prefix: str | None = None,
     search: str | None = None,
+    hidden: Sequence[str] = (),
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the team's catalogs as plain rows, and the total, in one query.
 
@@ -76,7 +87,7 @@ def catalog_rows(
     work, not 3,000 model instances. The total rides along as `COUNT(*) OVER ()`; only an empty page past the
     first needs a separate COUNT.
     """
-    qs = catalog_list(team=team, catalog_type=catalog_type, name_prefix=name_prefix, search=search)
+    qs = catalog_list(team=team, catalog_type=catalog_type, name_prefix=name_prefix, search=search, hidden=hidden)
     rows = list(
         qs.values(*CATALOG_ROW_FIELDS, created_by_name=F("created_by__username"), updated_by_name=F("user__username"))
         .annotate(total_count=Window(Count("id")))[offset : offset + limit]

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from core.errors import Conflict, Forbidden, InvalidInput, NotFound
 from grants.hooks import access_changed
 from grants.models import Grant, Group, Privilege
-from grants.selectors import access_policy
+from grants.selectors import access_policy, grant_list
 from lakeport_engine.access import MANAGE, describe, securable_parts
 from teams.models import Membership, Team
 
@@ -123,3 +123,33 @@ def grant_find(*, team: Team, securable: str, privilege: str, principal_type: st
     if grant is None:
         raise NotFound(f"{privilege.upper()} on {'.'.join(parts)} is not granted to {principal_type} '{principal}'.")
     return grant
+
+
+def access_statement_run(*, team: Team, username: str, op: str, privileges: list[str], securable: str | None,
+                         principal_type: str | None, principal: str | None) -> list[dict[str, str]]:
+    """GRANT (`op` "grant"), REVOKE ("revoke") or SHOW GRANTS ("grants") as SQL, run by the member `username`: the
+    same rules as the API (MANAGE or team admin to grant/revoke; any member lists). Returns SHOW GRANTS's rows."""
+    actor = Membership.objects.filter(team=team, user__username=username).select_related("user").first()
+    if actor is None or not username:
+        raise Forbidden("GRANT, REVOKE and SHOW GRANTS need a signed-in member of the team.")
+    if op == "grants":
+        try:
+            grants = grant_list(team=team, securable=securable)
+        except ValueError as exc:
+            raise InvalidInput.of({"securable": [str(exc)]}) from None
+        return [{"securable": g.securable, "privilege": g.privilege,
+                 "principal_type": "group" if g.group_id else "user",
+                 "principal": g.group.name if g.group is not None else (g.user.username if g.user else ""),
+                 "granted_by": g.granted_by.username if g.granted_by else ""} for g in grants]
+    if not securable or not principal:
+        raise InvalidInput("Name the securable and the member or group.")
+    kind = principal_type or ("group" if Group.objects.filter(team=team, name=principal).exists() else "user")
+    with transaction.atomic():
+        for privilege in privileges:
+            if op == "grant":
+                grant_create(team=team, actor=actor.user, securable=securable, privilege=privilege,
+                             principal_type=kind, principal=principal)
+            else:
+                grant_delete(grant=grant_find(team=team, securable=securable, privilege=privilege,
+                                              principal_type=kind, principal=principal), actor=actor.user)
+    return []

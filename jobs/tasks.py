@@ -53,10 +53,11 @@ def engine_warm_task(team_id: int) -> None:
 
 @shared_task(name="jobs.sql_live_preview", acks_late=False, ignore_result=False)
 def sql_live_preview(preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int,
-                     default_catalog: str = "") -> dict[str, Any]:
-    """A live preview of a streaming statement in the team's engine; rows go to the result backend as they come."""
+                     default_catalog: str = "", access: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A live preview of a streaming statement in the team's engine; rows go to the result backend as they come.
+    `access` is the caller's privileges (docs/access.md), computed by the web process."""
     return live_preview_execute(preview_id=preview_id, team_id=team_id, sql=sql, seconds=seconds, max_rows=max_rows,
-                                default_catalog=default_catalog)
+                                default_catalog=default_catalog, access=access)  # type: ignore[arg-type]
 
 
 @shared_task(name="jobs.runs_reap", acks_late=True, ignore_result=True)

@@ -235,6 +235,7 @@ class AnswerMessage(TypedDict):
     view: NotRequired[dict[str, Any] | None]  # a materialized view definition (lakeport_engine/matviews.py)
     views: NotRequired[list[dict[str, Any]]]
     error: NotRequired[str]
+    grants: NotRequired[list[dict[str, str]]]  # SHOW GRANTS: securable, privilege, principal_type, principal
 
 
 # ---- events (engine → platform, inside an `event` message) -----------------------------------------------
@@ -417,13 +418,20 @@ class AskMessage(TypedDict):
     """A question of the engine about its team's catalogs or materialized views (`ask` numbers it; the answer
     carries it back)."""
 
-    op: Literal["catalog", "catalogs", "contains", "locations", "mview_get", "mview_list", "mview_save", "mview_drop"]
+    op: Literal["catalog", "catalogs", "contains", "locations", "mview_get", "mview_list", "mview_save", "mview_drop",
+                "grant", "revoke", "grants"]
     ask: int
     name: NotRequired[str]
     locations: NotRequired[list[str]]
     catalog: NotRequired[str]
     database: NotRequired[str]
     view: NotRequired[dict[str, Any]]
+    # GRANT / REVOKE / SHOW GRANTS (lakeport_engine/grants_sql.py): the request whose caller acts, and what it names
+    request: NotRequired[str]
+    privileges: NotRequired[list[str]]
+    securable: NotRequired[str]
+    principal_type: NotRequired[str]
+    principal: NotRequired[str]
 
 
 ToEngine = InitMessage | RunMessage | CancelMessage | AnswerMessage | ShutdownMessage
@@ -432,7 +440,7 @@ Message = ToEngine | FromEngine
 
 TO_ENGINE = frozenset({"init", "run", "cancel", "answer", "shutdown"})
 ASKS = frozenset({"catalog", "catalogs", "contains", "locations", "mview_get", "mview_list", "mview_save",
-                  "mview_drop"})
+                  "mview_drop", "grant", "revoke", "grants"})
 
 
 # ---- the encoder -----------------------------------------------------------------------------------------
@@ -480,12 +488,14 @@ _MESSAGES: dict[str, _Spec] = {
     "run": ({"id": (S,), "request": (D,)}, {}),
     "cancel": ({"id": (S,)}, {}),
     "answer": ({"ask": (I,)}, {"entry": (D, N), "names": (L,), "found": (B,), "refused": (D,), "view": (D, N),
-                                "views": (L,), "error": (S,)}),
+                                "views": (L,), "error": (S,), "grants": (L,)}),
     "shutdown": ({}, {}),
     "ready": ({"ok": (B,)}, {"pid": (I,), "app_id": (S,), "ui_url": (S,), "error": (S,)}),
     "event": ({"id": (S,), "event": (D,)}, {}),
     "result": ({"id": (S,), "result": (D,)}, {}),
-    **{ask: ({"ask": (I,)}, {"name": (S,), "locations": (L,), "catalog": (S,), "database": (S,), "view": (D,)})
+    **{ask: ({"ask": (I,)}, {"name": (S,), "locations": (L,), "catalog": (S,), "database": (S,), "view": (D,),
+                             "request": (S,), "privileges": (L,), "securable": (S,), "principal_type": (S,),
+                             "principal": (S,)})
        for ask in ASKS},
 }
 _SCRIPT: dict[str, _Types] = {"script": (S,)}

@@ -25,6 +25,7 @@ from lakeport_engine.bindings import (
 )
 from lakeport_engine.bindings import delta as delta_binding
 from lakeport_engine.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
+from lakeport_engine.grants_sql import access_statement, is_access_statement
 from lakeport_engine.guard import GuardScope, SqlGuard
 from lakeport_engine.locations import LocationJudge, check_locations, warehouse_judge
 from lakeport_engine.matviews import view_statement_text, view_store_of
@@ -40,7 +41,7 @@ from lakeport_engine.sqltext import (
     use_catalog,
     use_namespace,
 )
-from lakeport_engine.store import CatalogEntry, CatalogStore
+from lakeport_engine.store import CatalogEntry, CatalogStore, CatalogStoreError
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger("lakeport.spark")
@@ -153,6 +154,8 @@ class CatalogResolver:
         sql = stmt.sql
         if delta_command(sql) is not None:
             return None  # Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL: the Delta connector reads them
+        if is_access_statement(sql):
+            return None  # GRANT/REVOKE/SHOW GRANTS: ours (lakeport_engine/grants_sql.py), checked by the guard
         view = view_statement_text(sql)  # Spark has no grammar for materialized view statements: their query only
         if view is not None:
             if view.query is None:
@@ -305,6 +308,8 @@ class CatalogResolver:
 
     def execute(self, stmt: Statement) -> Any:
         """Run one statement (binding its catalogs first, then the guard); returns Spark's DataFrame or None."""
+        if is_access_statement(stmt.sql):
+            return self._access_statement(stmt)
         refs = statement_refs(stmt)
         sql, bindings = self.prepare(stmt)
         if refs.use is not None:
@@ -347,6 +352,25 @@ class CatalogResolver:
             iceberg.next_sql = run
             return iceberg.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
         return run(sql)
+
+    def _access_statement(self, stmt: Statement) -> Any:  # noqa: ANN401 - Spark's DataFrame or None
+        """GRANT/REVOKE/SHOW GRANTS: the platform carries them out as the request's caller (docs/access.md)."""
+        if self.guard is not None:
+            self.guard.check(stmt.sql, stmt)  # a malformed statement is refused here, naming what is missing
+        parsed = access_statement(stmt.sql)
+        handler = getattr(self.store, "access_statement", None)
+        if parsed is None or not callable(handler):
+            raise SparkRuntimeError("GRANT, REVOKE and SHOW GRANTS run only in the platform's engines.",
+                                    statement=stmt.index)
+        try:
+            rows = handler(parsed)
+        except CatalogStoreError as exc:
+            raise SparkRuntimeError(str(exc), statement=stmt.index) from None
+        if parsed.verb != "show":
+            return None
+        columns = ["securable", "privilege", "principal_type", "principal", "granted_by"]
+        schema = ", ".join(f"{c} string" for c in columns)
+        return self.spark.createDataFrame([tuple(str(r.get(c) or "") for c in columns) for r in rows], schema)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:
         binding = next((b for b in bindings if b.name == name), None)

@@ -241,8 +241,37 @@ def test_grants_api_rules_and_history(access_worker: Worker, people: People, tea
     assert ("grant", "admin", "lake.sales.orders", "SELECT") in actions
 
 
-def test_sql_grant_statements_are_refused_by_name(access_worker: Worker, people: People) -> None:
-    for sql in ("GRANT SELECT ON TABLE lake.sales.orders TO bob", "REVOKE SELECT ON lake.sales.orders FROM bob",
-                "SHOW GRANTS ON lake.sales.orders"):
-        errors = people.admin.post(f"{API}/sql/validate/", {"sql": sql}, format="json").json()["errors"]
-        assert "(rule: access-statement)" in errors[0]["message"], errors
+def _run(client: APIClient, name: str, sql: str) -> Any:
+    job = client.post(f"{API}/jobs/", {"name": name, "sql": sql}, format="json")
+    assert job.status_code == 201, job.content
+    return wait_status(client.post(f"{API}/jobs/{job.json()['id']}/runs/").json()["id"], *TERMINAL_STATUSES)
+
+
+def test_grant_revoke_and_show_grants_as_sql(access_worker: Worker, people: People, team: Team) -> None:
+    salaries = "SELECT salary FROM lake.hr.salaries"
+    _refused(preview(people.bob, salaries).json()["error"]["message"], "SELECT", "table 'lake.hr.salaries'")
+    # validate knows the statements (no syntax error) and names what is malformed
+    ok = people.admin.post(f"{API}/sql/validate/", {"sql": "GRANT SELECT ON TABLE lake.hr.salaries TO USER bob"},
+                           format="json").json()
+    assert ok["valid"] is True, ok
+    for bad, words in (("GRANT READ ON lake TO bob", "Unknown privilege READ"),
+                       ("GRANT SELECT lake TO bob", "Write GRANT"), ("SHOW GRANTS lake", "Write SHOW GRANTS")):
+        errors = people.admin.post(f"{API}/sql/validate/", {"sql": bad}, format="json").json()["errors"]
+        assert "(rule: access-statement)" in errors[0]["message"] and words in errors[0]["message"], errors
+    # a developer without MANAGE may not grant, in SQL as in the API
+    denied = _run(people.alice, "grant-alice", "GRANT SELECT ON TABLE lake.hr.salaries TO bob")
+    assert denied.status == RunStatus.FAILED and "needs MANAGE" in denied.error["message"], denied.error
+    granted = _run(people.admin, "grant-admin", "GRANT SELECT, BROWSE ON TABLE lake.hr.salaries TO USER bob;\n"
+                                                "SHOW GRANTS ON lake.hr.salaries")
+    assert granted.status == RunStatus.SUCCEEDED, granted.error
+    assert sorted((r[1], r[3]) for r in granted.result["rows"]) == [("BROWSE", "bob"), ("SELECT", "bob")]
+    assert preview(people.bob, salaries).json()["rows"] == [[99999]]
+    shown = preview(people.carol, "SHOW GRANTS ON lake.sales.orders").json()
+    assert [r[:4] for r in shown["rows"]] == [["lake.sales.orders", "SELECT", "group", "analysts"]], shown
+    assert ("grant", "admin") in set(CatalogChange.objects.filter(
+        team=team, catalog_name="lake", changes__securable="lake.hr.salaries").values_list("action", "actor_name"))
+    revoked = _run(people.admin, "revoke-admin", "REVOKE SELECT ON TABLE lake.hr.salaries FROM bob")
+    assert revoked.status == RunStatus.SUCCEEDED, revoked.error
+    _refused(preview(people.bob, salaries).json()["error"]["message"], "SELECT", "table 'lake.hr.salaries'")
+    missing = _run(people.admin, "revoke-again", "REVOKE SELECT ON TABLE lake.hr.salaries FROM bob")
+    assert missing.status == RunStatus.FAILED and "is not granted" in missing.error["message"], missing.error
