@@ -124,7 +124,7 @@ class GroupMemberListApi(TeamScopedMixin, APIView):
     class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField(max_length=150)
 
-    @extend_schema(request=InputSerializer, responses={201: GroupOutput})
+    @extend_schema(operation_id="groups_members_add", request=InputSerializer, responses={201: GroupOutput})
     def post(self, request: Request, team: str, group: str) -> Response:
         found = get_object_or_404(Group, team=self.team, name=group)
         data = validated(self.InputSerializer, request.data)
@@ -137,7 +137,7 @@ class GroupMemberDetailApi(TeamScopedMixin, APIView):
 
     write_role = Role.ADMIN
 
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="groups_members_remove", responses={204: None})
     def delete(self, request: Request, team: str, group: str, username: str) -> Response:
         group_member_remove(group=get_object_or_404(Group, team=self.team, name=group), username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
