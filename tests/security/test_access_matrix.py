@@ -151,6 +151,9 @@ ATTACKS: list[tuple[str, str, str]] = [
     ("DESCRIBE TABLE lake.hr.salaries", "BROWSE", "table 'lake.hr.salaries'"),
     ("USE lake.sales;\nSELECT email FROM customers", "SELECT", "table 'lake.sales.customers'"),
     ("USE CATALOG lake;\nSELECT salary FROM hr.salaries", "SELECT", "table 'lake.hr.salaries'"),
+    ("SELECT email FROM lake.sales.customers VERSION AS OF 0", "SELECT", "table 'lake.sales.customers'"),
+    ("TABLE lake.sales.customers", "SELECT", "table 'lake.sales.customers'"),
+    ("SHOW CREATE TABLE lake.hr.salaries", "BROWSE", "table 'lake.hr.salaries'"),
 ]
 
 
@@ -284,3 +287,26 @@ def test_grant_revoke_and_show_grants_as_sql(access_worker: Worker, people: Peop
     _refused(preview(people.bob, salaries).json()["error"]["message"], "SELECT", "table 'lake.hr.salaries'")
     missing = _run(people.admin, "revoke-again", "REVOKE SELECT ON TABLE lake.hr.salaries FROM bob")
     assert missing.status == RunStatus.FAILED and "is not granted" in missing.error["message"], missing.error
+
+
+def test_the_lineage_api_hides_datasets_the_caller_may_not_browse(access_worker: Worker, people: People) -> None:
+    done = _run(people.admin, "pay-report", "CREATE TABLE lake.scratch.pay AS SELECT s.id, s.salary, o.amount "
+                                            "FROM lake.hr.salaries s JOIN lake.sales.orders o ON s.id = o.id")
+    assert done.status == RunStatus.SUCCEEDED, done.error
+
+    def names(client: APIClient) -> set[str]:
+        resp = client.get(f"{API}/lineage/datasets/")
+        assert resp.status_code == 200, resp.content
+        return {a for d in resp.json() for a in d["aliases"]}
+
+    assert {"lake.hr.salaries", "lake.sales.orders", "lake.scratch.pay"} <= names(people.admin)
+    seen = names(people.alice)
+    assert "lake.hr.salaries" not in seen and {"lake.sales.orders", "lake.scratch.pay"} <= seen
+    pay = next(d for d in people.alice.get(f"{API}/lineage/datasets/", {"name": "lake.scratch.pay"}).json())
+    upstream = people.alice.get(f"{API}/lineage/datasets/{pay['id']}/upstream/").json()
+    assert {a for d in upstream["datasets"] for a in d["aliases"]} == {"lake.scratch.pay", "lake.sales.orders"}
+    salaries = next(d for d in people.admin.get(f"{API}/lineage/datasets/", {"name": "lake.hr.salaries"}).json())
+    for path in ("", "upstream/", "downstream/", "impact/"):
+        hidden = people.alice.get(f"{API}/lineage/datasets/{salaries['id']}/{path}")
+        assert hidden.status_code == 404, (path, hidden.status_code)
+    assert people.bob.get(f"{API}/lineage/datasets/{pay['id']}/").status_code == 404  # bob browses nothing in lake
