@@ -17,9 +17,9 @@ from rest_framework.views import APIView
 
 from core.api.pagination import StandardPagination
 from core.api.validation import validated
-from core.errors import InvalidInput
+from core.errors import InvalidInput, NotFound
 from grants.models import GROUP_NAME_RE, Grant, Group, Privilege
-from grants.selectors import grant_list, group_list
+from grants.selectors import access_policy, grant_visible, grants_visible, group_list
 from grants.services import (
     grant_create,
     grant_delete,
@@ -159,7 +159,8 @@ class GrantListApi(TeamScopedMixin, APIView):
                    responses=GrantOutput(many=True))
     def get(self, request: Request, team: str) -> Response:
         try:
-            qs = grant_list(team=self.team, securable=request.query_params.get("securable") or None)
+            qs = grants_visible(team=self.team, user=request.user,
+                                securable=request.query_params.get("securable") or None)
         except ValueError as exc:
             raise InvalidInput.of({"securable": [str(exc)]}) from None
         paginator = StandardPagination()
@@ -179,8 +180,11 @@ class GrantDetailApi(TeamScopedMixin, APIView):
     write_role = Role.DEVELOPER
 
     def _grant(self, grant_id: int) -> Grant:
-        return get_object_or_404(Grant.objects.select_related("user", "group", "granted_by", "team"),
-                                 team=self.team, pk=grant_id)
+        grant = get_object_or_404(Grant.objects.select_related("user", "group", "granted_by", "team"),
+                                  team=self.team, pk=grant_id)
+        if not grant_visible(grant, access_policy(team=self.team, user=self.request.user)):
+            raise NotFound("No such grant.")  # a grant on a securable the caller may not browse is not shown
+        return grant
 
     @extend_schema(responses=GrantOutput)
     def get(self, request: Request, team: str, grant_id: int) -> Response:

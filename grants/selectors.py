@@ -6,7 +6,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from grants.models import Grant, Group
-from lakeport_engine.access import AccessPolicy, securable_parts
+from lakeport_engine.access import BROWSE, AccessPolicy, securable_parts
 from lakeport_engine.protocol import AccessDocument, AccessGrant
 from teams.models import Role, Team
 from teams.selectors import team_role
@@ -26,6 +26,21 @@ def grant_list(*, team: Team, securable: str | None = None) -> QuerySet[Grant]:
         names |= {".".join([*parts[:i], "*"]) for i in range(1, len(parts))}
         qs = qs.filter(securable__in=names)
     return qs.order_by("securable", "privilege", "id")
+
+
+def grant_visible(grant: Grant, policy: AccessPolicy) -> bool:
+    """True when the caller may see that a grant exists: they may BROWSE its securable (`cat.*` → the catalog)."""
+    parts = tuple(p for p in securable_parts(grant.securable) if p != "*")
+    return policy.allows(BROWSE, parts)
+
+
+def grants_visible(*, team: Team, user: User | AnonymousUser | None, securable: str | None = None) -> list[Grant]:
+    """`grant_list` without the grants on securables the caller may not browse (they would name hidden tables)."""
+    policy = access_policy(team=team, user=user)
+    grants = grant_list(team=team, securable=securable)
+    if policy.unrestricted:
+        return list(grants)
+    return [g for g in grants if grant_visible(g, policy)]
 
 
 def access_document(*, team: Team, user: User | AnonymousUser | None) -> AccessDocument:

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from core.errors import Conflict, Forbidden, InvalidInput, NotFound
 from grants.hooks import access_changed
 from grants.models import Grant, Group, Privilege
-from grants.selectors import access_policy, grant_list
+from grants.selectors import access_policy, grants_visible
 from lakeport_engine.access import MANAGE, describe, securable_parts
 from teams.models import Membership, Team
 
@@ -134,7 +134,7 @@ def access_statement_run(*, team: Team, username: str, op: str, privileges: list
         raise Forbidden("GRANT, REVOKE and SHOW GRANTS need a signed-in member of the team.")
     if op == "grants":
         try:
-            grants = grant_list(team=team, securable=securable)
+            grants = grants_visible(team=team, user=actor.user, securable=securable)
         except ValueError as exc:
             raise InvalidInput.of({"securable": [str(exc)]}) from None
         return [{"securable": g.securable, "privilege": g.privilege,

@@ -243,8 +243,13 @@ def test_grants_api_rules_and_history(access_worker: Worker, people: People, tea
     assert bad.status_code == 400 and "securable" in bad.json()["error"]["details"]
     stranger = people.admin.post(f"{API}/grants/", {**body, "principal": "nobody"}, format="json")
     assert stranger.status_code == 400
-    listed = people.carol.get(f"{API}/grants/?securable=lake.hr.salaries").json()["results"]
+    listed = people.admin.get(f"{API}/grants/?securable=lake.hr.salaries").json()["results"]
     assert [(g["securable"], g["privilege"], g["principal"]) for g in listed] == [("lake.hr", "MANAGE", "bob")]
+    # carol (BROWSE on lake.sales only) does not learn that lake.hr has grants, nor their ids
+    assert people.carol.get(f"{API}/grants/?securable=lake.hr.salaries").json()["results"] == []
+    assert {g["securable"] for g in people.carol.get(f"{API}/grants/").json()["results"]} == {
+        "lake.sales", "lake.sales.orders"}
+    assert people.carol.get(f"{API}/grants/{made.json()['id']}/").status_code == 404
     history = CatalogChange.objects.filter(team=team, catalog_name="lake").order_by("id")
     actions = [(c.action, c.actor_name, c.changes["securable"], c.changes["privilege"]) for c in history]
     assert ("grant", "bob", "lake.hr.salaries", "SELECT") in actions
