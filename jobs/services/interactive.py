@@ -126,7 +126,9 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
                               "check_writes": check_writes, "give_up_at": given_up_at}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
-    if access is not None:  # the caller's privileges, computed here once (docs/access.md)
+    if access is not None and not access["admin"] and access["governed"]:
+        # the caller's privileges, computed here once (docs/access.md); left out when nothing is governed for them,
+        # which means the same, so a worker of the previous release takes such a call unchanged
         kwargs["access"] = access
     result = current_app.send_task("jobs.sql_interactive", queue=EDITOR_QUEUE, expires=wait, kwargs=kwargs)
     backend = current_app.backend

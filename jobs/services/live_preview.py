@@ -110,7 +110,9 @@ def live_preview_start(*, team: Team, sql: str, default_catalog: str = "",
         "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
-    kwargs["access"] = access_document(team=team, user=user)  # the caller's privileges (docs/access.md)
+    access = access_document(team=team, user=user)  # the caller's privileges (docs/access.md)
+    if not access["admin"] and access["governed"]:  # else the role defaults: the same as sending nothing
+        kwargs["access"] = access
     current_app.send_task("jobs.sql_live_preview", queue=EDITOR_QUEUE, task_id=preview_id, kwargs=kwargs)
     return _state(preview_id, {"status": LivePreviewStatus.STARTING})
 
