@@ -120,7 +120,8 @@ def main() -> None:
     env = {**FAST_STREAMS, "CELERY_BROKER_URL": BROKER, "CELERY_RESULT_BACKEND": BROKER, "SPARK_MASTER": args.master,
            "LAKEPORT_STREAM_CHECKPOINT_DIR": str(checkpoints),
            "LAKEPORT_TEAM_DATA_ROOTS": str(work / "teams" / "{team}"),
-           "LAKEPORT_ENGINE_USER": "",  # engines as this user, as bench/engine_start.py's (timing, not isolation) "LAKEPORT_ENGINE_SCRATCH_DIR": engine_scratch_root(),
+           "LAKEPORT_ENGINE_USER": "",  # engines as this user, as bench/engine_start.py's (timing, not isolation)
+           "LAKEPORT_ENGINE_SCRATCH_DIR": engine_scratch_root(),
            "LAKEPORT_SPARK_STATIC_CONF": "spark.ui.enabled=false,spark.sql.shuffle.partitions=2,spark.driver.memory=1g"}
     worker = None
     producer = Producer(f"redis://:{password}@127.0.0.1:{port}/0", key)

@@ -25,7 +25,14 @@ from rest_framework.views import APIView
 from catalogs import serializers as s
 from catalogs.models import Catalog
 from catalogs.secrets import public_stored_configuration
-from catalogs.selectors import CATALOG_ROW_FIELDS, catalog_get, catalog_history, catalog_rows, catalog_types_list
+from catalogs.selectors import (
+    CATALOG_ROW_FIELDS,
+    catalog_browsable,
+    catalog_hidden,
+    catalog_history,
+    catalog_rows,
+    catalog_types_list,
+)
 from catalogs.services import (
     IfMatch,
     InvalidInput,
@@ -170,7 +177,8 @@ class CatalogListApi(CatalogApiMixin, APIView):
             raise InvalidInput(f"Invalid input: {', '.join(errors)}.", errors)
         paginator = RowPagination()
         offset, limit = paginator.window(request)
-        rows, total = catalog_rows(team=self.team, offset=offset, limit=limit, **params)
+        rows, total = catalog_rows(team=self.team, offset=offset, limit=limit, **params,
+                                   hidden=catalog_hidden(team=self.team, user=request.user))
         return paginator.response(request, [catalog_row_out(r) for r in rows], total)
 
     @extend_schema(request=s.CatalogInputSerializer, responses={201: s.CatalogOutputSerializer})
@@ -188,7 +196,7 @@ class CatalogDetailApi(CatalogApiMixin, APIView):
                    parameters=[OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
                                                 description="An ETag from this API: 304 while it is current.")])
     def get(self, request: Request, team: str, name: str) -> Response:
-        catalog = catalog_get(team=self.team, name=name)
+        catalog, _ = catalog_browsable(team=self.team, name=name, user=request.user)  # hidden: 404 as a missing one
         if request.headers.get("If-None-Match", "").strip() == etag(catalog):
             return _with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), catalog)
         return _with_etag(Response(catalog_out(catalog)), catalog)

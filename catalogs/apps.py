@@ -14,3 +14,8 @@ class CatalogsConfig(AppConfig):
         from lakeport_engine.catalog_types.base import use_allowed_roots
 
         use_allowed_roots(allowed_roots)
+        # grants and revokes on a catalog (or below it) go into its history (docs/access.md)
+        from catalogs.access_history import CatalogHistoryAccessHook
+        from grants.hooks import register_access_hook
+
+        register_access_hook(CatalogHistoryAccessHook())

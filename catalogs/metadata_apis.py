@@ -20,10 +20,12 @@ from catalogs.metadata import (
     catalog_test_connection,
     resolve_timeout,
 )
-from catalogs.selectors import catalog_get
+from catalogs.selectors import catalog_browsable, catalog_get
 from catalogs.types.base import MetadataError
 from core.api.outputs import ResultColumnOutput, ResultRows
 from core.api.validation import validated
+from core.errors import Forbidden
+from lakeport_engine.access import BROWSE, SELECT
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
 
@@ -154,9 +156,10 @@ class CatalogDatabaseListApi(TeamScopedMixin, APIView):
 
     @extend_schema(parameters=[TIMEOUT_PARAMETER], responses=CatalogDatabasesOutput)
     def get(self, request: Request, team: str, name: str) -> Response:
-        catalog = catalog_get(team=self.team, name=name)
+        catalog, policy = catalog_browsable(team=self.team, name=name, user=request.user)
         timeout = resolve_timeout(request.query_params.get("timeout"))
-        databases = _metadata_call(lambda: catalog_databases_list(catalog=catalog, timeout=timeout))
+        databases = [d for d in _metadata_call(lambda: catalog_databases_list(catalog=catalog, timeout=timeout))
+                     if policy.allows(BROWSE, (name, d))]  # what the caller may not browse is not listed
         return Response(CatalogDatabasesOutput({"catalog": catalog.catalog_name, "databases": databases}).data)
 
 
@@ -170,12 +173,12 @@ class CatalogTableListApi(TeamScopedMixin, APIView):
         responses=CatalogTablesOutput,
     )
     def get(self, request: Request, team: str, name: str, database: str) -> Response:
-        catalog = catalog_get(team=self.team, name=name)
+        catalog, policy = catalog_browsable(team=self.team, name=name, user=request.user, database=database)
         timeout = resolve_timeout(request.query_params.get("timeout"))
         search = request.query_params.get("search", "")[:128]
-        tables = _metadata_call(
+        tables = [t for t in _metadata_call(
             lambda: catalog_tables_list(catalog=catalog, database=database, search=search, timeout=timeout)
-        )
+        ) if policy.allows(BROWSE, (name, database, t.name))]
         return Response(CatalogTablesOutput({"catalog": catalog.catalog_name, "database": database, "tables": tables}).data)
 
 
@@ -186,7 +189,7 @@ class CatalogTableDetailApi(TeamScopedMixin, APIView):
 
     @extend_schema(parameters=[TIMEOUT_PARAMETER], responses=CatalogTableOutput)
     def get(self, request: Request, team: str, name: str, database: str, table: str) -> Response:
-        catalog = catalog_get(team=self.team, name=name)
+        catalog, _ = catalog_browsable(team=self.team, name=name, user=request.user, database=database, table=table)
         timeout = resolve_timeout(request.query_params.get("timeout"))
         detail = _metadata_call(
             lambda: catalog_table_describe(catalog=catalog, database=database, table=table, timeout=timeout)
@@ -208,7 +211,10 @@ class CatalogTableSampleApi(TeamScopedMixin, APIView):
         responses=TableSampleOutput,
     )
     def post(self, request: Request, team: str, name: str, database: str, table: str) -> Response:
-        catalog = catalog_get(team=self.team, name=name)
+        catalog, policy = catalog_browsable(team=self.team, name=name, user=request.user, database=database,
+                                            table=table)
+        if not policy.allows(SELECT, (name, database, table)):
+            raise Forbidden(f"Sampling table '{name}.{database}.{table}' needs SELECT on it.")
         timeout = resolve_timeout(request.query_params.get("timeout"))
         data = validated(self.InputSerializer, request.data)
         sample = _metadata_call(lambda: catalog_table_sample(catalog=catalog, database=database, table=table,

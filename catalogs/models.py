@@ -62,6 +62,8 @@ class CatalogChangeAction(models.TextChoices):
     UPDATE = "update", "Updated"
     DELETE = "delete", "Deleted"
     ROTATE = "rotate", "Secrets re-encrypted"
+    GRANT = "grant", "Privilege granted"
+    REVOKE = "revoke", "Privilege revoked"
 
 
 class CatalogChange(models.Model):

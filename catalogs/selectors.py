@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Q, QuerySet, Window
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.types import CATALOG_TYPES
 from core.errors import NotFound
+from grants.selectors import access_policy
+from lakeport_engine.access import BROWSE, AccessPolicy
 from teams.models import Team
 
 
@@ -22,12 +26,37 @@ def catalog_get(*, team: Team, name: str) -> Catalog:
     return catalog
 
 
+def catalog_browsable(*, team: Team, name: str, user: User | AnonymousUser, database: str | None = None,
+                      table: str | None = None) -> tuple[Catalog, AccessPolicy]:
+    """The team's catalog `name` if the caller may BROWSE it (and `database`, `table` below it), with their
+    privileges to filter lists by (docs/access.md). What they may not browse is a 404 worded as for a missing
+    object, so the browser never tells a hidden table from one that does not exist."""
+    catalog = catalog_get(team=team, name=name)
+    policy = access_policy(team=team, user=user)
+    target = tuple(p for p in (name, database, table) if p is not None)
+    if not policy.allows(BROWSE, target):
+        if len(target) == 1:
+            raise NotFound(f"No catalog named '{name}' in team '{team.name}'.")
+        raise NotFound(f"No {'table' if table is not None else 'database'} '{'.'.join(target[1:])}' in catalog "
+                       f"'{name}'.")
+    return catalog, policy
+
+
+def catalog_hidden(*, team: Team, user: User | AnonymousUser) -> list[str]:
+    """The governed catalogs the caller may not BROWSE (docs/access.md): left out of the catalog list."""
+    policy = access_policy(team=team, user=user)
+    return sorted(c for c in policy.governed if not policy.allows(BROWSE, (c,)))
+
+
 def catalog_list(
-    *, team: Team, catalog_type: str | None = None, name_prefix: str | None = None, search: str | None = None
+    *, team: Team, catalog_type: str | None = None, name_prefix: str | None = None, search: str | None = None,
+    hidden: Sequence[str] = (),
 ) -> QuerySet[Catalog]:
-    """The team's catalogs by name, with the users who created and last changed them joined in (one query per
-    page however large the page)."""
+    """The team's catalogs by name (without `hidden` ones), with the users who created and last changed them joined
+    in (one query per page however large the page)."""
     qs = Catalog.objects.filter(team=team).select_related("user", "created_by").order_by("catalog_name")
+    if hidden:
+        qs = qs.exclude(catalog_name__in=hidden)
     if catalog_type:
         qs = qs.filter(catalog_type=catalog_type)
     if name_prefix:
@@ -50,6 +79,7 @@ def catalog_rows(
     catalog_type: str | None = None,
     name_prefix: str | None = None,
     search: str | None = None,
+    hidden: Sequence[str] = (),
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the team's catalogs as plain rows, and the total, in one query.
 
@@ -57,7 +87,7 @@ def catalog_rows(
     work, not 3,000 model instances. The total rides along as `COUNT(*) OVER ()`; only an empty page past the
     first needs a separate COUNT.
     """
-    qs = catalog_list(team=team, catalog_type=catalog_type, name_prefix=name_prefix, search=search)
+    qs = catalog_list(team=team, catalog_type=catalog_type, name_prefix=name_prefix, search=search, hidden=hidden)
     rows = list(
         qs.values(*CATALOG_ROW_FIELDS, created_by_name=F("created_by__username"), updated_by_name=F("user__username"))
         .annotate(total_count=Window(Count("id")))[offset : offset + limit]

@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/v1/", include("teams.urls")),
     path("api/v1/teams/<str:team>/", include("jobs.maintenance_urls")),  # before the table route's <path:table>
     path("api/v1/teams/<str:team>/", include("catalogs.urls")),
+    path("api/v1/teams/<str:team>/", include("grants.urls")),
     path("api/v1/teams/<str:team>/", include("declarative.urls")),
     path("api/v1/teams/<str:team>/", include("jobs.urls")),
     path("api/v1/teams/<str:team>/", include("schedules.urls")),

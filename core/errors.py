@@ -59,6 +59,13 @@ class NotFound(DomainError):
     default_message = "Not found."
 
 
+class Forbidden(DomainError):
+    """The caller is known and may see the object, but lacks the privilege the action needs (docs/access.md)."""
+
+    code = "permission_denied"
+    default_message = "You do not have the privilege this needs."
+
+
 class Conflict(DomainError):
     """The request clashes with the current state: a taken name, a run that already finished."""
 

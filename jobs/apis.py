@@ -434,7 +434,7 @@ class SqlValidateApi(JobsMixin, APIView):
     def post(self, request: Request, team: str) -> Response:
         data = validated(ValidateInput, request.data)
         report = sql_validate(team=self.team, sql=data["sql"], job_id=data["job"], parameters=data["parameters"],
-                              default_catalog=data["default_catalog"],
+                              default_catalog=data["default_catalog"], user=request.user,
                               syntax_while_starting=data["syntax_while_starting"])
         return Response(ValidationOutput(report).data)
 
@@ -449,5 +449,5 @@ class SqlPreviewApi(JobsMixin, APIView):
         data = validated(PreviewInput, request.data)
         preview = sql_preview(team=self.team, sql=data["sql"], limit=data["limit"], job_id=data["job"],
                               parameters=data["parameters"], default_catalog=data["default_catalog"],
-                              consistent=bool((data.get("snapshot") or {}).get("consistent")))
+                              consistent=bool((data.get("snapshot") or {}).get("consistent")), user=request.user)
         return Response(SqlPreviewOutput(preview).data)

@@ -74,7 +74,8 @@ class SqlLivePreviewApi(JobsMixin, APIView):
                    responses={202: LivePreviewOutput})
     def post(self, request: Request, team: str) -> Response:
         data = validated(LivePreviewInput, request.data)
-        state = live_preview_start(team=self.team, sql=data["sql"], default_catalog=data["default_catalog"])
+        state = live_preview_start(team=self.team, sql=data["sql"], default_catalog=data["default_catalog"],
+                                   user=request.user)
         return Response(LivePreviewOutput(state).data, status=status.HTTP_202_ACCEPTED)
 
 

@@ -38,13 +38,15 @@ def run_execute(self: Task, run_id: int) -> None:
 def sql_interactive(self: Task, team_id: int, mode: str, sql: str, limit: int = 0,
                     check_writes: str | None = None, give_up_at: float | None = None,
                     default_catalog: str = "", snapshot: dict[str, Any] | None = None,
-                    syntax_while_starting: bool = False) -> dict[str, Any]:
+                    syntax_while_starting: bool = False, access: dict[str, Any] | None = None) -> dict[str, Any]:
     """Validate or preview `sql` in the team's engine for the web process (which never hosts Spark); given up at
     `give_up_at` (epoch seconds), when the web stops waiting (the message also expires then). `snapshot`: a
-    preview's consistent-read switch."""
+    preview's consistent-read switch; `access` is the caller's privileges (docs/access.md), computed by the web
+    process."""
     return interactive_execute(team_id=team_id, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
                                give_up_at=give_up_at, default_catalog=default_catalog, snapshot=snapshot,
-                               syntax_while_starting=syntax_while_starting)
+                               syntax_while_starting=syntax_while_starting,
+                               access=access)  # type: ignore[arg-type]
 
 
 @shared_task(name="jobs.engine_warm", acks_late=False, ignore_result=True)
@@ -57,10 +59,11 @@ def engine_warm_task(team_id: int) -> None:
 
 @shared_task(name="jobs.sql_live_preview", acks_late=False, ignore_result=False)
 def sql_live_preview(preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int,
-                     default_catalog: str = "") -> dict[str, Any]:
-    """A live preview of a streaming statement in the team's engine; rows go to the result backend as they come."""
+                     default_catalog: str = "", access: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A live preview of a streaming statement in the team's engine; rows go to the result backend as they come.
+    `access` is the caller's privileges (docs/access.md), computed by the web process."""
     return live_preview_execute(preview_id=preview_id, team_id=team_id, sql=sql, seconds=seconds, max_rows=max_rows,
-                                default_catalog=default_catalog)
+                                default_catalog=default_catalog, access=access)  # type: ignore[arg-type]
 
 
 @shared_task(name="jobs.runs_reap", acks_late=True, ignore_result=True)

@@ -35,6 +35,7 @@ if __package__ in (None, ""):
 import contextlib
 
 from lakeport_engine.channel import Channel, ChannelClosed  # noqa: E402
+from lakeport_engine.grants_sql import AccessStatement  # noqa: E402
 from lakeport_engine.matviews import ChannelViewStore  # noqa: E402
 from lakeport_engine.protocol import (  # noqa: E402
     AnswerMessage,
@@ -127,9 +128,10 @@ class PlatformAsker:
 class ChannelCatalogStore:
     """The team's catalogs, asked of the platform one name at a time (it decrypts secrets on its side)."""
 
-    def __init__(self, team: str, asker: PlatformAsker) -> None:
+    def __init__(self, team: str, asker: PlatformAsker, request_id: str = "") -> None:
         self.team = team
         self.asker = asker
+        self.request_id = request_id  # GRANT/REVOKE act as this request's caller (the platform knows who)
         self.materialized_views = ChannelViewStore(asker)  # the team's materialized view definitions
 
     def get_catalog(self, name: str) -> CatalogEntry | None:
@@ -152,6 +154,17 @@ class ChannelCatalogStore:
         """Which of these table locations the team may not use, with why (the platform judges, as on a save)."""
         refused = self.asker.ask("locations", locations=list(locations)).get("refused") or {}
         return {str(k): str(v) for k, v in refused.items()}
+
+    def access_statement(self, statement: AccessStatement) -> list[dict[str, str]]:
+        """Carry out GRANT/REVOKE as this request's caller, or list grants (SHOW GRANTS); the platform decides who
+        may (CatalogStoreError with its message when it refuses)."""
+        op = {"grant": "grant", "revoke": "revoke"}.get(statement.verb, "grants")
+        data: dict[str, Any] = {"request": self.request_id, "privileges": statement.privileges}
+        for key in ("securable", "principal_type", "principal"):
+            value = getattr(statement, key)
+            if value is not None:
+                data[key] = value
+        return list(self.asker.ask(op, **data).get("grants") or [])
 
 
 class ChannelListener:
@@ -286,11 +299,12 @@ class EngineHost:
             # lineage travels back with each statement's result; the snapshot pins the run's Delta versions
             "lineage": request["lineage"] if request["mode"] in ("run", "stream") else True,
             "snapshot": request.get("snapshot") if request["mode"] in ("run", "preview") else None,
+            "access": request.get("access"),  # the caller's privileges: the guard checks every statement against them
         }
         policy = _guard_policy(self.settings.get("policy"))
         if policy is not None:
             kwargs["policy"] = policy
-        return ScriptRunner(session, ChannelCatalogStore(self.team, self.asker), **kwargs)
+        return ScriptRunner(session, ChannelCatalogStore(self.team, self.asker, request_id), **kwargs)
 
     def _run_request(self, request_id: str, request: EngineRequest) -> None:
         listener = ChannelListener(self.channel, request_id)

@@ -23,7 +23,9 @@ from typing import Any
 
 from py4j.java_gateway import JavaObject
 
+from lakeport_engine.access import BROWSE, CREATE, MANAGE, MODIFY, SELECT, AccessPolicy, describe
 from lakeport_engine.errors import SparkRuntimeError
+from lakeport_engine.grants_sql import AccessStatementError, access_statement, is_access_statement
 from lakeport_engine.matviews import view_statement_text
 from lakeport_engine.sqltext import QUOTED, STRING, WORD, Statement, delta_command, significant, tokenize
 
@@ -99,6 +101,9 @@ RULES: dict[str, str] = {
                            "operator allow-lists them; use built-in functions",
     "table-properties": "TBLPROPERTIES on a JDBC catalog's table are not allowed (Spark appends them to the "
                         "database's own CREATE TABLE)",
+    "access-statement": "this GRANT, REVOKE or SHOW GRANTS statement is not well formed",
+    "access": "you do not hold the privilege this statement needs; ask a team admin or the securable's manager "
+              "to grant it",
 }
 
 # Data source short names a `fmt`.`path` name would read with runSQLOnFiles.
@@ -152,7 +157,18 @@ RELATION_NODES: dict[str, str] = {
 VARIABLE_NODES = frozenset({"CreateVariable", "DropVariable", "SetVariable"})
 TABLE_SPEC_ROOTS = frozenset({"CreateTable", "ReplaceTable", "CreateTableAsSelect", "ReplaceTableAsSelect"})
 # Option Spark itself puts on the target relation of INSERT/UPDATE/DELETE/MERGE (the privileges a write needs).
-INTERNAL_RELATION_OPTIONS = frozenset({"__required_write_privileges__"})
+WRITE_PRIVILEGES_OPTION = "__required_write_privileges__"
+INTERNAL_RELATION_OPTIONS = frozenset({WRITE_PRIVILEGES_OPTION})
+# Fine-grained access (docs/access.md): what a name in a statement of each root needs (a read of a relation needs
+# SELECT, a write target MODIFY — and SELECT too unless it only inserts —, anything not listed here MANAGE).
+BROWSE_ROOTS = frozenset({"DescribeRelation", "DescribeColumn", "ShowColumns", "ShowCreateTable",
+                          "ShowTableProperties", "ShowPartitions", "ShowTablesExtended", "ShowTables", "ShowViews",
+                          "ShowFunctions", "DescribeNamespace", "ShowNamespaces", "SetCatalogAndNamespace",
+                          "ShowTablePartition", "ShowCatalogs"})
+MODIFY_ROOTS = frozenset({"TruncateTable", "TruncatePartition"})
+CREATE_ROOTS = frozenset({"CreateTable", "CreateTableAsSelect", "ReplaceTable", "ReplaceTableAsSelect", "CreateView",
+                          "CreateNamespace", "CreateMetricViewCommand"})
+WRAPPER_ROOTS = frozenset({"ExplainCommand", "DescribeQueryCommand"})  # judged by the statement they wrap
 # Built-in functions with an options map: name → position of the options argument (from there on, every
 # argument must be map('key', value, …) with literal keys).
 OPTION_FUNCTIONS: dict[str, int] = {
@@ -243,6 +259,11 @@ class GuardScope:
     bind: Callable[[str], bool] = lambda name: False
     # stream views the streaming runtime put in place of STREAM(…) in this very statement
     platform_views: frozenset[str] = field(default_factory=frozenset)
+    # fine-grained access (docs/access.md): the caller's privileges (None: role defaults), the team catalog of each
+    # Spark catalog name, and the current (team catalog, database) unqualified names resolve in
+    access: AccessPolicy | None = None
+    aliases: dict[str, str] = field(default_factory=dict)
+    current_names: Callable[[], tuple[str | None, str | None]] = lambda: (None, None)
 
 
 class GuardRefusal(SparkRuntimeError):
@@ -284,7 +305,7 @@ class SqlGuard:
         _close_xml_external_access(spark)
 
     # ---- public ---------------------------------------------------------------------------------------
-    def check(self, sql: str, stmt: Statement, scope: GuardScope | None = None) -> None:
+    def check(self, sql: str, stmt: Statement, scope: GuardScope | None = None) -> None:  # noqa: C901
         """Raise GuardRefusal if `sql` (the statement as it will run) breaks a rule.
 
         Without `scope` only the rules that need no catalog knowledge apply (a whole script is checked that
@@ -292,19 +313,29 @@ class SqlGuard:
         """
         try:
             self._check_names_text(sql)
+            if is_access_statement(sql):
+                try:  # the platform carries it out and decides who may (docs/access.md); only its shape here
+                    access_statement(sql)
+                except AccessStatementError as exc:
+                    raise _Refuse("access-statement", str(exc)) from None
+                return None
             if delta_command(sql) is not None:
-                return  # OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL: a table name only, which the Delta connector reads
+                # OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL: a table name only, which the Delta connector reads
+                return self._check_access_text(sql, scope)
             view = view_statement_text(sql)  # Spark has no grammar for it: the view's query is what runs
             if view is not None:
+                self._check_access_text(sql, scope)  # the view itself: MANAGE on its catalog when governed
                 if view.query is None:
-                    return  # REFRESH/DROP/SHOW/…: names only, of the team's Delta catalogs (the connector's)
+                    return None  # REFRESH/DROP/SHOW/…: names only, of the team's Delta catalogs (the connector's)
                 sql = view.query
             parsed = self._parse(sql)
             self._check_root(sql, parsed)
             self._check_nodes(parsed.nodes, scope)
             self._check_hidden(parsed, scope)
+            self._check_access(parsed, scope)
         except _Refuse as refusal:
             raise GuardRefusal(refusal.rule, detail=refusal.detail, statement=stmt.index, line=stmt.line) from None
+        return None
 
     @staticmethod
     def refusal_for_error(exc: BaseException, stmt: Statement) -> GuardRefusal | None:
@@ -330,7 +361,9 @@ class SqlGuard:
         if nodes:
             relations = sum(1 for n in nodes if _simple(n["class"]) == "UnresolvedRelation")
             system = self.spark.sparkContext._jvm.java.lang.System
-            nodes[0]["_relation_options"] = _relation_options(plan, relations, system) if relations else []
+            options, writes = _relation_options(plan, relations, system) if relations else ([], [])
+            nodes[0]["_relation_options"] = options
+            nodes[0]["_write_targets"] = writes
             nodes[0]["_calls"] = list(_calls(tree))
             if parsed.root in TABLE_SPEC_ROOTS and len(tree) > 1:
                 nodes[0]["_target"] = _parts(tree[1].get("nameParts"))  # child 0, right after the root
@@ -390,6 +423,112 @@ class SqlGuard:
             self._check_call(call)
         if root.get("_properties") and scope is not None and self._jdbc_target(root, scope):
             raise _Refuse("table-properties")
+
+    # ---- fine-grained access (docs/access.md) ------------------------------------------------------------
+    def _check_access(self, parsed: _Parsed, scope: GuardScope | None) -> None:
+        """Every relation, write target and namespace the statement names needs a privilege of the caller.
+
+        Decided on the parsed plan, whose names are the user's own (the embedded connectors later put snapshot views
+        in their place), with unqualified names resolved in the current catalog and database. CTE names and this
+        session's temp views are skipped: their bodies were checked when written, in this request, for this caller.
+        """
+        if scope is None or scope.access is None or scope.access.unrestricted or not parsed.nodes:
+            return
+        root = parsed.nodes[0]
+        ctes = {str(rel["_1"]).lower() for n in parsed.nodes if _simple(n["class"]) == "UnresolvedWith"
+                for rel in n.get("cteRelations") or [] if isinstance(rel, dict) and "_1" in rel}
+        statement = next((_simple(n["class"]) for n in parsed.nodes if _simple(n["class"]) not in WRAPPER_ROOTS),
+                         parsed.root)
+        writes: dict[tuple[str, ...], list[str]] = {}
+        for parts, privileges in root.get("_write_targets") or []:
+            writes.setdefault(tuple(p.lower() for p in parts), []).append(privileges)
+        needs: list[tuple[str, tuple[str, ...]]] = []
+        variables = any(_simple(n["class"]) in VARIABLE_NODES for n in parsed.nodes)
+        for node in parsed.nodes:
+            name = _simple(node["class"])
+            if name == "UnresolvedNamespace":
+                target = self._namespace_target(_parts(node.get("multipartIdentifier")), scope)
+                if statement == "CreateNamespace":
+                    needs.append((CREATE, target[:1]))
+                elif statement in BROWSE_ROOTS:
+                    needs.append((BROWSE, target))
+                else:
+                    needs.append((MANAGE, target))
+                continue
+            if name not in RELATION_NODES or (variables and name == "UnresolvedIdentifier"):
+                continue
+            parts = _parts(node.get(RELATION_NODES[name]))
+            if not parts or (len(parts) == 1 and (parts[0].lower() in ctes or self._temp_view(parts[0], scope))):
+                continue
+            if len(parts) == 1 and parts[0] in scope.platform_views:
+                continue
+            target = self._relation_target(parts, scope)
+            if name == "UnresolvedRelation":
+                pending = writes.get(tuple(p.lower() for p in parts))
+                if pending:
+                    privileges = pending.pop(0)
+                    needs.append((MODIFY, target))
+                    if set(privileges.replace(" ", "").split(",")) - {"INSERT"}:
+                        needs.append((SELECT, target))  # UPDATE/DELETE/MERGE read the rows they change
+                else:
+                    needs.append((SELECT, target))
+            elif statement in BROWSE_ROOTS:
+                needs.append((BROWSE, target))
+            elif statement in MODIFY_ROOTS:
+                needs.append((MODIFY, target))
+            elif statement in CREATE_ROOTS and statement != "CreateNamespace":
+                needs.append((CREATE, target[:2]))  # a table or view is created in a schema
+                if statement.startswith("Replace"):
+                    needs.append((MODIFY, target))
+            else:
+                needs.append((MANAGE, target))  # DROP, ALTER, RENAME, COMMENT ON, …
+        for privilege, target in needs:
+            if not scope.access.allows(privilege, target):
+                raise _Refuse("access", f"{privilege} on {describe(target)}")
+
+    def _check_access_text(self, sql: str, scope: GuardScope | None) -> None:
+        """Statements Spark cannot parse (Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL, materialized views): in
+        a governed catalog they need MANAGE on the catalog they name (or the current one, for unqualified names)."""
+        if scope is None or scope.access is None or scope.access.unrestricted:
+            return
+        names = {t.name.lower() for t in significant(tokenize(sql)) if t.kind in (WORD, QUOTED)}
+        catalogs = {team for spark, team in scope.aliases.items() if spark.lower() in names or team in names}
+        catalogs |= {c for c in scope.access.governed if c in names}
+        current, _ = scope.current_names()
+        if not catalogs and current:
+            catalogs = {current}
+        for catalog in sorted(catalogs):
+            if not scope.access.allows(MANAGE, (catalog,)):
+                raise _Refuse("access", f"{MANAGE} on {describe((catalog,))}")
+
+    @staticmethod
+    def _team_catalog(name: str, scope: GuardScope) -> str:
+        return scope.aliases.get(name, scope.aliases.get(name.lower(), name.lower()))
+
+    def _relation_target(self, parts: list[str], scope: GuardScope) -> tuple[str, ...]:
+        """`(catalog, database, table)` of a relation name as the user wrote it (team catalog names)."""
+        head = parts[0]
+        qualified = len(parts) >= 3 or (len(parts) == 2 and (
+            head in scope.catalogs or head.lower() in scope.embedded or head.lower() == SESSION_CATALOG))
+        if qualified:
+            return (self._team_catalog(head, scope), ".".join(parts[1:-1]).lower(), parts[-1].lower())
+        current, database = scope.current_names()
+        catalog = current or self._team_catalog(scope.current_catalog(), scope)
+        if len(parts) == 2:
+            return (catalog, parts[0].lower(), parts[1].lower())
+        return (catalog, (database or "").lower(), parts[0].lower())
+
+    def _namespace_target(self, parts: list[str], scope: GuardScope) -> tuple[str, ...]:
+        """`(catalog, database)` (or `(catalog,)`) of a namespace name."""
+        current, database = scope.current_names()
+        catalog = current or self._team_catalog(scope.current_catalog(), scope)
+        if not parts:
+            return (catalog, database.lower()) if database else (catalog,)
+        head = parts[0]
+        if head in scope.catalogs or head.lower() in scope.embedded or head.lower() == SESSION_CATALOG:
+            rest = ".".join(parts[1:]).lower()
+            return (self._team_catalog(head, scope), rest) if rest else (self._team_catalog(head, scope),)
+        return (catalog, ".".join(parts).lower())
 
     def _check_root(self, sql: str, parsed: _Parsed) -> None:
         if not parsed.nodes:
@@ -663,14 +802,16 @@ def _scala_keys(scala_map: Any) -> list[str]:
     return str(scala_map.keys().mkString("\u0001")).split("\u0001")
 
 
-def _relation_options(plan: Any, expected: int, system: Any) -> list[str]:
-    """Option keys (as written) of every relation in the parsed plan, read over py4j: toJSON() drops them.
+def _relation_options(plan: Any, expected: int, system: Any) -> tuple[list[str], list[tuple[list[str], str]]]:
+    """Option keys (as written) of every relation in the parsed plan, read over py4j: toJSON() drops them; and the
+    relations Spark marks as write targets (name parts, the write privileges Spark requires: INSERT, UPDATE, …).
 
     Walks children, inner children (CTE definitions) and subqueries, and plans held in other fields (INSERT's
     target, a view's body), each JVM node once (a subquery is both an inner child and a subquery). A relation
     toJSON() showed that the walk did not reach is reported as an option it could not read (refused).
     """
     keys: list[str] = []
+    writes: list[tuple[list[str], str]] = []
     seen: set[int] = set()
     relations = 0
     stack = [plan]
@@ -688,6 +829,10 @@ def _relation_options(plan: Any, expected: int, system: Any) -> list[str]:
             if not options.isEmpty():
                 keys.extend(str(k) for k in options.asCaseSensitiveMap().keySet()
                             if str(k).lower() not in INTERNAL_RELATION_OPTIONS)
+                privileges = options.get(WRITE_PRIVILEGES_OPTION)
+                if privileges is not None:
+                    parts = str(node.multipartIdentifier().mkString("\u0001")).split("\u0001")
+                    writes.append((parts, str(privileges).upper()))
             continue
         for getter in ("children", "innerChildren", "subqueries"):
             try:
@@ -705,7 +850,7 @@ def _relation_options(plan: Any, expected: int, system: Any) -> list[str]:
                     stack.append(value)
     if relations < expected:
         keys.append("(options the guard could not read)")
-    return keys
+    return keys, writes
 
 
 def _nodes(value: Any) -> Iterator[dict[str, Any]]:

@@ -85,6 +85,26 @@ class GuardPolicyDocument(TypedDict):
     allowed_functions: list[str]
 
 
+class AccessGrant(TypedDict):
+    """One privilege the caller holds (directly or through a group) on a securable: `cat`, `cat.*`, `cat.db`,
+    `cat.db.*` or `cat.db.table` (docs/access.md)."""
+
+    securable: str
+    privilege: Literal["BROWSE", "SELECT", "MODIFY", "CREATE", "MANAGE"]
+
+
+class AccessDocument(TypedDict):
+    """The caller's effective privileges for one run or editor call, computed once by the platform
+    (grants/selectors.py `access_document`). `admin`: a team admin holds everything. `governed`: the team catalogs
+    that any grant names (at or below them); every other catalog keeps the team's role defaults. `grants`: what
+    the caller holds in the governed catalogs. A request without one is not checked (the role defaults)."""
+
+    user: str
+    admin: bool
+    governed: list[str]
+    grants: list[AccessGrant]
+
+
 class SnapshotDocument(TypedDict):
     """The Delta versions a run must read: pinned per table (`versions`, by dataset key), `as_of` a time, or a
     `consistent` cut of the tables it reads (chosen by the engine at its first reads)."""
@@ -107,6 +127,7 @@ class RunScriptRequest(TypedDict):
     preview_limit: int
     lineage: bool
     snapshot: SnapshotDocument | None
+    access: NotRequired[AccessDocument | None]  # the caller's privileges (grants); absent: role defaults
 
 
 class ValidateRequest(TypedDict):
@@ -115,6 +136,7 @@ class ValidateRequest(TypedDict):
     mode: Literal["validate"]
     script: str
     default_catalog: str | None
+    access: NotRequired[AccessDocument | None]  # the caller's privileges (grants); absent: role defaults
 
 
 class PreviewRequest(TypedDict):
@@ -126,6 +148,7 @@ class PreviewRequest(TypedDict):
     preview_limit: int
     check_writes: str | None
     snapshot: NotRequired[SnapshotDocument | None]  # the editor's consistent-read switch ({"consistent": true})
+    access: NotRequired[AccessDocument | None]  # the caller's privileges (grants); absent: role defaults
 
 
 class LivePreviewRequest(TypedDict):
@@ -136,6 +159,7 @@ class LivePreviewRequest(TypedDict):
     default_catalog: str | None
     live_seconds: float
     live_rows: int
+    access: NotRequired[AccessDocument | None]  # the caller's privileges (grants); absent: role defaults
 
 
 class StreamRequest(TypedDict):
@@ -148,6 +172,7 @@ class StreamRequest(TypedDict):
     checkpoint: str
     query_name: str | None
     lineage: bool
+    access: NotRequired[AccessDocument | None]  # the caller's privileges (grants); absent: role defaults
 
 
 EngineRequest = RunScriptRequest | ValidateRequest | PreviewRequest | LivePreviewRequest | StreamRequest
@@ -211,6 +236,7 @@ class AnswerMessage(TypedDict):
     view: NotRequired[dict[str, Any] | None]  # a materialized view definition (lakeport_engine/matviews.py)
     views: NotRequired[list[dict[str, Any]]]
     error: NotRequired[str]
+    grants: NotRequired[list[dict[str, str]]]  # SHOW GRANTS: securable, privilege, principal_type, principal
 
 
 # ---- events (engine → platform, inside an `event` message) -----------------------------------------------
@@ -393,13 +419,20 @@ class AskMessage(TypedDict):
     """A question of the engine about its team's catalogs or materialized views (`ask` numbers it; the answer
     carries it back)."""
 
-    op: Literal["catalog", "catalogs", "contains", "locations", "mview_get", "mview_list", "mview_save", "mview_drop"]
+    op: Literal["catalog", "catalogs", "contains", "locations", "mview_get", "mview_list", "mview_save", "mview_drop",
+                "grant", "revoke", "grants"]
     ask: int
     name: NotRequired[str]
     locations: NotRequired[list[str]]
     catalog: NotRequired[str]
     database: NotRequired[str]
     view: NotRequired[dict[str, Any]]
+    # GRANT / REVOKE / SHOW GRANTS (lakeport_engine/grants_sql.py): the request whose caller acts, and what it names
+    request: NotRequired[str]
+    privileges: NotRequired[list[str]]
+    securable: NotRequired[str]
+    principal_type: NotRequired[str]
+    principal: NotRequired[str]
 
 
 ToEngine = InitMessage | RunMessage | CancelMessage | AnswerMessage | ShutdownMessage
@@ -408,7 +441,7 @@ Message = ToEngine | FromEngine
 
 TO_ENGINE = frozenset({"init", "run", "cancel", "answer", "shutdown"})
 ASKS = frozenset({"catalog", "catalogs", "contains", "locations", "mview_get", "mview_list", "mview_save",
-                  "mview_drop"})
+                  "mview_drop", "grant", "revoke", "grants"})
 
 
 # ---- the encoder -----------------------------------------------------------------------------------------
@@ -456,29 +489,31 @@ _MESSAGES: dict[str, _Spec] = {
     "run": ({"id": (S,), "request": (D,)}, {}),
     "cancel": ({"id": (S,)}, {}),
     "answer": ({"ask": (I,)}, {"entry": (D, N), "names": (L,), "found": (B,), "refused": (D,), "view": (D, N),
-                                "views": (L,), "error": (S,)}),
+                                "views": (L,), "error": (S,), "grants": (L,)}),
     "shutdown": ({}, {}),
     "ready": ({"ok": (B,)}, {"pid": (I,), "app_id": (S,), "ui_url": (S,), "error": (S,)}),
     "event": ({"id": (S,), "event": (D,)}, {}),
     "result": ({"id": (S,), "result": (D,)}, {}),
-    **{ask: ({"ask": (I,)}, {"name": (S,), "locations": (L,), "catalog": (S,), "database": (S,), "view": (D,)})
+    **{ask: ({"ask": (I,)}, {"name": (S,), "locations": (L,), "catalog": (S,), "database": (S,), "view": (D,),
+                             "request": (S,), "privileges": (L,), "securable": (S,), "principal_type": (S,),
+                             "principal": (S,)})
        for ask in ASKS},
 }
 _SCRIPT: dict[str, _Types] = {"script": (S,)}
 _REQUESTS: dict[str, _Spec] = {
     "run": (_SCRIPT, {"default_catalog": (S, N), "spark_conf": (D,), "preview_limit": (I,), "lineage": (B,),
-                      "snapshot": (D, N)}),
-    "validate": (_SCRIPT, {"default_catalog": (S, N)}),
+                      "snapshot": (D, N), "access": (D, N)}),
+    "validate": (_SCRIPT, {"default_catalog": (S, N), "access": (D, N)}),
     "preview": (_SCRIPT, {"default_catalog": (S, N), "preview_limit": (I,), "check_writes": (S, N),
-                          "snapshot": (D, N)}),
-    "live": (_SCRIPT, {"default_catalog": (S, N), "live_seconds": (F,), "live_rows": (I,)}),
+                          "snapshot": (D, N), "access": (D, N)}),
+    "live": (_SCRIPT, {"default_catalog": (S, N), "live_seconds": (F,), "live_rows": (I,), "access": (D, N)}),
     "stream": ({**_SCRIPT, "checkpoint": (S,)}, {"default_catalog": (S, N), "spark_conf": (D,),
-                                                  "query_name": (S, N), "lineage": (B,)}),
+                                                  "query_name": (S, N), "lineage": (B,), "access": (D, N)}),
 }
 # What an optional request field is when a sender leaves it out.
 _REQUEST_DEFAULTS: dict[str, object] = {"default_catalog": None, "spark_conf": {}, "preview_limit": 1000,
                                         "lineage": True, "snapshot": None, "check_writes": None, "live_seconds": 30.0,
-                                        "live_rows": 500, "query_name": None}
+                                        "live_rows": 500, "query_name": None, "access": None}
 _EVENTS: dict[str, _Spec] = {
     "statement_start": ({"index": (I,), "total": (I,), "sql": (S,)}, {}),
     "statement_end": ({"index": (I,), "status": (S,)}, {"sql": (S,), "lineage": (D, N), "span": (D, N),
@@ -496,6 +531,9 @@ _RESULT: dict[str, _Types] = {
     "succeeded": (B,), "error": (D, N), "errors": (L,), "schema": (L, N), "statements": (L,), "catalogs_used": (L,),
     "cancelled": (B,), "columns": (L, N), "rows": (L, N), "truncated": (B,), "writes": (B,), "streaming": (B,),
     "rows_sent": (I,), "stopped": (S, N), "engine_lost": (B,)}
+_ACCESS: _Spec = ({"user": (S,), "admin": (B,), "governed": (L,), "grants": (L,)}, {})
+_ACCESS_GRANT: _Spec = ({"securable": (S,), "privilege": (S,)}, {})
+PRIVILEGES = ("BROWSE", "SELECT", "MODIFY", "CREATE", "MANAGE")
 _RUN_ERROR: _Spec = ({"message": (S,)}, {"statement": (I, N), "line": (I, N), "column": (I, N)})
 _DATASET: _Spec = ({"name": (S,), "catalog": (S,), "kind": (S,), "namespace": (S,), "physical_name": (S,)},
                    {"version": (I, N)})
@@ -562,6 +600,18 @@ def _lineage(what: str, data: object) -> None:
             raise ProtocolError(f"{what} column lineage: each input must be [dataset, column].")
 
 
+def _access(what: str, data: object) -> None:
+    if data is None:
+        return
+    doc = _check(f"{what} access", data, _ACCESS)
+    if not all(isinstance(c, str) for c in doc["governed"]):
+        raise ProtocolError(f"{what} access: 'governed' must be a list of catalog names.")
+    for entry in doc["grants"]:
+        grant = _check(f"{what} access grant", entry, _ACCESS_GRANT)
+        if grant["privilege"] not in PRIVILEGES:
+            raise ProtocolError(f"{what} access grant: unknown privilege {grant['privilege']!r}.")
+
+
 def decode(data: bytes | str | Mapping[str, Any]) -> Message:
     """The message in a channel line (or its parsed JSON object); ProtocolError says what is wrong with it."""
     if isinstance(data, bytes | str):
@@ -580,6 +630,7 @@ def decode(data: bytes | str | Mapping[str, Any]) -> Message:
         for name, default in _REQUEST_DEFAULTS.items():  # an optional field left out takes its declared default
             if name in _REQUESTS[mode][1] and name not in request:
                 request[name] = default
+        _access("run request", request.get("access"))
     elif op == "event":
         event = raw["event"]
         name = _kind("engine event", event, "event", _EVENTS)
@@ -610,9 +661,9 @@ def from_engine(message: Message) -> FromEngine:
 
 
 __all__ = [
-    "AppEvent", "AskMessage", "BatchEvent", "EngineEvent", "EngineRequest", "FailedEvent", "InitMessage",
+    "AccessDocument", "AccessGrant", "AppEvent", "AskMessage", "BatchEvent", "EngineEvent", "EngineRequest", "FailedEvent", "InitMessage",
     "LineageDocument", "LivePreviewRequest", "LiveRowsEvent", "Message", "PreviewRequest", "ProtocolError",
     "QueryStartedEvent", "RequestResult", "RunError", "RunScriptRequest", "StatementEvent", "StoppedEvent",
     "StreamRequest", "ValidateRequest", "decode", "encode", "event_message", "failed_result", "from_engine",
-    "result_message", "run_message", "to_engine",
+    "result_message", "run_message", "to_engine", "PRIVILEGES",
 ]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from lakeport_engine.access import AccessPolicy
 from lakeport_engine.bindings import (
     BindContext,
     Binding,
@@ -24,6 +25,7 @@ from lakeport_engine.bindings import (
 )
 from lakeport_engine.bindings import delta as delta_binding
 from lakeport_engine.errors import CatalogBindingError, SparkRuntimeError, UnknownCatalogError
+from lakeport_engine.grants_sql import access_statement, is_access_statement
 from lakeport_engine.guard import GuardScope, SqlGuard
 from lakeport_engine.locations import LocationJudge, check_locations, warehouse_judge
 from lakeport_engine.matviews import view_statement_text, view_store_of
@@ -39,7 +41,7 @@ from lakeport_engine.sqltext import (
     use_catalog,
     use_namespace,
 )
-from lakeport_engine.store import CatalogEntry, CatalogStore
+from lakeport_engine.store import CatalogEntry, CatalogStore, CatalogStoreError
 from lakeport_engine.syntax import parse_error
 from lakeport_kernel.redaction import redact
 
@@ -104,9 +106,10 @@ class CatalogResolver:
 
     def __init__(self, spark: Any, store: CatalogStore, *, team: str, connect_timeout: float = 10.0,
                  delta_mode: str | None = None, on_log: Callable[[str], None] | None = None,
-                 guard: SqlGuard | None = None) -> None:
+                 guard: SqlGuard | None = None, access: AccessPolicy | None = None) -> None:
         self.spark = spark
         self.guard = guard
+        self.access = access  # the caller's privileges (docs/access.md); None: the role defaults
         self.store = store
         self.team = team
         self.connect_timeout = connect_timeout
@@ -240,7 +243,21 @@ class CatalogResolver:
             is_temp_view=lambda name: bool(jsession.sessionState().catalog().getTempView(name).isDefined()),
             temp_views=temp_views,
             bind=self._bind_for_guard,
+            access=self.access,
+            aliases={b.spark_name: b.name for b in bindings if b.spark_name},
+            current_names=lambda: self._current_names(jsession, current),
         )
+
+    def _current_names(self, jsession: Any, current: Binding | None) -> tuple[str | None, str | None]:
+        """The team catalog and database unqualified names resolve in (Spark's own when the resolver tracks none)."""
+        if current is not None and current.embedded:
+            return current.name, self.current_database
+        manager = jsession.sessionState().catalogManager()
+        namespace = manager.currentNamespace()
+        database = ".".join(str(namespace[i]) for i in range(len(namespace))) if namespace is not None else None
+        spark_current = str(manager.currentCatalog().name())
+        team = next((b.name for b in self._state.bindings.values() if b.spark_name == spark_current), spark_current)
+        return team, database or self.current_database or None
 
     def _bind_for_guard(self, name: str) -> bool:
         """Bind the team's catalog `name` if the store has it; True when Spark then knows it by that name."""
@@ -271,6 +288,8 @@ class CatalogResolver:
 
     def execute(self, stmt: Statement) -> Any:
         """Run one statement (binding its catalogs first, then the guard); returns Spark's DataFrame or None."""
+        if is_access_statement(stmt.sql):
+            return self._access_statement(stmt)
         refs = statement_refs(stmt)
         sql, bindings = self.prepare(stmt)
         if refs.use is not None:
@@ -326,6 +345,25 @@ class CatalogResolver:
             paimon.next_sql = via_iceberg
             return paimon.execute(sql, current_catalog=self.current_catalog, current_database=self.current_database)
         return via_iceberg(sql)
+
+    def _access_statement(self, stmt: Statement) -> Any:  # noqa: ANN401 - Spark's DataFrame or None
+        """GRANT/REVOKE/SHOW GRANTS: the platform carries them out as the request's caller (docs/access.md)."""
+        if self.guard is not None:
+            self.guard.check(stmt.sql, stmt)  # a malformed statement is refused here, naming what is missing
+        parsed = access_statement(stmt.sql)
+        handler = getattr(self.store, "access_statement", None)
+        if parsed is None or not callable(handler):
+            raise SparkRuntimeError("GRANT, REVOKE and SHOW GRANTS run only in the platform's engines.",
+                                    statement=stmt.index)
+        try:
+            rows = handler(parsed)
+        except CatalogStoreError as exc:
+            raise SparkRuntimeError(str(exc), statement=stmt.index) from None
+        if parsed.verb != "show":
+            return None
+        columns = ["securable", "privilege", "principal_type", "principal", "granted_by"]
+        schema = ", ".join(f"{c} string" for c in columns)
+        return self.spark.createDataFrame([tuple(str(r.get(c) or "") for c in columns) for r in rows], schema)
 
     def _use_catalog(self, name: str, bindings: list[Binding]) -> Any:
         binding = next((b for b in bindings if b.name == name), None)

@@ -19,12 +19,13 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, Protocol
 
+from lakeport_engine.access import AccessPolicy
 from lakeport_engine.bindings import lineage_catalogs
 from lakeport_engine.errors import SparkRuntimeError
 from lakeport_engine.guard import GuardPolicy, GuardRefusal, SqlGuard
 from lakeport_engine.lineage_capture import LineageContext, StatementLineage, frame_lineage, write_lineage
 from lakeport_engine.pins import SnapshotPins
-from lakeport_engine.protocol import LineageDocument
+from lakeport_engine.protocol import AccessDocument, LineageDocument
 from lakeport_engine.resolver import CatalogResolver, session_catalogs, statement_refs
 from lakeport_engine.sqltext import (
     SqlTextError,
@@ -152,8 +153,9 @@ class ScriptRunner:
                  listener: ScriptListener | None = None, job_group: str | None = None,
                  connect_timeout: float = 10.0, delta_mode: str | None = None,
                  policy: GuardPolicy | None = None, lineage: bool = True,
-                 snapshot: dict[str, Any] | None = None) -> None:
+                 snapshot: dict[str, Any] | None = None, access: AccessDocument | None = None) -> None:
         self.spark = spark
+        self.access = AccessPolicy.from_document(access)  # the caller's privileges, checked by the guard
         self.capture_lineage = lineage
         # the embedded Delta connector reads its pins from the session while run() runs: one version per table
         self.pins = SnapshotPins.from_request(snapshot)
@@ -165,7 +167,8 @@ class ScriptRunner:
         self.listener = listener
         self.job_group = job_group or f"lakeport-{uuid.uuid4().hex[:12]}"
         self.resolver = CatalogResolver(spark, store, team=team, connect_timeout=connect_timeout,
-                                        delta_mode=delta_mode, on_log=self._log, guard=self.guard)
+                                        delta_mode=delta_mode, on_log=self._log, guard=self.guard,
+                                        access=self.access)
         self._cancelled = threading.Event()
         self._in_statement = threading.Event()
 
@@ -376,7 +379,8 @@ class ScriptRunner:
     def _analyse(self, statements: list[Statement]) -> tuple[list[dict[str, Any]], list[dict[str, str]] | None]:
         child = self.spark.newSession()
         resolver = CatalogResolver(child, self.store, team=self.team, connect_timeout=self.resolver.connect_timeout,
-                                   delta_mode=self.resolver.delta_mode, guard=SqlGuard(child, self.policy))
+                                   delta_mode=self.resolver.delta_mode, guard=SqlGuard(child, self.policy),
+                                   access=self.access)
         if self.resolver.current_catalog:  # a default catalog (`use_catalog`): the analysis starts in it too
             resolver.execute(split_statements(f"USE CATALOG `{self.resolver.current_catalog}`")[0])
         errors: list[dict[str, Any]] = []

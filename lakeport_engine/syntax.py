@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, TypedDict
 
+from lakeport_engine.grants_sql import is_access_statement
 from lakeport_engine.matviews import view_statement_text
 from lakeport_engine.sqltext import SqlTextError, Statement, delta_command, split_statements, use_catalog
 from lakeport_kernel.redaction import redact
@@ -37,6 +38,8 @@ def parse_error(parser: Any, stmt: Statement) -> tuple[int, int, str] | None:
     sql = stmt.sql
     if delta_command(sql) is not None:
         return None  # Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL: the Delta connector reads them
+    if is_access_statement(sql):
+        return None  # GRANT/REVOKE/SHOW GRANTS: ours (lakeport_engine/grants_sql.py), checked by the guard
     view = view_statement_text(sql)  # Spark has no grammar for materialized view statements: their query only
     if view is not None:
         if view.query is None:

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from grants.selectors import access_policy
 from jobs.selectors import job_get, run_get
 from lineage import selectors
 from teams.models import Role
@@ -169,7 +170,8 @@ class DatasetListApi(LineageMixin, APIView):
                    parameters=[OpenApiParameter("name", str), OpenApiParameter("q", str)])
     def get(self, request: Request, team: str) -> Response:
         datasets = selectors.dataset_list(team=self.team, name=request.query_params.get("name") or None,
-                                          search=request.query_params.get("q") or None)
+                                          search=request.query_params.get("q") or None,
+                                          policy=access_policy(team=self.team, user=request.user))
         return Response(DatasetOutput(datasets, many=True).data)
 
 
@@ -178,13 +180,16 @@ class DatasetDetailApi(LineageMixin, APIView):
 
     @extend_schema(operation_id="lineage_dataset_get", tags=TAGS, responses=DatasetDetailOutput)
     def get(self, request: Request, team: str, dataset_id: int) -> Response:
-        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
+        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id,
+                                        policy=access_policy(team=self.team, user=request.user))
         return Response(DatasetDetailOutput(selectors.dataset_detail(team=self.team, dataset=dataset)).data)
 
 
 def _graph(view: LineageMixin, request: Request, dataset_id: int, direction: str) -> Response:
-    dataset = selectors.dataset_get(team=view.team, dataset_id=dataset_id)
-    graph = selectors.lineage_graph(team=view.team, dataset=dataset, direction=direction, depth=_depth(request))
+    policy = access_policy(team=view.team, user=request.user)  # hidden datasets are not in the graph (docs/access.md)
+    dataset = selectors.dataset_get(team=view.team, dataset_id=dataset_id, policy=policy)
+    graph = selectors.lineage_graph(team=view.team, dataset=dataset, direction=direction, depth=_depth(request),
+                                    policy=policy)
     return Response(GraphOutput(graph).data)
 
 
@@ -209,8 +214,10 @@ class DatasetImpactApi(LineageMixin, APIView):
 
     @extend_schema(operation_id="lineage_impact", tags=TAGS, responses=ImpactOutput, parameters=[DEPTH])
     def get(self, request: Request, team: str, dataset_id: int) -> Response:
-        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
-        impact = selectors.impact(team=self.team, dataset=dataset, depth=_depth(request, selectors.MAX_DEPTH))
+        policy = access_policy(team=self.team, user=request.user)
+        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id, policy=policy)
+        impact = selectors.impact(team=self.team, dataset=dataset, depth=_depth(request, selectors.MAX_DEPTH),
+                                  policy=policy)
         return Response(ImpactOutput(impact).data)
 
 
@@ -219,7 +226,8 @@ class ColumnLineageApi(LineageMixin, APIView):
 
     @extend_schema(operation_id="lineage_column_get", tags=TAGS, responses=ColumnLineageOutput, parameters=[DEPTH])
     def get(self, request: Request, team: str, dataset_id: int, column: str) -> Response:
-        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id)
+        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id,
+                                        policy=access_policy(team=self.team, user=request.user))
         lineage = selectors.column_lineage(team=self.team, dataset=dataset, column=column, depth=_depth(request))
         return Response(ColumnLineageOutput(lineage).data)
 

@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 
 from core.errors import NotFound
 from jobs.models import JobRun, SqlJob
+from lakeport_engine.access import BROWSE, AccessPolicy
 from lineage.models import ColumnEdge, Dataset, DatasetAlias, Direction, JobEdge, RunEdge, RunSnapshot
 from teams.models import Team
 
@@ -163,20 +164,34 @@ class ColumnLineage:
     edges: list[ColumnStep]
 
 
+def browsable(aliases: list[str], policy: AccessPolicy | None) -> bool:
+    """True when the caller may see a dataset named `aliases` in the team's catalogs (docs/access.md: BROWSE on one
+    of its names; a dataset the team has no name for is not a securable)."""
+    if policy is None or policy.unrestricted or not aliases:
+        return True
+    for alias in aliases:
+        parts = alias.lower().split(".")
+        target = (parts[0], ".".join(parts[1:-1]), parts[-1]) if len(parts) >= 3 else tuple(parts)
+        if policy.allows(BROWSE, target):
+            return True
+    return False
+
+
 def datasets_visible(*, team: Team) -> QuerySet[Dataset]:
     """Datasets some catalog of `team` names."""
     return Dataset.objects.filter(aliases__team=team).distinct()
 
 
-def dataset_get(*, team: Team, dataset_id: int) -> Dataset:
-    """A dataset the team's catalogs name; 404 otherwise."""
+def dataset_get(*, team: Team, dataset_id: int, policy: AccessPolicy | None = None) -> Dataset:
+    """A dataset the team's catalogs name (and the caller may browse, with `policy`); 404 otherwise."""
     dataset = datasets_visible(team=team).filter(id=dataset_id).first()
-    if dataset is None:
+    if dataset is None or not browsable(_aliases(team, [dataset.id]).get(dataset.id, []), policy):
         raise NotFound("Dataset not found.")
     return dataset
 
 
-def dataset_list(*, team: Team, name: str | None = None, search: str | None = None) -> list[TeamDataset]:
+def dataset_list(*, team: Team, name: str | None = None, search: str | None = None,
+                 policy: AccessPolicy | None = None) -> list[TeamDataset]:
     """The team's datasets (in the order of their first name), by exact `name` or names containing `search`."""
     aliases = DatasetAlias.objects.filter(team=team).select_related("dataset").order_by("name")
     if name:
@@ -188,7 +203,7 @@ def dataset_list(*, team: Team, name: str | None = None, search: str | None = No
     found: dict[int, TeamDataset] = {}
     for alias in aliases[:1000]:
         found.setdefault(alias.dataset_id, TeamDataset.of(alias.dataset, [])).aliases.append(alias.name)
-    return list(found.values())
+    return [d for d in found.values() if browsable(d.aliases, policy)]
 
 
 def dataset_detail(*, team: Team, dataset: Dataset) -> DatasetDetail:
@@ -215,11 +230,18 @@ _WALK = {
 }
 
 
-def lineage_graph(*, team: Team, dataset: Dataset, direction: str, depth: int) -> Graph:
-    """The datasets and jobs `depth` job-hops up- or downstream of `dataset`, through the team's jobs only."""
+def lineage_graph(*, team: Team, dataset: Dataset, direction: str, depth: int,
+                  policy: AccessPolicy | None = None) -> Graph:
+    """The datasets and jobs `depth` job-hops up- or downstream of `dataset`, through the team's jobs only; with
+    `policy`, without the datasets (and their edges) the caller may not browse."""
     depth = max(0, min(depth, MAX_DEPTH))
-    return graph_of(team=team, start=dataset.id, direction=direction, depth=depth,
-                    reached=reach(team=team, dataset_id=dataset.id, direction=direction, depth=depth))
+    graph = graph_of(team=team, start=dataset.id, direction=direction, depth=depth,
+                     reached=reach(team=team, dataset_id=dataset.id, direction=direction, depth=depth))
+    if policy is not None and not policy.unrestricted:
+        graph.datasets = [d for d in graph.datasets if browsable(d.aliases, policy)]
+        shown = {d.id for d in graph.datasets}
+        graph.edges = [e for e in graph.edges if e.dataset in shown]
+    return graph
 
 
 def reach(*, team: Team, dataset_id: int, direction: str, depth: int) -> dict[int, int]:
@@ -348,9 +370,9 @@ def dataset_columns(*, team: Team, dataset: Dataset) -> list[str]:
     return sorted(set(ColumnEdge.objects.filter(team=team, dataset=dataset).values_list("column", flat=True)))
 
 
-def impact(*, team: Team, dataset: Dataset, depth: int = MAX_DEPTH) -> Impact:
-    """Jobs and datasets downstream of `dataset` (what a late or wrong table affects)."""
-    graph = lineage_graph(team=team, dataset=dataset, direction="downstream", depth=depth)
+def impact(*, team: Team, dataset: Dataset, depth: int = MAX_DEPTH, policy: AccessPolicy | None = None) -> Impact:
+    """Jobs and datasets downstream of `dataset` (what a late or wrong table affects; what the caller may browse)."""
+    graph = lineage_graph(team=team, dataset=dataset, direction="downstream", depth=depth, policy=policy)
     return Impact(dataset=next((d for d in graph.datasets if d.id == dataset.id), None),
                   jobs=sorted(graph.jobs, key=lambda j: j.name),
                   datasets=sorted((d for d in graph.datasets if d.id != dataset.id), key=lambda d: (d.depth, d.name)))

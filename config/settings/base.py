@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "axes",
     "teams",
+    "grants",
     "catalogs",
     "jobs",
     "schedules",

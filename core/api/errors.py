@@ -18,7 +18,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from core.errors import Conflict as DomainConflict
-from core.errors import DomainError, InvalidInput, NotFound, Unavailable
+from core.errors import DomainError, Forbidden, InvalidInput, NotFound, Unavailable
 from core.errors import PreconditionFailed as DomainPreconditionFailed
 from lakeport_kernel.secretbox import SecretKeyError
 
@@ -100,7 +100,7 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
 
 # The one place domain errors (core/errors.py) become HTTP: most specific class first.
 DOMAIN_STATUS: tuple[tuple[type[DomainError], int], ...] = (
-    (InvalidInput, 400), (NotFound, 404), (DomainConflict, 409), (DomainPreconditionFailed, 412), (Unavailable, 503),
+    (InvalidInput, 400), (Forbidden, 403), (NotFound, 404), (DomainConflict, 409), (DomainPreconditionFailed, 412), (Unavailable, 503),
 )
 
 

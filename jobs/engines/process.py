@@ -33,6 +33,8 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from catalogs.services.paths import catalog_bind_refusal, location_refusals
+from core.errors import DomainError, Forbidden
+from grants.services import access_statement_run
 from jobs.engines.base import EventHandler
 from jobs.engines.cds import cds_build_env, cds_java_options
 from jobs.engines.scratch import EngineScratch, claim_scratch, scratch_dir, scratch_root, sweep_scratch
@@ -44,6 +46,7 @@ from jobs.models import Engine
 from lakeport_engine.channel import Channel, ChannelClosed, channel_pair
 from lakeport_engine.matviews import VIEW_OPS, ViewStoreError, answer_view_question
 from lakeport_engine.protocol import (
+    AccessDocument,
     AnswerMessage,
     AskMessage,
     EngineRequest,
@@ -57,6 +60,7 @@ from lakeport_engine.protocol import (
     run_message,
 )
 from lakeport_kernel.redaction import redact
+from teams.models import Team
 
 logger = logging.getLogger("lakeport.jobs")
 
@@ -302,9 +306,10 @@ def prepare_team_data(team: str, user: str | None) -> None:
 class PendingRequest:
     """One request sent to an engine: its events go to `on_event`, its result ends the wait."""
 
-    def __init__(self, request_id: str, on_event: EventHandler | None) -> None:
+    def __init__(self, request_id: str, on_event: EventHandler | None, access: AccessDocument | None = None) -> None:
         self.id = request_id
         self.on_event = on_event
+        self.access = access  # the caller's privileges: GRANT/REVOKE asks of this request act as its `user`
         self.done = threading.Event()
         self.result: RequestResult = {}
 
@@ -431,7 +436,7 @@ class EngineProcess:
     def request(self, payload: EngineRequest, *, on_event: EventHandler | None = None) -> PendingRequest:
         """Send a request (lakeport_engine/protocol.py); wait on the returned PendingRequest's `done`."""
         request_id = f"r{next(self._ids)}-{os.getpid()}"
-        pending = PendingRequest(request_id, on_event)
+        pending = PendingRequest(request_id, on_event, payload.get("access"))
         with self._lock:
             self._pending[request_id] = pending
         if not self.alive or self.channel is None:
@@ -533,6 +538,8 @@ class EngineProcess:
                     reply["view"] = answer["view"]
                 if "views" in answer:
                     reply["views"] = answer["views"]
+            elif op in ("grant", "revoke", "grants"):  # GRANT/REVOKE/SHOW GRANTS as SQL, as the request's caller
+                reply["grants"] = self._access_statement(message)
             elif op == "locations":  # a Hive table's locations, judged as a catalog's paths on save
                 reply["refused"] = location_refusals(team=self.key.team,
                                                      locations=[str(x) for x in message.get("locations", [])])
@@ -540,6 +547,8 @@ class EngineProcess:
                 reply["found"] = self._store.contains(name)
         except ViewStoreError as exc:  # a refused save (another team's or a non-Delta catalog): said as it is
             reply["error"] = str(exc)
+        except DomainError as exc:  # a refused GRANT/REVOKE (no MANAGE, unknown member…): said as it is
+            reply["error"] = exc.message
         except Exception as exc:  # the platform database may be down: the engine reports a store error
             reply["error"] = f"The catalog store is unavailable ({type(exc).__name__})."
         finally:
@@ -547,6 +556,19 @@ class EngineProcess:
         if self.channel is not None:
             with contextlib.suppress(ChannelClosed):
                 self.channel.send(reply)
+
+    def _access_statement(self, message: AskMessage) -> list[dict[str, str]]:
+        """GRANT/REVOKE/SHOW GRANTS for the request in flight that asked: its caller is the one the platform sent
+        with it (never a name the engine supplies), in this engine's team only."""
+        with self._lock:
+            pending = self._pending.get(str(message.get("request", "")))
+        access = pending.access if pending is not None else None
+        if access is None:
+            raise Forbidden("GRANT, REVOKE and SHOW GRANTS need a signed-in member of the team.")
+        return access_statement_run(
+            team=Team.objects.get(name=self.key.team), username=access["user"], op=str(message["op"]),
+            privileges=[str(p) for p in message.get("privileges") or []], securable=message.get("securable"),
+            principal_type=message.get("principal_type"), principal=message.get("principal"))
 
     def _drain_stderr(self) -> None:
         # Spark's driver chatter: keep warnings and errors in the worker log (redacted), drop the rest.

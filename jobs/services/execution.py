@@ -8,6 +8,7 @@ from typing import Any, Literal, cast
 from django.conf import settings
 from django.db import close_old_connections
 
+from grants.selectors import access_document
 from jobs import hooks
 from jobs.engines import engine_key
 from jobs.engines.base import Outcome, PreviewResult, RunError, RunListener, StatementEvent, TeamEngine, last_result
@@ -108,6 +109,8 @@ def execute_on_engine(engine: TeamEngine, *, run: JobRun, recorder: RunListener)
         "mode": "run", "script": run.sql, "spark_conf": dict(run.spark_conf or {}),
         "default_catalog": run.default_catalog or None, "preview_limit": settings.LAKEPORT_RESULT_PREVIEW_ROWS,
         "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE), "snapshot": None,
+        # the submitter's privileges now, at run time; a scheduled run (no submitter) acts as the job's owner
+        "access": access_document(team=run.team, user=run.submitted_by or run.job.created_by),
     }
     request.update(hooks.request_extras(run=run))  # type: ignore[typeddict-item]  # lineage: the run's snapshot
     with EngineCall(engine, request, on_event=lambda event: dispatch_event(event, recorder, statements)) as call:

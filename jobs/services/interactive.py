@@ -17,10 +17,12 @@ from typing import Any
 
 from celery import current_app, states
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 
 from core.errors import InvalidInput, NotFound, Unavailable
 from core.queues import EDITOR_QUEUE
+from grants.selectors import access_document
 from jobs.engines import engine_key
 from jobs.engines.calls import EngineCall
 from jobs.engines.parser import parse_server
@@ -39,7 +41,7 @@ from jobs.services.parameters import (
 )
 from jobs.services.results import result_bounded, storable
 from lakeport_engine.errors import SparkRuntimeError
-from lakeport_engine.protocol import PreviewRequest, ValidateRequest
+from lakeport_engine.protocol import AccessDocument, PreviewRequest, ValidateRequest
 from lakeport_engine.script import split_statements
 from lakeport_engine.sqltext import COMMENT, SPACE, Statement, statement_spans, tokenize, utf16_offsets
 from lakeport_engine.streaming.statement import is_streaming
@@ -109,7 +111,7 @@ def script_size_error(sql: str) -> str | None:
 
 def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
                 default_catalog: str = "", snapshot: dict[str, Any] | None = None,
-                syntax_while_starting: bool = False) -> dict[str, Any]:
+                syntax_while_starting: bool = False, access: AccessDocument | None = None) -> dict[str, Any]:
     """Send an editor call to a worker and wait for its engine's answer (503 when no worker answers).
 
     The call holds one of the team's editor slots while it waits (503 naming the limit when none is free). The
@@ -119,12 +121,12 @@ def _ask_engine(*, team: Team, mode: str, sql: str, limit: int = 0, check_writes
     with editor_slot(team_id=team.id, team=team.name):
         return _send_and_wait(team=team, mode=mode, sql=sql, limit=limit, check_writes=check_writes,
                               default_catalog=default_catalog, snapshot=snapshot,
-                              syntax_while_starting=syntax_while_starting)
+                              syntax_while_starting=syntax_while_starting, access=access)
 
 
 def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes: str | None,
                    default_catalog: str, snapshot: dict[str, Any] | None = None,
-                   syntax_while_starting: bool = False) -> dict[str, Any]:
+                   syntax_while_starting: bool = False, access: AccessDocument | None = None) -> dict[str, Any]:
     wait = settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS
     given_up_at = time.time() + wait  # wall clock: the worker compares it with its own
     kwargs: dict[str, Any] = {"team_id": team.id, "mode": mode, "sql": sql, "limit": limit,
@@ -135,6 +137,10 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
         kwargs["snapshot"] = snapshot
     if syntax_while_starting:
         kwargs["syntax_while_starting"] = True
+    if access is not None and not access["admin"] and access["governed"]:
+        # the caller's privileges, computed here once (docs/access.md); left out when nothing is governed for them,
+        # which means the same, so a worker of the previous release takes such a call unchanged
+        kwargs["access"] = access
     result = current_app.send_task("jobs.sql_interactive", queue=EDITOR_QUEUE, expires=wait, kwargs=kwargs)
     backend = current_app.backend
     deadline = time.monotonic() + wait
@@ -163,7 +169,7 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
 def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, check_writes: str | None = None,
                         give_up_at: float | None = None, default_catalog: str = "",
                         snapshot: dict[str, Any] | None = None,
-                        syntax_while_starting: bool = False) -> dict[str, Any]:
+                        syntax_while_starting: bool = False, access: AccessDocument | None = None) -> dict[str, Any]:
     """Worker side of an editor call: run it in the team's engine and return the engine's answer (plain data).
 
     `give_up_at` (epoch seconds) is when the web stops waiting: a call taken after it does nothing, and one still
@@ -198,7 +204,8 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
         if time.time() >= give_up_at:  # the engine took that long to start
             return _abandoned(team_id=team_id, mode=mode, where="after engine start")
         with EngineCall(engine, editor_request(mode=mode, sql=sql, limit=limit, check_writes=check_writes,
-                                               default_catalog=default_catalog, snapshot=snapshot)) as call:
+                                               default_catalog=default_catalog, snapshot=snapshot,
+                                               access=access)) as call:
             if not call.wait(max(0.0, give_up_at - time.time())):
                 call.cancel()  # the engine stops the statement: an abandoned call holds no Spark job
                 return _abandoned(team_id=team_id, mode=mode, where="running")
@@ -229,12 +236,14 @@ def _start_engine(key: EngineKey) -> None:
 
 
 def editor_request(*, mode: str, sql: str, limit: int, check_writes: str | None,
-                   default_catalog: str, snapshot: dict[str, Any] | None = None) -> ValidateRequest | PreviewRequest:
-    """The engine request of an editor call (`validate`, else `preview`, with its consistent-read `snapshot`)."""
+                   default_catalog: str, snapshot: dict[str, Any] | None = None,
+                   access: AccessDocument | None = None) -> ValidateRequest | PreviewRequest:
+    """The engine request of an editor call (`validate`, else `preview`, with its consistent-read `snapshot`), with
+    the caller's privileges."""
     if mode == "validate":
-        return {"mode": "validate", "script": sql, "default_catalog": default_catalog or None}
+        return {"mode": "validate", "script": sql, "default_catalog": default_catalog or None, "access": access}
     request: PreviewRequest = {"mode": "preview", "script": sql, "preview_limit": limit, "check_writes": check_writes,
-                               "default_catalog": default_catalog or None}
+                               "default_catalog": default_catalog or None, "access": access}
     if snapshot:  # only when asked: an engine of the previous release takes the call unchanged
         request["snapshot"] = {"as_of": None, "versions": {}, "consistent": bool(snapshot.get("consistent"))}
     return request
@@ -247,7 +256,8 @@ def _abandoned(*, team_id: int, mode: str, where: str) -> dict[str, Any]:
 
 
 def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters: Mapping[str, Any] | None = None,
-                 default_catalog: str = "", syntax_while_starting: bool = False) -> ValidationReport:
+                 default_catalog: str = "", syntax_while_starting: bool = False,
+                 user: User | AnonymousUser | None = None) -> ValidationReport:
     """Split, parse and analyse `sql` against the team's catalogs without executing any statement.
 
     Unqualified names resolve in `default_catalog` (a catalog of the team; 400 otherwise) as in a run of a job with
@@ -270,7 +280,8 @@ def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters:
     except ParameterError as exc:
         return ValidationReport(errors=[parameter_error(sql, exc)], statements=statements)
     answer = _ask_engine(team=team, mode="validate", sql=rendered.sql if rendered else sql,
-                         default_catalog=default_catalog, syntax_while_starting=syntax_while_starting)
+                         default_catalog=default_catalog, syntax_while_starting=syntax_while_starting,
+                         access=access_document(team=team, user=user))
     if answer.get("error") and not answer.get("errors"):
         return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))],
                                 statements=statements)
@@ -319,7 +330,7 @@ def _written(error: dict[str, Any], rendered: RenderedScript | None) -> dict[str
 
 def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
                 parameters: Mapping[str, Any] | None = None, default_catalog: str = "",
-                consistent: bool = False) -> QueryPreview:
+                consistent: bool = False, user: User | AnonymousUser | None = None) -> QueryPreview:
     """Run one read-only query (optionally after `USE`/`SET`) and return up to `limit` rows.
 
     `consistent` reads the query's Delta tables at one consistent cut of their pipeline, as a run's
@@ -357,7 +368,8 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
         raise editor_refusal(writes)
     answer = _ask_engine(team=team, mode="preview", sql=sql, limit=limit,
                          check_writes=last.sql if keyword in PLAN_CHECKED and not streaming else None,
-                         default_catalog=default_catalog, snapshot={"consistent": True} if consistent else None)
+                         default_catalog=default_catalog, snapshot={"consistent": True} if consistent else None,
+                         access=access_document(team=team, user=user))
     if answer.get("writes"):
         raise editor_refusal(writes)
     if not answer.get("succeeded"):

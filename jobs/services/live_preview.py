@@ -20,9 +20,11 @@ from typing import Any
 
 from celery import current_app, states
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 
 from core.errors import NotFound
 from core.queues import EDITOR_QUEUE
+from grants.selectors import access_document
 from jobs.engines import engine_key
 from jobs.engines.calls import EngineCall
 from jobs.engines.pool import engine_pool
@@ -30,7 +32,7 @@ from jobs.engines.process import EngineError
 from jobs.services.interactive import SETUP_KEYWORDS, editor_refusal, editor_statements, first_keyword
 from jobs.services.jobs import check_default_catalog
 from lakeport_engine.errors import SparkRuntimeError
-from lakeport_engine.protocol import EngineEvent, LivePreviewRequest
+from lakeport_engine.protocol import AccessDocument, EngineEvent, LivePreviewRequest
 from lakeport_engine.streaming.statement import is_streaming
 from lakeport_kernel.redaction import redact
 from teams.models import Team
@@ -87,7 +89,8 @@ def _stop_key(preview_id: str) -> str:
     return f"lakeport-live-stop-{preview_id}"
 
 
-def live_preview_start(*, team: Team, sql: str, default_catalog: str = "") -> LivePreviewState:
+def live_preview_start(*, team: Team, sql: str, default_catalog: str = "",
+                       user: User | AnonymousUser | None = None) -> LivePreviewState:
     """Start a live preview of the script's streaming statement (after optional USE/SET); its first state.
     Unqualified names resolve in `default_catalog` (a catalog of the team), as in a run."""
     check_default_catalog(team=team, name=default_catalog)
@@ -107,6 +110,9 @@ def live_preview_start(*, team: Team, sql: str, default_catalog: str = "") -> Li
         "seconds": float(settings.LAKEPORT_LIVE_PREVIEW_SECONDS), "max_rows": int(settings.LAKEPORT_LIVE_PREVIEW_ROWS)}
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
+    access = access_document(team=team, user=user)  # the caller's privileges (docs/access.md)
+    if not access["admin"] and access["governed"]:  # else the role defaults: the same as sending nothing
+        kwargs["access"] = access
     current_app.send_task("jobs.sql_live_preview", queue=EDITOR_QUEUE, task_id=preview_id, kwargs=kwargs)
     return _state(preview_id, {"status": LivePreviewStatus.STARTING})
 
@@ -154,7 +160,7 @@ def _state(preview_id: str, data: dict[str, Any]) -> LivePreviewState:
 
 
 def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: float, max_rows: int,
-                         default_catalog: str = "") -> dict[str, Any]:
+                         default_catalog: str = "", access: AccessDocument | None = None) -> dict[str, Any]:
     """Worker side: run the live query in the team's engine, publishing its rows as they come (plain data)."""
     backend = current_app.backend
     team = Team.objects.get(id=team_id)
@@ -192,7 +198,7 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
         except EngineError as exc:
             return failed(str(exc))
         request: LivePreviewRequest = {"mode": "live", "script": sql, "live_seconds": seconds, "live_rows": max_rows,
-                                       "default_catalog": default_catalog or None}
+                                       "default_catalog": default_catalog or None, "access": access}
         deadline = time.monotonic() + seconds + GRACE_SECONDS
         cancelled = False
         with EngineCall(engine, request, on_event=on_event) as call:

@@ -17,6 +17,7 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
+from lakeport_engine.access import MODIFY, SELECT, describe
 from lakeport_engine.bindings import binding_for, lineage_catalogs, session_catalogs
 from lakeport_engine.datasets import Dataset
 from lakeport_engine.guard import PLATFORM_VIEW_PREFIX, GuardRefusal
@@ -58,15 +59,24 @@ class StreamingPlan:
                 "columns": list(self.shape.columns), "key": list(self.shape.key)}
 
 
+def _allowed(resolver: CatalogResolver, what: str, target: tuple[str, str, str]) -> tuple[str, str, str]:
+    """`target` if the caller holds what a stream source (SELECT) or sink (MODIFY) needs on it; GuardRefusal else."""
+    privilege = SELECT if what == "stream" else MODIFY
+    if resolver.access is not None and not resolver.access.allows(privilege, target):
+        raise GuardRefusal("access", detail=f"{privilege} on {describe(target)}")
+    return target
+
+
 def qualify(parts: tuple[str, ...], resolver: CatalogResolver, *, what: str) -> tuple[str, str, str]:
-    """(catalog, database, table) of a 1- to 3-part name, with the resolver's current catalog and database."""
+    """(catalog, database, table) of a 1- to 3-part name, with the resolver's current catalog and database; a stream
+    source needs SELECT on it, a sink MODIFY, when grants govern its catalog (docs/access.md)."""
     if len(parts) == 3:
-        return parts[0].lower(), parts[1], parts[2]
+        return _allowed(resolver, what, (parts[0].lower(), parts[1], parts[2]))
     catalog = resolver.current_catalog
     if len(parts) == 2 and catalog:
-        return catalog, parts[0], parts[1]
+        return _allowed(resolver, what, (catalog, parts[0], parts[1]))
     if len(parts) == 1 and catalog and resolver.current_database:
-        return catalog, resolver.current_database, parts[0]
+        return _allowed(resolver, what, (catalog, resolver.current_database, parts[0]))
     raise StreamingStatementError(f"Name the {what} in full as <catalog>.<database>.<table>: "
                                   f"'{'.'.join(parts)}' does not say which catalog it is in.")
 

@@ -38,6 +38,7 @@ from django.db import DatabaseError, close_old_connections, connection, transact
 from django.db.models import Case, CharField, F, PositiveIntegerField, Q, Value, When
 from django.utils import timezone
 
+from grants.selectors import access_document
 from jobs.engines import static_conf_for
 from jobs.engines.calls import EngineCall
 from jobs.engines.pool import engine_pool
@@ -387,7 +388,9 @@ def stream_request(job: SqlJob, script: str, checkpoint: str) -> StreamRequest:
     """The engine request of a stream's driver."""
     return {"mode": "stream", "script": script, "checkpoint": checkpoint,
             "default_catalog": job.default_catalog or None, "spark_conf": dict(job.spark_conf or {}),
-            "query_name": f"lakeport_job_{job.id}", "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE)}
+            "query_name": f"lakeport_job_{job.id}", "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE),
+            # a stream runs as its job's owner, with the owner's privileges when its driver starts (docs/access.md)
+            "access": access_document(team=job.team, user=job.created_by)}
 
 
 class DriverFollow:

@@ -82,7 +82,8 @@ def test_an_optional_request_field_left_out_takes_its_declared_default() -> None
     message = to_engine(decode(encode(run_message("r1", cast(EngineRequest, {"mode": "preview", "script": "x"})))))
     assert message["op"] == "run"
     assert message["request"] == {"mode": "preview", "script": "x", "default_catalog": None, "preview_limit": 1000,
-                                  "check_writes": None, "snapshot": None}  # snapshot: the consistent-read switch
+                                  "check_writes": None, "snapshot": None,  # snapshot: the consistent-read switch
+                                  "access": None}  # no access document: the role defaults
 
 
 def test_a_statements_lineage_round_trips_typed_into_the_lineage_store() -> None:

@@ -17,11 +17,12 @@ from alerts.services.channels import channel_create
 from alerts.services.rules import rule_create
 from catalogs.models import Catalog, MaterializedView
 from catalogs.secrets import seal_configuration
+from grants.models import Grant, Group
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from lakeport_engine.catalog_types.delta import DeltaConfig
 from lineage.models import Dataset, DatasetAlias
 from schedules.models import Schedule
-from teams.models import ApiToken, Role, Team
+from teams.models import ApiToken, Membership, Role, Team
 from teams.services import api_token_create
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
 from tests.support.secrets import register_secret
@@ -57,6 +58,8 @@ class TeamObjects:
     view: str = ""
     channel_id: int = 0
     rule_id: int = 0
+    group: str = ""
+    grant_id: int = 0
 
 
 @dataclass
@@ -104,9 +107,15 @@ def team_objects(team: Team, warehouse: Path, member: str, catalog: str) -> Team
     channel = channel_create(team=team, name="ops", kind="webhook", url="http://127.0.0.1:9/alerts",
                              secret=register_secret(f"whsec-{team.name}-7Hq2pZ9x"))
     rule = rule_create(team=team, name="failures", event="run_failed", channels=[channel.id], job=job.id)
+    # a group of every member, holding MANAGE on a catalog the team does not have (so `catalog` stays ungoverned):
+    # its developers may revoke that grant, as the matrix expects of a route whose write role is developer
+    group = Group.objects.create(team=team, name=f"{team.name}-analysts")
+    group.members.set([m.user for m in Membership.objects.filter(team=team)])
+    grant = Grant.objects.create(team=team, securable="archive", catalog="archive", privilege="MANAGE", group=group)
     return TeamObjects(team=team, catalog=catalog, database="sales", table="orders", job_id=job.id, run_id=run.id,
                        member=member, schedule_id=schedule.id, dataset_id=dataset.id, preview_id=live_preview_of(team),
-                       view="orders_by_day", channel_id=channel.id, rule_id=rule.id)
+                       view="orders_by_day", channel_id=channel.id, rule_id=rule.id, group=group.name,
+                       grant_id=grant.id)
 
 
 def live_preview_of(team: Team) -> str:

@@ -77,6 +77,14 @@ POLICY: dict[tuple[str, str], str] = {
     ("alert-rules/<rule_id>/", "delete"): Role.ADMIN,
     ("catalogs/<name>/databases/<database>/tables/<table>/maintenance/", "get"): Role.VIEWER,
     ("catalogs/<name>/databases/<database>/tables/<table>/maintenance/", "post"): Role.ADMIN,
+    ("groups/", "get"): Role.VIEWER, ("groups/", "post"): Role.ADMIN,
+    ("groups/<group>/", "get"): Role.VIEWER, ("groups/<group>/", "patch"): Role.ADMIN,
+    ("groups/<group>/", "delete"): Role.ADMIN,
+    ("groups/<group>/members/", "post"): Role.ADMIN,
+    ("groups/<group>/members/<username>/", "delete"): Role.ADMIN,
+    # granting and revoking: developers reach the service, which requires MANAGE on the securable (or admin)
+    ("grants/", "get"): Role.VIEWER, ("grants/", "post"): Role.DEVELOPER,
+    ("grants/<grant_id>/", "get"): Role.VIEWER, ("grants/<grant_id>/", "delete"): Role.DEVELOPER,
 }
 
 
@@ -128,7 +136,7 @@ def url(endpoint: Endpoint, team: str, objects: TeamObjects) -> str:
               "job_id": objects.job_id, "run_id": objects.run_id, "username": objects.member,
               "schedule_id": objects.schedule_id, "dataset_id": objects.dataset_id, "column": "id",
               "preview_id": objects.preview_id, "view": objects.view, "channel_id": objects.channel_id,
-              "rule_id": objects.rule_id}
+              "rule_id": objects.rule_id, "group": objects.group, "grant_id": objects.grant_id}
     path = endpoint.route
     for param in endpoint.params:
         assert param in values, f"{endpoint}: the matrix does not know how to fill <{param}>; add it to url()"
@@ -199,7 +207,7 @@ def test_other_team(world: World, endpoint: Endpoint, role: str) -> None:
 
 
 OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id", "preview_id", "view",
-                 "channel_id", "rule_id"}
+                 "channel_id", "rule_id", "group", "grant_id"}
 CREATES_BY_NAME = {("catalogs/<name>/", "put")}
 
 

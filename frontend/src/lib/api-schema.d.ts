@@ -500,6 +500,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/{team}/grants/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A team's grants (`?securable=` those that hold on it); team admins and MANAGE holders grant. */
+        get: operations["grants_list"];
+        put?: never;
+        /** @description A team's grants (`?securable=` those that hold on it); team admins and MANAGE holders grant. */
+        post: operations["grants_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/grants/{grant_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One grant: read it or revoke it (team admins, or MANAGE on its securable). */
+        get: operations["grants_get"];
+        put?: never;
+        post?: never;
+        /** @description One grant: read it or revoke it (team admins, or MANAGE on its securable). */
+        delete: operations["grants_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A team's groups (principals of grants); team admins create them. */
+        get: operations["groups_list"];
+        put?: never;
+        /** @description A team's groups (principals of grants); team admins create them. */
+        post: operations["groups_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/groups/{group}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One group: read it, change its description or members, delete it (and its grants). */
+        get: operations["groups_get"];
+        put?: never;
+        post?: never;
+        /** @description One group: read it, change its description or members, delete it (and its grants). */
+        delete: operations["groups_delete"];
+        options?: never;
+        head?: never;
+        /** @description One group: read it, change its description or members, delete it (and its grants). */
+        patch: operations["groups_patch"];
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/groups/{group}/members/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Add a team member to a group (team admins). */
+        post: operations["groups_members_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/groups/{group}/members/{username}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Remove a user from a group (team admins). */
+        delete: operations["groups_members_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/{team}/jobs/": {
         parameters: {
             query?: never;
@@ -1145,14 +1252,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessGroup: {
+            name: string;
+            description: string;
+            readonly members: string[];
+            /** Format: date-time */
+            created_at: string;
+        };
         /**
          * @description * `create` - Created
          *     * `update` - Updated
          *     * `delete` - Deleted
          *     * `rotate` - Secrets re-encrypted
+         *     * `grant` - Privilege granted
+         *     * `revoke` - Privilege revoked
          * @enum {string}
          */
-        ActionEnum: "create" | "update" | "delete" | "rotate";
+        ActionEnum: "create" | "update" | "delete" | "rotate" | "grant" | "revoke";
         /**
          * @description * `webhook` - Webhook (JSON body, HMAC-SHA256 signature header)
          *     * `slack` - Slack-compatible incoming webhook
@@ -1324,7 +1440,6 @@ export interface components {
              *     * `files` - Files (landing directories)
              *     * `kafka` - Kafka
              *     * `iceberg` - Apache Iceberg
-             *     * `paimon` - Apache Paimon
              */
             catalog_type: components["schemas"]["CatalogTypeEnum"];
             /** @description The type's configuration (see catalog-types/). Secret values are write-only: omit one (or send null) to keep the stored value; in `storage-options` a key set to null is removed. */
@@ -1403,10 +1518,9 @@ export interface components {
          *     * `files` - Files (landing directories)
          *     * `kafka` - Kafka
          *     * `iceberg` - Apache Iceberg
-         *     * `paimon` - Apache Paimon
          * @enum {string}
          */
-        CatalogTypeEnum: "jdbc" | "hive" | "delta" | "redis-streams" | "nats-jetstream" | "files" | "kafka" | "iceberg" | "paimon";
+        CatalogTypeEnum: "jdbc" | "hive" | "delta" | "redis-streams" | "nats-jetstream" | "files" | "kafka" | "iceberg";
         CatalogTypeOutput: {
             key: string;
             display_name: string;
@@ -1453,12 +1567,6 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /**
-         * @description * `full` - full
-         *     * `syntax` - syntax
-         * @enum {string}
-         */
-        CheckedEnum: "full" | "syntax";
         ColumnLineageOutput: {
             dataset: components["schemas"]["DatasetOutput"];
             column: string;
@@ -1558,6 +1666,23 @@ export interface components {
             attempts: number;
             message: string;
         };
+        GrantListApiInputRequest: {
+            securable: string;
+            privilege: components["schemas"]["PrivilegeEnum"];
+            principal_type: components["schemas"]["PrincipalTypeEnum"];
+            principal: string;
+        };
+        GrantOutput: {
+            id: number;
+            /** @description catalog, catalog.schema or catalog.schema.table (* below a level). */
+            securable: string;
+            privilege: components["schemas"]["PrivilegeEnum"];
+            readonly principal_type: string;
+            readonly principal: string;
+            granted_by?: string | null;
+            /** Format: date-time */
+            granted_at: string;
+        };
         GraphOutput: {
             start: number;
             direction: string;
@@ -1565,6 +1690,15 @@ export interface components {
             datasets: components["schemas"]["ReachedDatasetOutput"][];
             jobs: components["schemas"]["LineageJobOutput"][];
             edges: components["schemas"]["LineageEdgeOutput"][];
+        };
+        GroupListApiInputRequest: {
+            name: string;
+            /** @default  */
+            description?: string;
+            members?: string[];
+        };
+        GroupMemberListApiInputRequest: {
+            username: string;
         };
         ImpactOutput: {
             dataset: components["schemas"]["ReachedDatasetOutput"];
@@ -1760,6 +1894,21 @@ export interface components {
          * @enum {string}
          */
         OperationEnum: "optimize" | "vacuum";
+        PaginatedAccessGroupList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["AccessGroup"][];
+        };
         PaginatedCatalogChangeOutputList: {
             /** @example 123 */
             count: number;
@@ -1819,6 +1968,21 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["ChannelOutput"][];
+        };
+        PaginatedGrantOutputList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["GrantOutput"][];
         };
         PaginatedJobOutputList: {
             /** @example 123 */
@@ -1979,7 +2143,6 @@ export interface components {
              *     * `files` - Files (landing directories)
              *     * `kafka` - Kafka
              *     * `iceberg` - Apache Iceberg
-             *     * `paimon` - Apache Paimon
              */
             catalog_type?: components["schemas"]["CatalogTypeEnum"];
             /** @description The type's configuration (see catalog-types/). Secret values are write-only: omit one (or send null) to keep the stored value; in `storage-options` a key set to null is removed. */
@@ -1997,6 +2160,10 @@ export interface components {
             recipients?: string[];
             /** @default true */
             enabled?: boolean;
+        };
+        PatchedGroupDetailApiInputRequest: {
+            description?: string;
+            members?: string[];
         };
         PatchedJobInputRequest: {
             name?: string;
@@ -2085,8 +2252,6 @@ export interface components {
             default_catalog?: string;
             /** @default 100 */
             limit?: number;
-            /** @description The editor's consistent-read switch: {"consistent": true}. */
-            snapshot?: components["schemas"]["PreviewSnapshotInputRequest"] | null;
         };
         PreviewOutput: {
             cron: string;
@@ -2096,10 +2261,21 @@ export interface components {
             /** @description Why not valid; null when valid. */
             error: components["schemas"]["PreviewErrorOutput"] | null;
         };
-        PreviewSnapshotInputRequest: {
-            /** @description true: read the query's Delta tables at one consistent cut of their materialized view pipeline, as a run's {"snapshot": {"consistent": true}} (docs/materialized-views.md). */
-            consistent: boolean;
-        };
+        /**
+         * @description * `user` - user
+         *     * `group` - group
+         * @enum {string}
+         */
+        PrincipalTypeEnum: "user" | "group";
+        /**
+         * @description * `BROWSE` - Browse
+         *     * `SELECT` - Select
+         *     * `MODIFY` - Modify
+         *     * `CREATE` - Create
+         *     * `MANAGE` - Manage
+         * @enum {string}
+         */
+        PrivilegeEnum: "BROWSE" | "SELECT" | "MODIFY" | "CREATE" | "MANAGE";
         ReachedDatasetOutput: {
             id: number;
             /** @description The dataset's name in one of the team's catalogs */
@@ -2111,8 +2287,6 @@ export interface components {
             kind: string;
             /** @description Job hops from the start dataset */
             depth: number;
-            /** @description Set when the dataset is a materialized view of the team: fresh or stale, and how far behind its sources it is */
-            view: components["schemas"]["ViewFreshnessOutput"] | null;
         };
         /**
          * @description * `manual` - manual
@@ -2420,11 +2594,6 @@ export interface components {
             latest: number | null;
             /** @description Versions committed since (0: fresh). */
             behind: number | null;
-            /**
-             * Format: date-time
-             * @description When the first commit the view does not reflect landed (null: fresh).
-             */
-            since?: string | null;
         };
         SqlErrorOutput: {
             /** @description 0-based index into `statements`, if known. */
@@ -2614,11 +2783,6 @@ export interface components {
              * @default
              */
             default_catalog?: string;
-            /**
-             * @description When the team's engine is still starting, answer at once with Spark's own parser alone (`checked` is `"syntax"`: names, types and the platform's rules are checked once the engine is up) instead of waiting for the start. The SQL editor sends it and validates again when the answer was syntax only.
-             * @default false
-             */
-            syntax_while_starting?: boolean;
         };
         ValidationOutput: {
             valid: boolean;
@@ -2629,47 +2793,6 @@ export interface components {
             }[];
             /** @description Every statement of the script as written, split by the server's lexer (`;` in strings, quoted names and comments does not split); empty for an empty or oversized script. */
             statements: components["schemas"]["StatementSpanOutput"][];
-            /**
-             * @description `"full"`: split, parsed, analysed against the team's catalogs and checked by the platform's rules in the team's engine; `"syntax"`: split and parsed by Spark's parser only, because the engine was still starting and the request set `syntax_while_starting` (validate again for the full check).
-             *
-             *     * `full` - full
-             *     * `syntax` - syntax
-             */
-            checked: components["schemas"]["CheckedEnum"];
-        };
-        ViewFreshnessOutput: {
-            /** @description The materialized view (catalog.database.view) */
-            name: string;
-            refresh_mode: string;
-            /** @description The view table's Delta version */
-            table_version: number | null;
-            /** @description When its last refresh committed */
-            last_refresh_at: string | null;
-            /** @description A source has commits the view does not reflect */
-            stale: boolean;
-            /** @description Source versions not reflected, summed over the sources */
-            behind: number;
-            /**
-             * Format: date-time
-             * @description Oldest unreflected source commit
-             */
-            stale_since: string | null;
-            sources: components["schemas"]["ViewSourceFreshnessOutput"][];
-        };
-        ViewSourceFreshnessOutput: {
-            /** @description A source table of the view */
-            name: string;
-            /** @description The source's Delta version the view's data reflects */
-            reflected: number;
-            /** @description The source's newest Delta version (null: unknown) */
-            latest: number | null;
-            /** @description Versions the view does not reflect (0: fresh) */
-            behind: number | null;
-            /**
-             * Format: date-time
-             * @description When the first unreflected commit landed
-             */
-            since: string | null;
         };
     };
     responses: never;
@@ -4209,7 +4332,7 @@ export interface operations {
     catalogs_list: {
         parameters: {
             query?: {
-                catalog_type?: "delta" | "files" | "hive" | "iceberg" | "jdbc" | "kafka" | "nats-jetstream" | "paimon" | "redis-streams";
+                catalog_type?: "delta" | "files" | "hive" | "iceberg" | "jdbc" | "kafka" | "nats-jetstream" | "redis-streams";
                 name_prefix?: string;
                 page?: number;
                 /** @description At most 1000. */
@@ -5937,6 +6060,877 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EngineWarmOutput"];
                 };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    grants_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+                /** @description Only grants that hold on it. */
+                securable?: string;
+            };
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedGrantOutputList"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    grants_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantListApiInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantOutput"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (LAKEPORT_MAX_BODY_BYTES, 1 MiB by default). `error.code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    grants_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                grant_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantOutput"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    grants_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                grant_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    groups_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedAccessGroupList"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    groups_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupListApiInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessGroup"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (LAKEPORT_MAX_BODY_BYTES, 1 MiB by default). `error.code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    groups_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group: string;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessGroup"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    groups_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group: string;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    groups_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group: string;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedGroupDetailApiInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessGroup"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (LAKEPORT_MAX_BODY_BYTES, 1 MiB by default). `error.code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    groups_members_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group: string;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupMemberListApiInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessGroup"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (LAKEPORT_MAX_BODY_BYTES, 1 MiB by default). `error.code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    groups_members_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group: string;
+                team: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
             401: {

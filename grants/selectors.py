@@ -1,0 +1,68 @@
+"""Reads of groups and grants, and the caller's effective privileges (computed once per run or editor call)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q, QuerySet
+
+from grants.models import Grant, Group
+from lakeport_engine.access import BROWSE, AccessPolicy, securable_parts
+from lakeport_engine.protocol import AccessDocument, AccessGrant
+from teams.models import Role, Team
+from teams.selectors import team_role
+
+
+def group_list(*, team: Team) -> QuerySet[Group]:
+    """The team's groups with their members, by name."""
+    return Group.objects.filter(team=team).prefetch_related("members").order_by("name")
+
+
+def grant_list(*, team: Team, securable: str | None = None) -> QuerySet[Grant]:
+    """The team's grants; with `securable`, those that hold on it (on it or on a level above it)."""
+    qs = Grant.objects.filter(team=team).select_related("user", "group", "granted_by")
+    if securable:
+        parts = securable_parts(securable)
+        names = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+        names |= {".".join([*parts[:i], "*"]) for i in range(1, len(parts))}
+        qs = qs.filter(securable__in=names)
+    return qs.order_by("securable", "privilege", "id")
+
+
+def grant_visible(grant: Grant, policy: AccessPolicy) -> bool:
+    """True when the caller may see that a grant exists: they may BROWSE its securable (`cat.*` → the catalog)."""
+    parts = tuple(p for p in securable_parts(grant.securable) if p != "*")
+    return policy.allows(BROWSE, parts)
+
+
+def grants_visible(*, team: Team, user: User | AnonymousUser | None, securable: str | None = None) -> list[Grant]:
+    """`grant_list` without the grants on securables the caller may not browse (they would name hidden tables)."""
+    policy = access_policy(team=team, user=user)
+    grants = grant_list(team=team, securable=securable)
+    if policy.unrestricted:
+        return list(grants)
+    return [g for g in grants if grant_visible(g, policy)]
+
+
+def access_document(*, team: Team, user: User | AnonymousUser | None) -> AccessDocument:
+    """The caller's effective privileges in `team`, as the engine protocol carries them (docs/access.md).
+
+    Team admins (and platform admins) hold everything; `governed` is every catalog a grant of the team names; the
+    grants listed are the caller's own and their groups'. Two queries, once per run or editor call.
+    """
+    username = str(getattr(user, "username", "") or "")
+    role = team_role(user=user, team=team) if user is not None and user.is_authenticated else None
+    admin = role == Role.ADMIN
+    governed = sorted(set(Grant.objects.filter(team=team).values_list("catalog", flat=True)))
+    grants: list[AccessGrant] = []
+    if governed and not admin and user is not None and user.is_authenticated:
+        mine = Grant.objects.filter(team=team).filter(Q(user_id=user.pk) | Q(group__members__id=user.pk))
+        grants = [{"securable": s, "privilege": p}  # type: ignore[typeddict-item]
+                  for s, p in sorted(set(mine.values_list("securable", "privilege")))]
+    return {"user": username, "admin": admin, "governed": governed, "grants": grants}
+
+
+def access_policy(*, team: Team, user: User | AnonymousUser | None) -> AccessPolicy:
+    """`access_document` as the policy that answers "may the caller …" (the metadata browser's filter)."""
+    policy = AccessPolicy.from_document(access_document(team=team, user=user))
+    assert policy is not None
+    return policy
