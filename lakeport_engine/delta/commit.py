@@ -21,7 +21,7 @@ from urllib.parse import unquote
 import pyarrow.parquet as pq
 from deltalake import DeltaTable
 from deltalake._internal import RemoveAction
-from deltalake.exceptions import DeltaError
+from deltalake.exceptions import CommitFailedError, DeltaError
 from deltalake.transaction import AddAction, CommitProperties, create_table_with_add_actions
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -224,6 +224,10 @@ class DeltaWriter:
                                                        **self.extra_metadata})
         try:
             answer = run(properties)
+        except CommitFailedError as exc:
+            raise DeltaConflictError(
+                f"{operation} {ref} conflicted with a concurrent commit after version {attempted_at} ({exc}); nothing "
+                "of it was committed. Run it again.") from exc
         except DeltaError as exc:
             raise DeltaConnectorError(f"{operation} {ref} failed: {exc}") from exc
         latest = open_table(self.catalog, ref)
@@ -233,13 +237,17 @@ class DeltaWriter:
 
     def replace_files(self, ref: TableRef, read: DeltaTable, frame: DataFrame | None, *,
                       removed: Sequence[Mapping[str, Any]], read_set: set[str], operation: str,
-                      metrics: Mapping[str, Any]) -> int:
-        """DELETE/UPDATE/TRUNCATE: remove `removed` (files of the snapshot `read`) and add `frame`'s rows, one commit.
+                      metrics: Mapping[str, Any], covers: Callable[[DeltaTable], set[str] | None] | None = None) -> int:
+        """DELETE/UPDATE/TRUNCATE/MERGE: remove `removed` (files of the snapshot `read`) and add `frame`'s rows, one
+        commit.
 
-        Conflicts as Delta's WriteSerializable level defines them: commits since `read` that only added files
-        (appends) are serialized before this one, so it retries on top of them; a commit that removed a file this
-        statement read (`read_set`), or changed the schema, fails it with a `DeltaConflictError` naming the versions.
-        A table whose `delta.isolationLevel` is `Serializable` also conflicts on added files.
+        Conflicts as Delta's WriteSerializable level defines them: blind appends committed since `read` are
+        serialized before this one, so it retries on top of them (their rows stay untouched); a commit that removed a
+        file this statement read (`read_set`), changed the schema, or added data files that this statement's read
+        covers without being a blind append (another UPDATE, MERGE, overwrite: rows it should have seen) fails it with
+        a `DeltaConflictError` naming the versions. `covers(latest)` names the files of a snapshot the statement's
+        read predicate covers (its partitions), None the whole table. A table whose `delta.isolationLevel` is
+        `Serializable` also conflicts on blind appends.
         """
         partition_cols = list(read.metadata().partition_columns)
         serializable = (read.metadata().configuration.get("delta.isolationLevel") or "").lower() == "serializable"
@@ -255,7 +263,8 @@ class DeltaWriter:
                     [*removes, *written.adds], "append", t.schema(), partition_by=partition_cols,
                     commit_properties=props),
                 check=lambda _t, latest: self._check_rewrite_conflict(ref, read, latest, read_set,
-                                                                      serializable=serializable, what=operation))
+                                                                      serializable=serializable, what=operation,
+                                                                      covers=covers))
 
     def _commit_retrying(self, ref: TableRef, table: DeltaTable, written: WrittenFiles, metadata: dict[str, Any], *,
                          attempts: int, what: str, commit: Callable[[DeltaTable, CommitProperties], None],
@@ -283,9 +292,10 @@ class DeltaWriter:
         )
 
     def _check_rewrite_conflict(self, ref: TableRef, read: DeltaTable, latest: DeltaTable, read_set: set[str], *,
-                                serializable: bool, what: str) -> None:
-        """Raise `DeltaConflictError` if commits after `read` removed a file this statement read, or (Serializable)
-        added any, or changed the table's shape."""
+                                serializable: bool, what: str,
+                                covers: Callable[[DeltaTable], set[str] | None] | None = None) -> None:
+        """Raise `DeltaConflictError` if commits after `read` removed a file this statement read, added data its read
+        covers other than by a blind append (any added file when Serializable), or changed the table's shape."""
         self._check_no_conflict(ref, read, latest, None, None, what=what)
         now = {f["path"] for f in add_actions(latest)}
         versions = f"{read.version() + 1}..{latest.version()}"
@@ -295,11 +305,40 @@ class DeltaWriter:
                 f"concurrent commit(s) {versions} to Delta table {ref} removed {len(gone)} file(s) this {what} read; "
                 f"this {what} was not committed, so no committed row was lost. Run it again."
             )
-        if serializable and now - {f["path"] for f in add_actions(read)}:
+        added = now - {f["path"] for f in add_actions(read)}
+        if not added:
+            return
+        if serializable:
             raise DeltaConflictError(
                 f"concurrent commit(s) {versions} added files to Delta table {ref}, whose isolation level is "
                 f"Serializable; this {what} was not committed. Run it again."
             )
+        seen = self._data_added_by_rewrites(ref, read.version(), latest.version()) & added
+        covered = covers(latest) if covers is not None else None
+        if covered is not None:
+            seen &= covered
+        if seen:
+            raise DeltaConflictError(
+                f"concurrent commit(s) {versions} to Delta table {ref} added rows this {what} should have read "
+                f"({len(seen)} file(s) written by a commit that was not a blind append); this {what} was not "
+                "committed, so no committed row was lost. Run it again."
+            )
+
+    def _data_added_by_rewrites(self, ref: TableRef, start: int, end: int) -> set[str]:
+        """Files added with a data change by the commits after `start` up to `end` that were not blind appends or
+        compactions (Delta's WriteSerializable serializes only those two before a statement that read the table)."""
+        table = open_table(self.catalog, ref)
+        entries = {int(h["version"]): h for h in table.history(max(1, table.version() - start))}
+        table.load_as_version(start)
+        previous = {f["path"] for f in add_actions(table)}
+        added: set[str] = set()
+        for version in range(start + 1, end + 1):
+            table.load_as_version(version)
+            current = {f["path"] for f in add_actions(table)}
+            if not _blind_or_compaction(entries.get(version, {})):
+                added |= current - previous
+            previous = current
+        return added
 
     def _landed_version(self, ref: TableRef, attempted_at: int, commit_id: str) -> int:
         """The version a commit made at `attempted_at` landed at.
@@ -419,6 +458,21 @@ class DeltaWriter:
             metadata["readVersion"] = read_version
         metadata.update(self.extra_metadata)
         return metadata
+
+
+def _blind_or_compaction(commit_info: Mapping[str, Any]) -> bool:
+    """Whether a commit only appended rows without reading the table, or only rearranged files (dataChange=false).
+
+    Lakeport's commits say so (`isBlindAppend`); delta-rs's appends (`write_deltalake` mode append) and streaming
+    appends do not, and read nothing of the table; OPTIMIZE adds files without a data change."""
+    operation = commit_info.get("operation")
+    if operation == "OPTIMIZE":
+        return True
+    if "isBlindAppend" in commit_info:
+        return commit_info["isBlindAppend"] is True
+    parameters = commit_info.get("operationParameters") or {}
+    return (operation in ("WRITE", "STREAMING UPDATE") and str(parameters.get("mode", "")).lower() == "append"
+            and not parameters.get("predicate"))
 
 
 # Column types whose parquet footer min/max are exact and compare like Delta's stats (no NaN, no truncation).

@@ -46,6 +46,7 @@ from lakeport_engine.pins import SnapshotPins
 logger = logging.getLogger(__name__)
 
 VIEW_PREFIX = "__lp_delta_"
+USER_METADATA_CONF = "spark.databricks.delta.commitInfo.userMetadata"
 # TBLPROPERTIES that would turn on a feature this connector must then refuse to read.
 _REFUSED_PROPERTIES = {
     "delta.enabledeletionvectors": ("true", "deletionVectors"),
@@ -481,7 +482,12 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
 
     def _writer(self, name: str) -> DeltaWriter:
         catalog = self._catalog(name)
-        return DeltaWriter(self.spark, catalog, self._storage(catalog))
+        writer = DeltaWriter(self.spark, catalog, self._storage(catalog))
+        # Delta's `spark.databricks.delta.commitInfo.userMetadata`: a caller's label on every commit of the session
+        label = self.spark.conf.get(USER_METADATA_CONF, None)
+        if label:
+            writer.extra_metadata["userMetadata"] = label
+        return writer
 
     def _table_exists(self, ref: TableRef) -> bool:
         catalog = self._catalog(ref.catalog)

@@ -8,9 +8,10 @@ values, without reading a data file. The second pass rewrites only those files, 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +74,7 @@ def apply_change(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, ch
     files = add_actions(table)
     _check_assignments(change, schema)
     matched: dict[str, int | None]
+    covers: Callable[[DeltaTable], set[str] | None] | None = None  # what the read covers: None, the whole table
     if change.operation == "TRUNCATE" or change.condition is None:
         matched = {f["path"]: f.get("num_records") for f in files}
         read_set = set(matched)
@@ -84,6 +86,7 @@ def apply_change(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, ch
             counts = {f["path"]: f.get("num_records") for f in files}
             matched = {p: counts[p] for p in by_partition}
             read_set = set(matched)
+            covers = functools.partial(_partition_matches, spark, change=change, partition_cols=partition_cols)
             whole_files = change.operation == "DELETE"
         else:
             # data skipping: files whose min/max/null counts rule the condition out are neither read nor touched
@@ -92,18 +95,26 @@ def apply_change(spark: SparkSession, writer: DeltaWriter, table: DeltaTable, ch
             matched = dict(_matching_files(spark, table, change, candidates)) if candidates else {}
             read_set = {f["path"] for f in candidates}
             whole_files = False
+            # the read covers the partitions the condition's partition-column terms allow (the whole table if none)
+            on_partitions = [t.sql(dialect="spark") for t in tests
+                             if _on_columns(t.sql(dialect="spark"), partition_cols)]
+            if on_partitions:
+                narrowed = dataclasses.replace(change, condition=" AND ".join(f"({t})" for t in on_partitions))
+                covers = functools.partial(_partition_matches, spark, change=narrowed, partition_cols=partition_cols)
     if not matched:
         return ChangeResult(table.version(), 0, committed=False, rewritten=None)
     removed = [f for f in files if f["path"] in matched]
     if whole_files:
         affected = sum(int(c) for c in (matched[f["path"]] for f in removed) if c is not None)
         version = writer.replace_files(ref, table, None, removed=removed, read_set=read_set,
-                                       operation=change.operation, metrics=_metrics(change.operation, affected))
+                                       operation=change.operation, metrics=_metrics(change.operation, affected),
+                                       covers=covers)
         return ChangeResult(version, affected, committed=True, rewritten=None)
     affected = sum(int(n or 0) for n in matched.values())
     frame = _rewritten(spark, table, change, set(matched), schema)
     version = writer.replace_files(ref, table, frame, removed=removed, read_set=read_set,
-                                   operation=change.operation, metrics=_metrics(change.operation, affected))
+                                   operation=change.operation, metrics=_metrics(change.operation, affected),
+                                   covers=covers)
     return ChangeResult(version, affected, committed=True, rewritten=frame)
 
 

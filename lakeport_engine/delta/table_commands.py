@@ -23,7 +23,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
-from lakeport_engine.delta.commit import DeltaWriter
+from lakeport_engine.delta.commit import STAGING_PREFIX, DeltaWriter
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.features import check_writable
 from lakeport_engine.delta.schema import delta_schema, spark_schema
@@ -32,6 +32,7 @@ from lakeport_engine.delta.statements import Plan, Reference
 from lakeport_engine.delta.table_sql import TablePlan
 
 if TYPE_CHECKING:
+    from lakeport_engine.delta.storage import Storage
     from lakeport_engine.pins import SnapshotPins
 
 DEFAULT_RETENTION = "interval 1 week"
@@ -86,6 +87,7 @@ class TableCommands:
         def pins(self) -> SnapshotPins: ...
         def _catalog(self, name: str) -> DeltaCatalog: ...
         def _writer(self, name: str) -> DeltaWriter: ...
+        def _storage(self, catalog: DeltaCatalog) -> Storage: ...
         def _committed(self, ref: TableRef, version: int, frame: DataFrame | None) -> None: ...
         def _ddl_schema(self, ref: TableRef, ddl: str, what: str = "") -> T.StructType: ...
         def _table_properties(self, ref: TableRef, properties: Mapping[str, str]) -> dict[str, str]: ...
@@ -267,12 +269,31 @@ class TableCommands:
                                                              enforce_retention_duration=False, full=True,
                                                              commit_properties=props))
         files = [str(f) for f in answer] if isinstance(answer, list) else []
+        files += self._abandoned_staging(ref, hours, delete=not plan.dry_run)
         if version != read_version:
             self._committed(ref, version, None)
         root = table.table_uri.rstrip("/")
         if plan.dry_run:
             return self.spark.createDataFrame([(f"{root}/{f}",) for f in sorted(files)], "path STRING")
         return self.spark.createDataFrame([(root, len(files))], "path STRING, numDeletedFiles BIGINT")
+
+    def _abandoned_staging(self, ref: TableRef, hours: float, *, delete: bool) -> list[str]:
+        """Staging directories of writes that never finished (a killed engine), untouched for `hours`: Delta's vacuum
+        skips `_`-prefixed directories, so VACUUM removes these itself. Answers their paths under the table root."""
+        catalog = self._catalog(ref.catalog)
+        storage = self._storage(catalog)
+        root = catalog.table_uri(ref)
+        cutoff = (dt.datetime.now(dt.UTC).timestamp() - hours * 3600) * 1000
+        stale = []
+        for name in storage.list_dirs(root):
+            if not name.startswith(STAGING_PREFIX):
+                continue
+            files = storage.list_files(f"{root}/{name}")
+            if max((f.modification_time for f in files), default=0) <= cutoff:
+                stale.append(name)
+                if delete:
+                    storage.delete(f"{root}/{name}")
+        return stale
 
     def _empty(self, ref: TableRef) -> DataFrame:
         """No rows, the table's latest schema: what lineage records as written by a commit that changed no data."""

@@ -338,7 +338,7 @@ class MaterializedViews:
 
     def _view_writer(self, ref: TableRef, sources: Mapping[str, int], mode: str) -> DeltaWriter:
         writer = self._writer(ref.catalog)
-        writer.extra_metadata = {SOURCES_KEY: json.dumps(dict(sources), sort_keys=True), MODE_KEY: mode}
+        writer.extra_metadata.update({SOURCES_KEY: json.dumps(dict(sources), sort_keys=True), MODE_KEY: mode})
         return writer
 
     def _references(self, definition: ViewDefinition) -> list[Reference]:

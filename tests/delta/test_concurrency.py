@@ -252,3 +252,38 @@ def test_update_racing_a_commit_that_removed_its_files_fails_and_loses_nothing(l
     assert "removed" in str(update.error) and "lake.default.t" in str(update.error)
     assert _rows(lake) == [(7,)]  # the other writer's commit is whole; nothing of the UPDATE landed
     _no_orphans(lake)
+
+
+def test_delete_racing_a_merge_that_inserted_a_matching_row_fails(lake: Lake, gate: Any) -> None:
+    """A MERGE is not a blind append: the rows it inserted while a DELETE ran are rows the DELETE's condition should
+    have seen (Delta's WriteSerializable: ConcurrentAppendException), so the DELETE fails instead of leaving a row its
+    condition matches behind."""
+    lake.sql("CREATE TABLE lake.default.t (id INT)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1), (2)")
+    delete = Writer(lake, "DELETE FROM lake.default.t WHERE lp_gate('a', id) % 2 = 0")
+    delete.start()
+    _wait_started(gate, "a")
+    lake.sql("MERGE INTO lake.default.t AS t USING (SELECT 4 AS id) AS s ON t.id = s.id "
+             "WHEN NOT MATCHED THEN INSERT *")
+    gate("a")
+    delete.join()
+    assert isinstance(delete.error, DeltaConflictError), delete.error
+    assert "should have read" in str(delete.error) and "lake.default.t" in str(delete.error)
+    assert _rows(lake) == [(1,), (2,), (4,)]
+    _no_orphans(lake)
+
+
+def test_partition_delete_retries_over_a_merge_into_another_partition(lake: Lake, gate: Any) -> None:
+    """Rows a concurrent MERGE wrote outside the partitions a DELETE reads do not conflict with it."""
+    lake.sql("CREATE TABLE lake.default.t (id INT, p STRING) PARTITIONED BY (p)")
+    lake.sql("INSERT INTO lake.default.t VALUES (1, 'x'), (2, 'y')")
+    delete = Writer(lake, "DELETE FROM lake.default.t WHERE p = 'x' AND lp_gate('a', id) > 0")
+    delete.start()
+    _wait_started(gate, "a")
+    lake.sql("MERGE INTO lake.default.t AS t USING (SELECT 3 AS id, 'y' AS p) AS s ON t.id = s.id "
+             "WHEN NOT MATCHED THEN INSERT *")
+    gate("a")
+    delete.join()
+    assert delete.error is None, delete.error
+    assert _rows(lake) == [(2, "y"), (3, "y")]
+    _no_orphans(lake)
