@@ -13,7 +13,12 @@ import datetime as dt
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from lakeport_engine.datasets import Dataset
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
 
 
 @dataclass
@@ -74,3 +79,24 @@ class SnapshotPins:
 
 
 __all__ = ["SnapshotPins"]
+
+
+class ConnectorLineage:
+    """What each embedded lake connector (Delta, Iceberg, Paimon) keeps of a statement for lineage and pins: the
+    snapshot views it read and the commits it made, handed over by `take_lineage()`; `pins` are the run's."""
+
+    spark: SparkSession  # the script runner sets the run's pins on it
+    views_read: dict[str, Dataset]
+    writes: list[tuple[Dataset, DataFrame]]  # (the table at the version committed, the DataFrame written)
+
+    @property
+    def pins(self) -> SnapshotPins:
+        """The run's pinned snapshots (set on the session by the script runner while a run runs; else none kept)."""
+        pins = getattr(self.spark, "_lakeport_snapshot", None)
+        return pins if pins is not None else SnapshotPins()
+
+    def take_lineage(self) -> tuple[dict[str, Dataset], list[tuple[Dataset, DataFrame]]]:
+        """The snapshot views read and the commits made since the last call (then forgotten)."""
+        views, writes = self.views_read, self.writes
+        self.views_read, self.writes = {}, []
+        return views, writes

@@ -41,7 +41,7 @@ from lakeport_engine.delta.view_sql import read_view_statement
 from lakeport_engine.delta.view_statements import MaterializedViews
 from lakeport_engine.jvm import jvm
 from lakeport_engine.matviews import ViewStore
-from lakeport_engine.pins import SnapshotPins
+from lakeport_engine.pins import ConnectorLineage
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ _REFUSED_PROPERTIES = {
 }
 
 
-class EmbeddedDelta(MaterializedViews, TableCommands):
+class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
     """Delta catalogs for one Spark session: register catalogs, then `handles()` / `execute()` statements."""
 
     def __init__(self, spark: SparkSession) -> None:
@@ -126,18 +126,6 @@ class EmbeddedDelta(MaterializedViews, TableCommands):
         return plan
 
     # ---- lineage and snapshots -----------------------------------------------------------------------
-    @property
-    def pins(self) -> SnapshotPins:
-        """The run's Delta versions (set on the session by the script runner while a run runs; else none kept)."""
-        pins = getattr(self.spark, "_lakeport_snapshot", None)
-        return pins if pins is not None else SnapshotPins()
-
-    def take_lineage(self) -> tuple[dict[str, Dataset], list[tuple[Dataset, DataFrame]]]:
-        """The snapshot views read and the commits made since the last call (then forgotten)."""
-        views, writes = self.views_read, self.writes
-        self.views_read, self.writes = {}, []
-        return views, writes
-
     def _dataset(self, ref: TableRef, version: int | None) -> Dataset:
         catalog = self._catalog(ref.catalog)
         return delta_dataset(catalog.name, ref.database, ref.table, catalog.table_uri(ref), version)

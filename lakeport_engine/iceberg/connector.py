@@ -48,7 +48,7 @@ from lakeport_engine.iceberg.write import (
     write_files,
 )
 from lakeport_engine.jvm import jvm
-from lakeport_engine.pins import SnapshotPins
+from lakeport_engine.pins import ConnectorLineage
 from lakeport_kernel.redaction import redact
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class IcebergCatalogConfig:
         return self._sql[0]
 
 
-class EmbeddedIceberg:
+class EmbeddedIceberg(ConnectorLineage):
     """Iceberg catalogs for one Spark session: register catalogs, then `handles()` / `execute()` statements."""
 
     def __init__(self, spark: SparkSession) -> None:
@@ -160,18 +160,6 @@ class EmbeddedIceberg:
             raise IcebergError(_iceberg_words(str(exc))) from None
 
     # ---- lineage and pins --------------------------------------------------------------------------------
-    @property
-    def pins(self) -> SnapshotPins:
-        """The run's pinned snapshots (set on the session by the script runner while a run runs)."""
-        pins = getattr(self.spark, "_lakeport_snapshot", None)
-        return pins if pins is not None else SnapshotPins()
-
-    def take_lineage(self) -> tuple[dict[str, Dataset], list[tuple[Dataset, DataFrame]]]:
-        """The snapshot views read and the commits made since the last call (then forgotten)."""
-        views, writes = self.views_read, self.writes
-        self.views_read, self.writes = {}, []
-        return views, writes
-
     def _dataset(self, ref: TableRef, snapshot: int | None) -> Dataset:
         catalog = self._catalog(ref.catalog)
         return iceberg_dataset(catalog.name, ref.database, ref.table, table_location(

@@ -43,7 +43,7 @@ from lakeport_engine.paimon.catalog import (
 )
 from lakeport_engine.paimon.source import FILTER_PUSHDOWN_CONF, FORMAT, PaimonDataSource
 from lakeport_engine.paimon.write import commit, writable, write_messages
-from lakeport_engine.pins import SnapshotPins
+from lakeport_engine.pins import ConnectorLineage
 from lakeport_kernel.redaction import redact
 
 logger = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ class PaimonCatalogConfig:
         return catalog
 
 
-class EmbeddedPaimon:
+class EmbeddedPaimon(ConnectorLineage):
     """Paimon catalogs for one Spark session: register catalogs, then `handles()` / `execute()` statements."""
 
     def __init__(self, spark: SparkSession) -> None:
@@ -154,18 +154,6 @@ class EmbeddedPaimon:
             raise PaimonError(_paimon_words(str(exc))) from None
 
     # ---- lineage and pins --------------------------------------------------------------------------------
-    @property
-    def pins(self) -> SnapshotPins:
-        """The run's pinned snapshots (set on the session by the script runner while a run runs)."""
-        pins = getattr(self.spark, "_lakeport_snapshot", None)
-        return pins if pins is not None else SnapshotPins()
-
-    def take_lineage(self) -> tuple[dict[str, Dataset], list[tuple[Dataset, DataFrame]]]:
-        """The snapshot views read and the commits made since the last call (then forgotten)."""
-        views, writes = self.views_read, self.writes
-        self.views_read, self.writes = {}, []
-        return views, writes
-
     def _dataset(self, ref: TableRef, snapshot: int | None) -> Dataset:
         catalog = self._catalog(ref.catalog)
         return paimon_dataset(catalog.name, ref.database, ref.table,
