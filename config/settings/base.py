@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "streams",
     "alerts",
     "declarative",
+    "iceberg_rest",
 ]
 
 MIDDLEWARE = [
