@@ -70,10 +70,16 @@ def problems(served: Served) -> list[str]:
         return [f"{served.method} {rest}: no such operation in the spec"]
     responses = {str(k): v for k, v in operation["responses"].items()}  # YAML reads `200:` as an int
     declared = responses.get(str(served.status)) or responses.get("default")
+    if declared is None and served.status == 404 and b'"NotFoundException"' in served.body:
+        # the one deliberate deviation: createNamespace declares no 404, but a catalog base the caller cannot see
+        # (another team's, a missing or non-iceberg catalog) answers 404 on every route, like the rest of the API
+        declared = {"$ref": "#/components/responses/IcebergErrorResponse"}
     if declared is None:
         return [f"{served.method} {rest}: status {served.status} is not declared ({sorted(responses)})"]
     declared = _deref(declared)
     content = declared.get("content")
+    if served.method == "HEAD":  # HTTP sends no body with a HEAD answer, whatever the spec's schema
+        return [] if not served.body else [f"HEAD {rest} {served.status}: a body"]
     if not content:
         return [] if not served.body.strip() else [f"{served.method} {rest} {served.status}: body where none is declared"]
     schema = next(iter(content.values()))["schema"]
