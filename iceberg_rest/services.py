@@ -59,6 +59,8 @@ logger = logging.getLogger("lakeport.iceberg_rest")
 
 NAMESPACE_SEPARATOR = "\x1f"  # the spec's separator of a multi-level namespace in a path parameter
 DEFAULT_PAGE_SIZE = 1000
+# how pyiceberg's models and metadata updates fail on a body that does not fit them (a client's error, never a 500)
+_BAD_INPUT: tuple[type[Exception], ...] = (ValueError, TypeError, KeyError, AttributeError, IndexError)
 MAX_PAGE_SIZE = 1000
 
 
@@ -101,6 +103,7 @@ SERVED_ENDPOINTS = (
     "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
     "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
     "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}", "POST /v1/{prefix}/tables/rename",
+    "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
 )
 
 
@@ -244,13 +247,15 @@ def table_create(target: RestCatalogTarget, namespace: str, body: Mapping[str, A
             "schema": request.table_schema, "location": location, "properties": request.properties,
             "partition_spec": request.partition_spec or UNPARTITIONED_PARTITION_SPEC,
             "sort_order": request.write_order or UNSORTED_SORT_ORDER}
-        if request.stage_create:
-            staged = catalog._create_staged_table((ns, name), **kwargs)  # pyiceberg's own staging, not committed
-            return _load_result(staged.metadata, None)
         try:
+            if request.stage_create:
+                staged = catalog._create_staged_table((ns, name), **kwargs)  # pyiceberg's own staging, not committed
+                return _load_result(staged.metadata, None)
             table = catalog.create_table((ns, name), **kwargs)
         except TableAlreadyExistsError:
             raise AlreadyExists(f"Table already exists: {ns}.{name}") from None
+        except _BAD_INPUT as exc:  # e.g. a partition field whose source column is not in the schema
+            raise BadRequest(f"Table {ns}.{name} cannot be created: {_first_line(exc)}") from None
     _audit(target, "table.create", f"{ns}.{name}")
     return _load_result(table.metadata, table.metadata_location)
 
@@ -309,7 +314,7 @@ def table_commit(target: RestCatalogTarget, namespace: str, table: str, body: Ma
             raise CommitFailed(f"Table {ns}.{name} was created concurrently; nothing was committed.") from None
         except NoSuchTableError:
             raise NoSuchTable(f"Table does not exist: {ns}.{name}") from None
-        except (ValueError, IcebergError) as exc:
+        except (*_BAD_INPUT, IcebergError) as exc:  # an update pyiceberg cannot apply to this metadata
             raise BadRequest(f"Commit to {ns}.{name} refused: {_first_line(exc)}") from None
     snapshot = response.metadata.current_snapshot_id
     _audit(target, "table.commit", f"{ns}.{name}", snapshot=snapshot,
@@ -509,6 +514,8 @@ def _parse(model: Any, data: Any, what: str) -> Any:
         where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
         message = errors[0]["msg"] if errors else "invalid"
         raise BadRequest(f"Invalid {what}: {where or 'body'}: {message} ({exc.error_count()} error(s)).") from None
+    except _BAD_INPUT as exc:  # pyiceberg's own validators fail on wrongly typed input in these ways too
+        raise BadRequest(f"Invalid {what}: {_first_line(exc)}") from None
 
 
 def _page(names: list[str], token: str | None, size: str | None) -> tuple[list[str], str | None]:

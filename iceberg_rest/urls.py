@@ -15,6 +15,8 @@ urlpatterns: list[URLPattern] = [
          name="iceberg-namespace-properties"),
     path("v1/namespaces/<str:namespace>/tables", views.TablesApi.as_view(), name="iceberg-tables"),
     path("v1/namespaces/<str:namespace>/tables/<str:table>", views.TableApi.as_view(), name="iceberg-table"),
+    path("v1/namespaces/<str:namespace>/tables/<str:table>/metrics", views.TableMetricsApi.as_view(),
+         name="iceberg-table-metrics"),
     path("v1/tables/rename", views.RenameApi.as_view(), name="iceberg-rename"),
     re_path(r"^.*$", views.not_served, name="iceberg-not-served"),
 ]

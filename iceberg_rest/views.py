@@ -189,6 +189,17 @@ class TableApi(IcebergApi):
         return Response(status=204)
 
 
+class TableMetricsApi(IcebergApi):
+    """`POST …/tables/{table}/metrics`: clients' scan and commit reports, accepted and not kept (Java clients send
+    them after every scan; refusing would only fill their logs)."""
+
+    roles = {"post": Role.VIEWER}
+
+    def post(self, request: Request, team: str, catalog: str, namespace: str, table: str) -> Response:
+        services.table_exists(self.target, namespace, table)
+        return Response(status=204)
+
+
 class RenameApi(IcebergApi):
     """`POST /v1/tables/rename`."""
 

@@ -67,6 +67,9 @@ OPERATIONS = (
     Op("POST", "v1/namespaces/ns/tables/t", Role.DEVELOPER,
        {"requirements": [], "updates": [{"action": "set-properties", "updates": {"k": "v"}}]}),
     Op("DELETE", "v1/namespaces/ns/tables/t", Role.ADMIN),
+    Op("POST", "v1/namespaces/ns/tables/t/metrics", Role.VIEWER,
+       {"report-type": "commit-report", "table-name": "ns.t", "snapshot-id": 1, "sequence-number": 1,
+        "operation": "append", "metrics": {}}),
     Op("POST", "v1/tables/rename", Role.DEVELOPER,
        {"source": {"namespace": ["ns"], "name": "t"}, "destination": {"namespace": ["ns"], "name": "t3"}}),
 )
@@ -143,7 +146,7 @@ def test_the_matrix_covers_every_route_and_method() -> None:
 
 def _route(path: str) -> str:
     parts = path.split("/")
-    names = {2: "<str:namespace>", 4: "<str:table>"} if parts[1] == "namespaces" else {}
+    names = {2: "<str:namespace>", 4: "<str:table>"} if parts[1] == "namespaces" else {}  # v1/namespaces/<ns>/…
     return "/".join(names.get(i, part) for i, part in enumerate(parts))
 
 
