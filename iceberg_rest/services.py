@@ -61,6 +61,7 @@ NAMESPACE_SEPARATOR = "\x1f"  # the spec's separator of a multi-level namespace 
 DEFAULT_PAGE_SIZE = 1000
 # how pyiceberg's models and metadata updates fail on a body that does not fit them (a client's error, never a 500)
 _BAD_INPUT: tuple[type[Exception], ...] = (ValueError, TypeError, KeyError, AttributeError, IndexError)
+_BAD_COMMIT: tuple[type[Exception], ...] = (*_BAD_INPUT, IcebergError)
 MAX_PAGE_SIZE = 1000
 
 
@@ -314,7 +315,7 @@ def table_commit(target: RestCatalogTarget, namespace: str, table: str, body: Ma
             raise CommitFailed(f"Table {ns}.{name} was created concurrently; nothing was committed.") from None
         except NoSuchTableError:
             raise NoSuchTable(f"Table does not exist: {ns}.{name}") from None
-        except (*_BAD_INPUT, IcebergError) as exc:  # an update pyiceberg cannot apply to this metadata
+        except _BAD_COMMIT as exc:  # an update pyiceberg cannot apply to this metadata
             raise BadRequest(f"Commit to {ns}.{name} refused: {_first_line(exc)}") from None
     snapshot = response.metadata.current_snapshot_id
     _audit(target, "table.commit", f"{ns}.{name}", snapshot=snapshot,
