@@ -24,6 +24,8 @@ urlpatterns = [
     path("api/v1/teams/<str:team>/", include("lineage.urls")),
     path("api/v1/teams/<str:team>/", include("streams.urls")),
     path("api/v1/teams/<str:team>/", include("alerts.urls")),
+    # The Iceberg REST catalog of one team's iceberg catalog: the base path names both (docs/iceberg.md)
+    path("api/iceberg/<str:team>/<str:catalog>/", include("iceberg_rest.urls")),
     path("metrics", metrics, name="metrics"),  # Prometheus text format, bearer token (docs/alerts.md)
     path("", include("jobs.spark_ui_urls")),  # a run's Spark UI through the platform, under the run's page
     # Any other /api/ path: the JSON 404 envelope, whatever DEBUG says (handler404 is not used when DEBUG is on).

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "streams",
     "alerts",
     "declarative",
+    "iceberg_rest",
 ]
 
 MIDDLEWARE = [
