@@ -1440,6 +1440,7 @@ export interface components {
              *     * `files` - Files (landing directories)
              *     * `kafka` - Kafka
              *     * `iceberg` - Apache Iceberg
+             *     * `paimon` - Apache Paimon
              */
             catalog_type: components["schemas"]["CatalogTypeEnum"];
             /** @description The type's configuration (see catalog-types/). Secret values are write-only: omit one (or send null) to keep the stored value; in `storage-options` a key set to null is removed. */
@@ -1518,9 +1519,10 @@ export interface components {
          *     * `files` - Files (landing directories)
          *     * `kafka` - Kafka
          *     * `iceberg` - Apache Iceberg
+         *     * `paimon` - Apache Paimon
          * @enum {string}
          */
-        CatalogTypeEnum: "jdbc" | "hive" | "delta" | "redis-streams" | "nats-jetstream" | "files" | "kafka" | "iceberg";
+        CatalogTypeEnum: "jdbc" | "hive" | "delta" | "redis-streams" | "nats-jetstream" | "files" | "kafka" | "iceberg" | "paimon";
         CatalogTypeOutput: {
             key: string;
             display_name: string;
@@ -1567,6 +1569,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description * `full` - full
+         *     * `syntax` - syntax
+         * @enum {string}
+         */
+        CheckedEnum: "full" | "syntax";
         ColumnLineageOutput: {
             dataset: components["schemas"]["DatasetOutput"];
             column: string;
@@ -2143,6 +2151,7 @@ export interface components {
              *     * `files` - Files (landing directories)
              *     * `kafka` - Kafka
              *     * `iceberg` - Apache Iceberg
+             *     * `paimon` - Apache Paimon
              */
             catalog_type?: components["schemas"]["CatalogTypeEnum"];
             /** @description The type's configuration (see catalog-types/). Secret values are write-only: omit one (or send null) to keep the stored value; in `storage-options` a key set to null is removed. */
@@ -2252,6 +2261,8 @@ export interface components {
             default_catalog?: string;
             /** @default 100 */
             limit?: number;
+            /** @description The editor's consistent-read switch: {"consistent": true}. */
+            snapshot?: components["schemas"]["PreviewSnapshotInputRequest"] | null;
         };
         PreviewOutput: {
             cron: string;
@@ -2260,6 +2271,10 @@ export interface components {
             next_fire_times: string[];
             /** @description Why not valid; null when valid. */
             error: components["schemas"]["PreviewErrorOutput"] | null;
+        };
+        PreviewSnapshotInputRequest: {
+            /** @description true: read the query's Delta tables at one consistent cut of their materialized view pipeline, as a run's {"snapshot": {"consistent": true}} (docs/materialized-views.md). */
+            consistent: boolean;
         };
         /**
          * @description * `user` - user
@@ -2287,6 +2302,8 @@ export interface components {
             kind: string;
             /** @description Job hops from the start dataset */
             depth: number;
+            /** @description Set when the dataset is a materialized view of the team: fresh or stale, and how far behind its sources it is */
+            view: components["schemas"]["ViewFreshnessOutput"] | null;
         };
         /**
          * @description * `manual` - manual
@@ -2412,7 +2429,7 @@ export interface components {
             /** Format: date-time */
             finished_at: string | null;
             spark_app_id: string | null;
-            /** @description The run's Spark UI through Lakeport (`/spark-ui/{team}/runs/{id}/`, for the team's members) while the engine that ran it lives; null before the engine reported one. */
+            /** @description The run's Spark UI through Lakeport (`/t/{team}/runs/{id}/spark/`, for the team's members) while the engine that ran it lives; null before the engine reported one. */
             spark_ui_url: string | null;
             catalogs: string[];
             /** @description The values the run used, by name. */
@@ -2515,7 +2532,7 @@ export interface components {
             /** Format: date-time */
             finished_at: string | null;
             spark_app_id: string | null;
-            /** @description The run's Spark UI through Lakeport (`/spark-ui/{team}/runs/{id}/`, for the team's members) while the engine that ran it lives; null before the engine reported one. */
+            /** @description The run's Spark UI through Lakeport (`/t/{team}/runs/{id}/spark/`, for the team's members) while the engine that ran it lives; null before the engine reported one. */
             spark_ui_url: string | null;
             catalogs: string[];
             /** @description The values the run used, by name. */
@@ -2594,6 +2611,11 @@ export interface components {
             latest: number | null;
             /** @description Versions committed since (0: fresh). */
             behind: number | null;
+            /**
+             * Format: date-time
+             * @description When the first commit the view does not reflect landed (null: fresh).
+             */
+            since?: string | null;
         };
         SqlErrorOutput: {
             /** @description 0-based index into `statements`, if known. */
@@ -2783,6 +2805,11 @@ export interface components {
              * @default
              */
             default_catalog?: string;
+            /**
+             * @description When the team's engine is still starting, answer at once with Spark's own parser alone (`checked` is `"syntax"`: names, types and the platform's rules are checked once the engine is up) instead of waiting for the start. The SQL editor sends it and validates again when the answer was syntax only.
+             * @default false
+             */
+            syntax_while_starting?: boolean;
         };
         ValidationOutput: {
             valid: boolean;
@@ -2793,6 +2820,47 @@ export interface components {
             }[];
             /** @description Every statement of the script as written, split by the server's lexer (`;` in strings, quoted names and comments does not split); empty for an empty or oversized script. */
             statements: components["schemas"]["StatementSpanOutput"][];
+            /**
+             * @description `"full"`: split, parsed, analysed against the team's catalogs and checked by the platform's rules in the team's engine; `"syntax"`: split and parsed by Spark's parser only, because the engine was still starting and the request set `syntax_while_starting` (validate again for the full check).
+             *
+             *     * `full` - full
+             *     * `syntax` - syntax
+             */
+            checked: components["schemas"]["CheckedEnum"];
+        };
+        ViewFreshnessOutput: {
+            /** @description The materialized view (catalog.database.view) */
+            name: string;
+            refresh_mode: string;
+            /** @description The view table's Delta version */
+            table_version: number | null;
+            /** @description When its last refresh committed */
+            last_refresh_at: string | null;
+            /** @description A source has commits the view does not reflect */
+            stale: boolean;
+            /** @description Source versions not reflected, summed over the sources */
+            behind: number;
+            /**
+             * Format: date-time
+             * @description Oldest unreflected source commit
+             */
+            stale_since: string | null;
+            sources: components["schemas"]["ViewSourceFreshnessOutput"][];
+        };
+        ViewSourceFreshnessOutput: {
+            /** @description A source table of the view */
+            name: string;
+            /** @description The source's Delta version the view's data reflects */
+            reflected: number;
+            /** @description The source's newest Delta version (null: unknown) */
+            latest: number | null;
+            /** @description Versions the view does not reflect (0: fresh) */
+            behind: number | null;
+            /**
+             * Format: date-time
+             * @description When the first unreflected commit landed
+             */
+            since: string | null;
         };
     };
     responses: never;
@@ -4332,7 +4400,7 @@ export interface operations {
     catalogs_list: {
         parameters: {
             query?: {
-                catalog_type?: "delta" | "files" | "hive" | "iceberg" | "jdbc" | "kafka" | "nats-jetstream" | "redis-streams";
+                catalog_type?: "delta" | "files" | "hive" | "iceberg" | "jdbc" | "kafka" | "nats-jetstream" | "paimon" | "redis-streams";
                 name_prefix?: string;
                 page?: number;
                 /** @description At most 1000. */

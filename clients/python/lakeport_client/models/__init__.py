@@ -1,5 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .access_group import AccessGroup
 from .action_enum import ActionEnum
 from .alert_channel_kind_enum import AlertChannelKindEnum
 from .alert_event_enum import AlertEventEnum
@@ -31,6 +32,7 @@ from .catalogs_list_catalog_type import CatalogsListCatalogType
 from .catchup_enum import CatchupEnum
 from .channel_input_request import ChannelInputRequest
 from .channel_output import ChannelOutput
+from .checked_enum import CheckedEnum
 from .column_lineage_output import ColumnLineageOutput
 from .column_step_output import ColumnStepOutput
 from .concurrency_enum import ConcurrencyEnum
@@ -44,7 +46,11 @@ from .direction_enum import DirectionEnum
 from .engine_enum import EngineEnum
 from .engine_warm_output import EngineWarmOutput
 from .fire_output import FireOutput
+from .grant_list_api_input_request import GrantListApiInputRequest
+from .grant_output import GrantOutput
 from .graph_output import GraphOutput
+from .group_list_api_input_request import GroupListApiInputRequest
+from .group_member_list_api_input_request import GroupMemberListApiInputRequest
 from .impact_output import ImpactOutput
 from .job_edge_dataset_output import JobEdgeDatasetOutput
 from .job_input_request import JobInputRequest
@@ -67,10 +73,12 @@ from .me import Me
 from .member_list_api_input_request import MemberListApiInputRequest
 from .member_output import MemberOutput
 from .operation_enum import OperationEnum
+from .paginated_access_group_list import PaginatedAccessGroupList
 from .paginated_catalog_change_output_list import PaginatedCatalogChangeOutputList
 from .paginated_catalog_output_list import PaginatedCatalogOutputList
 from .paginated_catalog_type_output_list import PaginatedCatalogTypeOutputList
 from .paginated_channel_output_list import PaginatedChannelOutputList
+from .paginated_grant_output_list import PaginatedGrantOutputList
 from .paginated_job_output_list import PaginatedJobOutputList
 from .paginated_materialized_view_list import PaginatedMaterializedViewList
 from .paginated_member_output_list import PaginatedMemberOutputList
@@ -84,6 +92,7 @@ from .parameter_declaration_output import ParameterDeclarationOutput
 from .parameter_value_output import ParameterValueOutput
 from .patched_catalog_input_request import PatchedCatalogInputRequest
 from .patched_channel_input_request import PatchedChannelInputRequest
+from .patched_group_detail_api_input_request import PatchedGroupDetailApiInputRequest
 from .patched_job_input_request import PatchedJobInputRequest
 from .patched_job_input_request_parameters import PatchedJobInputRequestParameters
 from .patched_job_input_request_spark_conf import PatchedJobInputRequestSparkConf
@@ -97,6 +106,9 @@ from .preview_error_output import PreviewErrorOutput
 from .preview_input_request import PreviewInputRequest
 from .preview_input_request_parameters import PreviewInputRequestParameters
 from .preview_output import PreviewOutput
+from .preview_snapshot_input_request import PreviewSnapshotInputRequest
+from .principal_type_enum import PrincipalTypeEnum
+from .privilege_enum import PrivilegeEnum
 from .reached_dataset_output import ReachedDatasetOutput
 from .refresh_mode_enum import RefreshModeEnum
 from .result_column_output import ResultColumnOutput
@@ -153,8 +165,11 @@ from .validate_input_request import ValidateInputRequest
 from .validate_input_request_parameters import ValidateInputRequestParameters
 from .validation_output import ValidationOutput
 from .validation_output_schema_item import ValidationOutputSchemaItem
+from .view_freshness_output import ViewFreshnessOutput
+from .view_source_freshness_output import ViewSourceFreshnessOutput
 
 __all__ = (
+    "AccessGroup",
     "ActionEnum",
     "AlertChannelKindEnum",
     "AlertEventEnum",
@@ -184,6 +199,7 @@ __all__ = (
     "CatchupEnum",
     "ChannelInputRequest",
     "ChannelOutput",
+    "CheckedEnum",
     "ColumnLineageOutput",
     "ColumnStepOutput",
     "ConcurrencyEnum",
@@ -197,7 +213,11 @@ __all__ = (
     "EngineEnum",
     "EngineWarmOutput",
     "FireOutput",
+    "GrantListApiInputRequest",
+    "GrantOutput",
     "GraphOutput",
+    "GroupListApiInputRequest",
+    "GroupMemberListApiInputRequest",
     "ImpactOutput",
     "JobEdgeDatasetOutput",
     "JobInputRequest",
@@ -220,10 +240,12 @@ __all__ = (
     "MemberListApiInputRequest",
     "MemberOutput",
     "OperationEnum",
+    "PaginatedAccessGroupList",
     "PaginatedCatalogChangeOutputList",
     "PaginatedCatalogOutputList",
     "PaginatedCatalogTypeOutputList",
     "PaginatedChannelOutputList",
+    "PaginatedGrantOutputList",
     "PaginatedJobOutputList",
     "PaginatedMaterializedViewList",
     "PaginatedMemberOutputList",
@@ -237,6 +259,7 @@ __all__ = (
     "ParameterValueOutput",
     "PatchedCatalogInputRequest",
     "PatchedChannelInputRequest",
+    "PatchedGroupDetailApiInputRequest",
     "PatchedJobInputRequest",
     "PatchedJobInputRequestParameters",
     "PatchedJobInputRequestSparkConf",
@@ -248,6 +271,9 @@ __all__ = (
     "PreviewInputRequest",
     "PreviewInputRequestParameters",
     "PreviewOutput",
+    "PreviewSnapshotInputRequest",
+    "PrincipalTypeEnum",
+    "PrivilegeEnum",
     "ReachedDatasetOutput",
     "RefreshModeEnum",
     "ResultColumnOutput",
@@ -304,4 +330,6 @@ __all__ = (
     "ValidateInputRequestParameters",
     "ValidationOutput",
     "ValidationOutputSchemaItem",
+    "ViewFreshnessOutput",
+    "ViewSourceFreshnessOutput",
 )

@@ -4,6 +4,8 @@ from enum import StrEnum
 class ActionEnum(StrEnum):
     CREATE = "create"
     DELETE = "delete"
+    GRANT = "grant"
+    REVOKE = "revoke"
     ROTATE = "rotate"
     UPDATE = "update"
 

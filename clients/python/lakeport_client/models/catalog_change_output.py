@@ -26,6 +26,8 @@ class CatalogChangeOutput:
             * `update` - Updated
             * `delete` - Deleted
             * `rotate` - Secrets re-encrypted
+            * `grant` - Privilege granted
+            * `revoke` - Privilege revoked
         actor (str):
         time (datetime.datetime):
         version (int):

@@ -30,6 +30,7 @@ class CatalogInputRequest:
             * `files` - Files (landing directories)
             * `kafka` - Kafka
             * `iceberg` - Apache Iceberg
+            * `paimon` - Apache Paimon
         configuration (Any): The type's configuration (see catalog-types/). Secret values are write-only: omit one (or
             send null) to keep the stored value; in `storage-options` a key set to null is removed.
         description (str | Unset):

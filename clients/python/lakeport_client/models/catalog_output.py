@@ -35,6 +35,7 @@ class CatalogOutput:
             * `files` - Files (landing directories)
             * `kafka` - Kafka
             * `iceberg` - Apache Iceberg
+            * `paimon` - Apache Paimon
         description (str):
         configuration (CatalogOutputConfiguration): Without secret values.
         secrets_set (list[str]): Which secrets are set.

@@ -9,6 +9,7 @@ class CatalogTypeEnum(StrEnum):
     JDBC = "jdbc"
     KAFKA = "kafka"
     NATS_JETSTREAM = "nats-jetstream"
+    PAIMON = "paimon"
     REDIS_STREAMS = "redis-streams"
 
     def __str__(self) -> str:

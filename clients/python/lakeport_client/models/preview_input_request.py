@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.preview_input_request_parameters import PreviewInputRequestParameters
+    from ..models.preview_snapshot_input_request import PreviewSnapshotInputRequest
 
 
 T = TypeVar("T", bound="PreviewInputRequest")
@@ -27,6 +28,8 @@ class PreviewInputRequest:
             this `default_catalog` (the script's own USE CATALOG still wins); an unknown one is a 400 naming this field.
             Default: ''.
         limit (int | Unset):  Default: 100.
+        snapshot (None | PreviewSnapshotInputRequest | Unset): The editor's consistent-read switch: {"consistent":
+            true}.
     """
 
     sql: str
@@ -34,9 +37,12 @@ class PreviewInputRequest:
     parameters: PreviewInputRequestParameters | Unset = UNSET
     default_catalog: str | Unset = ""
     limit: int | Unset = 100
+    snapshot: None | PreviewSnapshotInputRequest | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.preview_snapshot_input_request import PreviewSnapshotInputRequest  # noqa: PLC0415
+
         sql = self.sql
 
         job: int | None | Unset
@@ -53,6 +59,14 @@ class PreviewInputRequest:
 
         limit = self.limit
 
+        snapshot: dict[str, Any] | None | Unset
+        if isinstance(self.snapshot, Unset):
+            snapshot = UNSET
+        elif isinstance(self.snapshot, PreviewSnapshotInputRequest):
+            snapshot = self.snapshot.to_dict()
+        else:
+            snapshot = self.snapshot
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -68,6 +82,8 @@ class PreviewInputRequest:
             field_dict["default_catalog"] = default_catalog
         if limit is not UNSET:
             field_dict["limit"] = limit
+        if snapshot is not UNSET:
+            field_dict["snapshot"] = snapshot
 
         return field_dict
 
@@ -76,6 +92,7 @@ class PreviewInputRequest:
         from ..models.preview_input_request_parameters import (
             PreviewInputRequestParameters,  # noqa: PLC0415
         )
+        from ..models.preview_snapshot_input_request import PreviewSnapshotInputRequest  # noqa: PLC0415
 
         d = dict(src_dict)
         sql = d.pop("sql")
@@ -100,12 +117,30 @@ class PreviewInputRequest:
 
         limit = d.pop("limit", UNSET)
 
+        def _parse_snapshot(data: object) -> None | PreviewSnapshotInputRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                snapshot_type_1 = PreviewSnapshotInputRequest.from_dict(data)
+
+                return snapshot_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PreviewSnapshotInputRequest | Unset, data)
+
+        snapshot = _parse_snapshot(d.pop("snapshot", UNSET))
+
         preview_input_request = cls(
             sql=sql,
             job=job,
             parameters=parameters,
             default_catalog=default_catalog,
             limit=limit,
+            snapshot=snapshot,
         )
 
         preview_input_request.additional_properties = d

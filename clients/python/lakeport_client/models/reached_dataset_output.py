@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.view_freshness_output import ViewFreshnessOutput
+
 
 T = TypeVar("T", bound="ReachedDatasetOutput")
 
@@ -20,6 +24,8 @@ class ReachedDatasetOutput:
         physical_name (str):
         kind (str):
         depth (int): Job hops from the start dataset
+        view (None | ViewFreshnessOutput): Set when the dataset is a materialized view of the team: fresh or stale, and
+            how far behind its sources it is
     """
 
     id: int
@@ -29,9 +35,12 @@ class ReachedDatasetOutput:
     physical_name: str
     kind: str
     depth: int
+    view: None | ViewFreshnessOutput
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.view_freshness_output import ViewFreshnessOutput  # noqa: PLC0415
+
         id = self.id
 
         name = self.name
@@ -46,6 +55,12 @@ class ReachedDatasetOutput:
 
         depth = self.depth
 
+        view: dict[str, Any] | None
+        if isinstance(self.view, ViewFreshnessOutput):
+            view = self.view.to_dict()
+        else:
+            view = self.view
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -57,6 +72,7 @@ class ReachedDatasetOutput:
                 "physical_name": physical_name,
                 "kind": kind,
                 "depth": depth,
+                "view": view,
             }
         )
 
@@ -64,6 +80,8 @@ class ReachedDatasetOutput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.view_freshness_output import ViewFreshnessOutput  # noqa: PLC0415
+
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -79,6 +97,21 @@ class ReachedDatasetOutput:
 
         depth = d.pop("depth")
 
+        def _parse_view(data: object) -> None | ViewFreshnessOutput:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                view_type_1 = ViewFreshnessOutput.from_dict(data)
+
+                return view_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ViewFreshnessOutput, data)
+
+        view = _parse_view(d.pop("view"))
+
         reached_dataset_output = cls(
             id=id,
             name=name,
@@ -87,6 +120,7 @@ class ReachedDatasetOutput:
             physical_name=physical_name,
             kind=kind,
             depth=depth,
+            view=view,
         )
 
         reached_dataset_output.additional_properties = d

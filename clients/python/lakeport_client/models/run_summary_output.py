@@ -36,7 +36,7 @@ class RunSummaryOutput:
         started_at (datetime.datetime | None):
         finished_at (datetime.datetime | None):
         spark_app_id (None | str):
-        spark_ui_url (None | str): The run's Spark UI through Lakeport (`/spark-ui/{team}/runs/{id}/`, for the team's
+        spark_ui_url (None | str): The run's Spark UI through Lakeport (`/t/{team}/runs/{id}/spark/`, for the team's
             members) while the engine that ran it lives; null before the engine reported one.
         catalogs (list[str]):
         parameters (RunSummaryOutputParameters): The values the run used, by name.

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="SourceFreshness")
 
@@ -16,11 +19,13 @@ class SourceFreshness:
         reflected (int): The source's Delta version the view's data reflects.
         latest (int | None): The source's latest Delta version (null: unknown).
         behind (int | None): Versions committed since (0: fresh).
+        since (datetime.datetime | None | Unset): When the first commit the view does not reflect landed (null: fresh).
     """
 
     reflected: int
     latest: int | None
     behind: int | None
+    since: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -32,6 +37,14 @@ class SourceFreshness:
         behind: int | None
         behind = self.behind
 
+        since: None | str | Unset
+        if isinstance(self.since, Unset):
+            since = UNSET
+        elif isinstance(self.since, datetime.datetime):
+            since = self.since.isoformat()
+        else:
+            since = self.since
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -41,6 +54,8 @@ class SourceFreshness:
                 "behind": behind,
             }
         )
+        if since is not UNSET:
+            field_dict["since"] = since
 
         return field_dict
 
@@ -63,10 +78,28 @@ class SourceFreshness:
 
         behind = _parse_behind(d.pop("behind"))
 
+        def _parse_since(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                since_type_0 = datetime.datetime.fromisoformat(data)
+
+                return since_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        since = _parse_since(d.pop("since", UNSET))
+
         source_freshness = cls(
             reflected=reflected,
             latest=latest,
             behind=behind,
+            since=since,
         )
 
         source_freshness.additional_properties = d

@@ -26,12 +26,17 @@ class ValidateInputRequest:
         default_catalog (str | Unset): A catalog of the team where unqualified names resolve, as a run of a job with
             this `default_catalog` (the script's own USE CATALOG still wins); an unknown one is a 400 naming this field.
             Default: ''.
+        syntax_while_starting (bool | Unset): When the team's engine is still starting, answer at once with Spark's own
+            parser alone (`checked` is `"syntax"`: names, types and the platform's rules are checked once the engine is up)
+            instead of waiting for the start. The SQL editor sends it and validates again when the answer was syntax only.
+            Default: False.
     """
 
     sql: str
     job: int | None | Unset = UNSET
     parameters: ValidateInputRequestParameters | Unset = UNSET
     default_catalog: str | Unset = ""
+    syntax_while_starting: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,6 +54,8 @@ class ValidateInputRequest:
 
         default_catalog = self.default_catalog
 
+        syntax_while_starting = self.syntax_while_starting
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -62,6 +69,8 @@ class ValidateInputRequest:
             field_dict["parameters"] = parameters
         if default_catalog is not UNSET:
             field_dict["default_catalog"] = default_catalog
+        if syntax_while_starting is not UNSET:
+            field_dict["syntax_while_starting"] = syntax_while_starting
 
         return field_dict
 
@@ -92,11 +101,14 @@ class ValidateInputRequest:
 
         default_catalog = d.pop("default_catalog", UNSET)
 
+        syntax_while_starting = d.pop("syntax_while_starting", UNSET)
+
         validate_input_request = cls(
             sql=sql,
             job=job,
             parameters=parameters,
             default_catalog=default_catalog,
+            syntax_while_starting=syntax_while_starting,
         )
 
         validate_input_request.additional_properties = d

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.checked_enum import CheckedEnum
+
 if TYPE_CHECKING:
     from ..models.sql_error_output import SqlErrorOutput
     from ..models.statement_span_output import StatementSpanOutput
@@ -25,12 +27,15 @@ class ValidationOutput:
             analyses cleanly.
         statements (list[StatementSpanOutput]): Every statement of the script as written, split by the server's lexer
             (`;` in strings, quoted names and comments does not split); empty for an empty or oversized script.
+        checked (CheckedEnum): * `full` - full
+            * `syntax` - syntax
     """
 
     valid: bool
     errors: list[SqlErrorOutput]
     schema: list[ValidationOutputSchemaItem]
     statements: list[StatementSpanOutput]
+    checked: CheckedEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -51,6 +56,8 @@ class ValidationOutput:
             statements_item = statements_item_data.to_dict()
             statements.append(statements_item)
 
+        checked = self.checked.value
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -59,6 +66,7 @@ class ValidationOutput:
                 "errors": errors,
                 "schema": schema,
                 "statements": statements,
+                "checked": checked,
             }
         )
 
@@ -94,11 +102,14 @@ class ValidationOutput:
 
             statements.append(statements_item)
 
+        checked = CheckedEnum(d.pop("checked"))
+
         validation_output = cls(
             valid=valid,
             errors=errors,
             schema=schema,
             statements=statements,
+            checked=checked,
         )
 
         validation_output.additional_properties = d
