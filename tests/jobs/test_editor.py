@@ -33,7 +33,8 @@ def test_validate_a_good_script_returns_the_last_querys_schema(developer_client:
     assert body == {"valid": True, "errors": [], "schema": [
         {"name": "id", "type": "int"}, {"name": "customer", "type": "string"},
         {"name": "doubled", "type": "decimal(12,2)"}], "statements": [
-        {"index": 0, "start": 0, "end": 14, "line": 1}, {"index": 1, "start": 16, "end": len(sql), "line": 2}]}
+        {"index": 0, "start": 0, "end": 14, "line": 1}, {"index": 1, "start": 16, "end": len(sql), "line": 2}],
+        "checked": "full"}
 
 
 @pytest.mark.parametrize(

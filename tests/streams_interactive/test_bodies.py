@@ -59,13 +59,13 @@ def test_validate_and_preview_bodies(interactive_worker: Worker, stream: str, de
     sql = "SELECT 1 AS one, 'a' AS s"
     assert api.call("post", "sql/validate/", {"sql": sql}) == {
         "valid": True, "errors": [], "schema": [{"name": "one", "type": "int"}, {"name": "s", "type": "string"}],
-        "statements": [{"index": 0, "start": 0, "end": len(sql), "line": 1}]}
+        "statements": [{"index": 0, "start": 0, "end": len(sql), "line": 1}], "checked": "full"}
     bad = api.call("post", "sql/validate/", {"sql": "SELECT 1;\n\n  SELECT * FROM ghost.db.t"})
     assert bad["valid"] is False and bad["schema"] == [] and len(bad["statements"]) == 2
     assert [(e["statement"], e["line"]) for e in bad["errors"]] == [(1, 3)]
     assert api.call("post", "sql/validate/", {"sql": " \n"}) == {"valid": False, "errors": [
         {"statement": None, "line": 1, "column": 1, "message": "The SQL script is empty."}], "schema": [],
-        "statements": []}
+        "statements": [], "checked": "full"}
     streaming = api.call("post", "sql/validate/", {"sql": f"SELECT room, v FROM STREAM(events.default.{stream})"})
     assert streaming["valid"] is True and streaming["schema"] == [{"name": "room", "type": "string"},
                                                                   {"name": "v", "type": "int"}]
