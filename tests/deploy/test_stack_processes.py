@@ -115,6 +115,8 @@ def test_stack_runs_a_cross_catalog_job_on_the_standalone_cluster(stack: dict[st
             health = urllib.request.urlopen(f"{stack['url']}/healthz", timeout=10).status
         except urllib.error.HTTPError as err:
             health = err.code
+        except (TimeoutError, urllib.error.URLError):  # gunicorn's workers still booting: ask again until the deadline
+            health = 0
     assert health == 200, s.tail("worker")
 
     status, _ = _call(f"{api}/catalogs/pg_src/", token, "PUT", {
