@@ -70,18 +70,6 @@ def _start_heartbeat(sender: Any = None, **kwargs: Any) -> None:
     logger.info("worker.ready", extra={"hostname": hostname})
 
 
-@worker_ready.connect
-def _start_parse_server(sender: Any = None, **kwargs: Any) -> None:
-    """An editor worker starts its parse server at once, so the first validation never waits for a JVM."""
-    from core.queues import EDITOR_QUEUE
-    from jobs.engines.parser import parse_server
-
-    consumer = getattr(sender, "task_consumer", None)
-    queues = {q.name for q in getattr(consumer, "queues", [])} if consumer is not None else {EDITOR_QUEUE}
-    if EDITOR_QUEUE in queues and settings.LAKEPORT_EDITOR_PARSE_SERVER:
-        parse_server().start()
-
-
 @worker_shutdown.connect
 def _stop_heartbeat(sender: Any = None, **kwargs: Any) -> None:
     _stop.set()

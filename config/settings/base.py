@@ -287,8 +287,9 @@ LAKEPORT_ENGINE_BIND_ADDRESS = env("LAKEPORT_ENGINE_BIND_ADDRESS", default="127.
 LAKEPORT_ENGINE_CDS = env.bool("LAKEPORT_ENGINE_CDS", default=True)
 # Signing in starts the engines of the user's (at most two) teams where they write SQL, in the background.
 LAKEPORT_ENGINE_WARM_ON_SIGN_IN = env.bool("LAKEPORT_ENGINE_WARM_ON_SIGN_IN", default=True)
-# An editor worker keeps Spark's SQL parser in a small JVM (~100 MB) so that validation while a team's engine starts
-# answers with a syntax check at once (jobs/engines/parser.py); off, it waits for the engine as before.
+# An editor worker keeps Spark's SQL parser in a small JVM (~100 MB, started by the first validation that finds an
+# engine starting) so that validation while a team's engine starts answers with a syntax check at once
+# (jobs/engines/parser.py); off, it waits for the engine as before.
 LAKEPORT_EDITOR_PARSE_SERVER = env.bool("LAKEPORT_EDITOR_PARSE_SERVER", default=True)
 # Spark event logs per team ("{team}" in the path), for a history server once an engine is gone; "" keeps none.
 LAKEPORT_SPARK_EVENT_LOG_DIR = env("LAKEPORT_SPARK_EVENT_LOG_DIR", default="")

@@ -1,7 +1,8 @@
 """The worker's parse server (lakeport_engine/parse_server.py): syntax checks that never wait for an engine start.
 
-One per worker process, started in the background when an editor worker is ready (and again if it dies). While a
-team's engine starts, validate answers with Spark's own parser alone (`checked: "syntax"`), and the editor asks
+One per worker process, started by the first validation that finds a team's engine starting (and again if it dies),
+so a worker that never serves the editor never runs it. While a team's engine starts, validate answers with Spark's
+own parser alone (`checked: "syntax"`), and the editor asks
 again once the engine is up. The server gets an allow-listed environment (no platform secret) and a private
 temporary home; it runs the parser only, never a statement.
 """

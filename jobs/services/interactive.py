@@ -193,7 +193,8 @@ def interactive_execute(*, team_id: int, mode: str, sql: str, limit: int = 0, ch
     with pool.lease(key) as engine:
         if engine is None:
             return {"busy": True}
-        if mode == "validate" and syntax_while_starting and not key.dedicated and not engine.started.is_set():
+        if (mode == "validate" and syntax_while_starting and settings.LAKEPORT_EDITOR_PARSE_SERVER
+                and not key.dedicated and not engine.started.is_set()):
             problems = _syntax_while_starting(engine, key, sql, give_up_at=give_up_at)
             if problems is not None:  # the editor asks again for the full check once the engine is up
                 return {"errors": problems, "schema": None, "checked": "syntax"}
