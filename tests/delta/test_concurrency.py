@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 from pyspark import cloudpickle
 from pyspark.sql.types import IntegerType
@@ -263,8 +264,7 @@ def test_delete_racing_a_merge_that_inserted_a_matching_row_fails(lake: Lake, ga
     delete = Writer(lake, "DELETE FROM lake.default.t WHERE lp_gate('a', id) % 2 = 0")
     delete.start()
     _wait_started(gate, "a")
-    lake.sql("MERGE INTO lake.default.t AS t USING (SELECT 4 AS id) AS s ON t.id = s.id "
-             "WHEN NOT MATCHED THEN INSERT *")
+    _merge_with_delta_rs(lake, {"id": pa.array([4], pa.int32())})
     gate("a")
     delete.join()
     assert isinstance(delete.error, DeltaConflictError), delete.error
@@ -280,10 +280,19 @@ def test_partition_delete_retries_over_a_merge_into_another_partition(lake: Lake
     delete = Writer(lake, "DELETE FROM lake.default.t WHERE p = 'x' AND lp_gate('a', id) > 0")
     delete.start()
     _wait_started(gate, "a")
-    lake.sql("MERGE INTO lake.default.t AS t USING (SELECT 3 AS id, 'y' AS p) AS s ON t.id = s.id "
-             "WHEN NOT MATCHED THEN INSERT *")
+    _merge_with_delta_rs(lake, {"id": pa.array([3], pa.int32()), "p": pa.array(["y"])})
     gate("a")
     delete.join()
     assert delete.error is None, delete.error
     assert _rows(lake) == [(2, "y"), (3, "y")]
     _no_orphans(lake)
+
+
+def _merge_with_delta_rs(lake: Lake, columns: dict[str, Any]) -> None:
+    """A concurrent MERGE (not a blind append) inserting `columns`' rows, by delta-rs: another writer of the table,
+    and one that needs no Spark task slot while the gated statement holds them (a Spark MERGE here waited for the
+    gate's timeout, its tasks queued behind the gated job's)."""
+    from deltalake import DeltaTable
+
+    (DeltaTable(lake.path("default", "t")).merge(pa.table(columns), predicate="t.id = s.id", source_alias="s",
+                                                   target_alias="t").when_not_matched_insert_all().execute())
