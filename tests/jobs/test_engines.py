@@ -14,7 +14,7 @@ from jobs.engines import default_engine
 from jobs.engines.pool import EnginePool
 from jobs.engines.process import EngineKey, engine_env, engine_launch, engine_python, engine_static_conf
 from jobs.engines.spark_home import lean_spark_home, wanted_jar
-from lakeport_engine.platform_jar import PLATFORM_JAR
+from lakeport_engine.platform_jar import NODUMP_AGENT, PLATFORM_JAR
 from tests.support.paths import REPO
 
 PLATFORM_ENV = {
@@ -56,7 +56,10 @@ def test_engines_get_the_platform_jar(tmp_path: Path) -> None:
 def test_an_operators_jvm_options_keep_the_engines_temp_dir(tmp_path: Path) -> None:
     with override_settings(LAKEPORT_SPARK_STATIC_CONF={"spark.driver.extraJavaOptions": "-XX:+UseG1GC"}):
         conf = engine_static_conf(key=EngineKey(team="acme"), scratch=tmp_path, python="/venv/bin/python")
-    assert conf["spark.driver.extraJavaOptions"] == f"-XX:+UseG1GC -Djava.io.tmpdir={tmp_path / 'tmp'}"
+    # and the platform's agent that makes the JVM non-dumpable (platform/jvm/native/nodump.c), built in setup
+    assert NODUMP_AGENT.is_file()
+    assert conf["spark.driver.extraJavaOptions"] == (f"-XX:+UseG1GC -Djava.io.tmpdir={tmp_path / 'tmp'} "
+                                                     f"-agentpath:{NODUMP_AGENT}")
 
 
 def test_the_launch_has_no_secret_on_its_command_line_or_in_its_init() -> None:
