@@ -217,7 +217,8 @@ def _syntax_while_starting(engine: EngineProcess, key: EngineKey, sql: str, *,
                            give_up_at: float) -> list[SyntaxProblem] | None:
     """Start the engine in the background and answer with the parse server's check, unless the engine is up first
     (None: the caller asks the engine). The parse server, a bare JVM, is up long before an engine is."""
-    threading.Thread(target=_start_engine, args=(key,), daemon=True, name=f"lakeport-start-{key.team}").start()
+    if not engine.start_lock.locked():  # one start at a time: the editor's repeated asks add no waiting threads
+        threading.Thread(target=_start_engine, args=(key,), daemon=True, name=f"lakeport-start-{key.team}").start()
     server = parse_server()
     server.start()
     while not server.ready:
