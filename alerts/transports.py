@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import json
-import urllib.error
-import urllib.request
+import socket
 from collections.abc import Callable
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 
-from alerts.endpoints import receiver_refusal
+from alerts.endpoints import ReceiverRefused, pin_receiver
 from alerts.messages import AlertMessage, plain_text
 from alerts.models import AlertChannel, ChannelKind
 from alerts.secrets import channel_secret
@@ -35,31 +35,56 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A receiver's redirect is an answer, not a hop: followed, it would send the alert where no check looked."""
+class _PinnedConnection(http.client.HTTPConnection):
+    """An HTTP connection to one checked address, whatever the host name would resolve to now (the Host header,
+    and for HTTPS the SNI and certificate check, still use the name)."""
 
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
+    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self._create_connection = _connector(address)
 
 
-_OPENER = urllib.request.build_opener(_NoRedirects)
+class _PinnedTLSConnection(http.client.HTTPSConnection):
+    """The HTTPS form of `_PinnedConnection` (HTTPSConnection wraps what HTTPConnection.connect opened)."""
+
+    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self._create_connection = _connector(address)
+
+
+def _connector(address: str) -> Callable[..., socket.socket]:
+    def connect(target: tuple[str, int], timeout: float, source: tuple[str, int] | None = None) -> socket.socket:
+        return socket.create_connection((address, target[1]), timeout, source)
+    return connect
 
 
 def _post(url: str, body: bytes, headers: dict[str, str], secret: str) -> None:
-    refusal = receiver_refusal(url)  # again now: the name may resolve elsewhere than when the channel was saved
-    if refusal is not None:
-        raise SendFailed(_scrub(f"Not sent: {refusal}", secret))
-    request = urllib.request.Request(url, data=body, method="POST",
-                                     headers={"Content-Type": "application/json", **headers})
-    try:
-        with _OPENER.open(request, timeout=settings.LAKEPORT_ALERT_SEND_TIMEOUT) as answer:
+    try:  # again now: the name may resolve elsewhere than when the channel was saved
+        receiver = pin_receiver(url)
+    except ReceiverRefused as exc:
+        raise SendFailed(_scrub(f"Not sent: {exc}", secret)) from None
+    kind = _PinnedTLSConnection if receiver.https else _PinnedConnection
+    failure: BaseException | None = None
+    for address in receiver.addresses:  # every one was checked; the first that answers takes the alert
+        connection = kind(receiver.host, receiver.port, address=address,
+                          timeout=settings.LAKEPORT_ALERT_SEND_TIMEOUT)
+        try:
+            connection.request("POST", receiver.target, body=body,
+                               headers={"Content-Type": "application/json", **headers})
+            answer = connection.getresponse()
             answer.read(1024)
-    except urllib.error.HTTPError as exc:
-        moved = " (redirects are not followed)" if 300 <= exc.code < 400 else ""
-        raise SendFailed(f"The receiver answered HTTP {exc.code}{moved}.") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise SendFailed(_scrub(f"Could not reach the receiver: {type(exc).__name__}: {reason}", secret)) from None
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            failure = exc
+            continue
+        finally:
+            connection.close()
+        if 300 <= answer.status < 400:  # an answer, not a hop: followed, it would go where no check looked
+            raise SendFailed(f"The receiver answered HTTP {answer.status} (redirects are not followed).")
+        if not 200 <= answer.status < 300:
+            raise SendFailed(f"The receiver answered HTTP {answer.status}.")
+        return
+    reason = getattr(failure, "reason", failure)
+    raise SendFailed(_scrub(f"Could not reach the receiver: {type(failure).__name__}: {reason}", secret))
 
 
 def _scrub(text: str, secret: str) -> str:

@@ -52,8 +52,9 @@ def deliveries_send(*, now: datetime | None = None) -> DeliveryReport:
     """One pass over the outbox: for every channel with work, send its due deliveries in order."""
     report = DeliveryReport()
     deliveries_reclaim(now=now)
+    # order_by(): the model's ordering would make DISTINCT list a channel once per delivery (and send it twice)
     channel_ids = (AlertDelivery.objects.filter(status__in=(DeliveryStatus.PENDING, DeliveryStatus.SENDING))
-                   .values_list("channel_id", flat=True).distinct())
+                   .order_by().values_list("channel_id", flat=True).distinct())
     for channel_id in list(channel_ids):
         _send_channel(channel_id, now=now, report=report)
     return report

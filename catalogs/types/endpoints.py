@@ -17,7 +17,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -189,15 +189,17 @@ def _allowed(endpoint: Endpoint, addresses: frozenset[str], allowed: Iterable[st
 
 def check_endpoints(endpoints: Iterable[Endpoint], *, services: list[PlatformService] | None = None,
                     allowed_hosts: Iterable[str] | None = None,
-                    allowed_setting: str = "LAKEPORT_CATALOG_ALLOWED_HOSTS", what: str = "catalogs") -> None:
+                    allowed_setting: str = "LAKEPORT_CATALOG_ALLOWED_HOSTS", what: str = "catalogs",
+                    resolved: Mapping[str, frozenset[str]] | None = None) -> None:
     """Raise EndpointRefused for the first endpoint that is a platform service or outside the allow-list
-    (`allowed_hosts`, the operator's `allowed_setting`; catalogs' by default)."""
+    (`allowed_hosts`, the operator's `allowed_setting`; catalogs' by default). `resolved` gives the addresses a
+    caller already resolved for a host (and will connect to): those are judged, not a second DNS answer."""
     from django.conf import settings
 
     services = platform_services() if services is None else services
     allowed = list(settings.LAKEPORT_CATALOG_ALLOWED_HOSTS if allowed_hosts is None else allowed_hosts)
     for endpoint in endpoints:
-        raw = addresses_of(endpoint.host)
+        raw = resolved[endpoint.host] if resolved and endpoint.host in resolved else addresses_of(endpoint.host)
         if any(_platform_refusal(endpoint, normalise(raw), s) for s in services):
             raise EndpointRefused(f"{endpoint.label} {REFUSED}")
         if allowed and not _allowed(endpoint, raw, allowed):

@@ -466,3 +466,128 @@ def test_a_receiver_cannot_redirect_an_alert_elsewhere(admin_client: APIClient) 
         victim.shutdown()
     assert sent["ok"] is False and "HTTP 302 (redirects are not followed)" in sent["error"]
     assert reached == []
+
+
+def test_a_rebinding_name_cannot_send_an_alert_past_the_check(admin_client: APIClient, receiver: Receiver,
+                                                              settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DNS rebinding: the attacker's name answers the send's check with an allowed address and the connection with
+    an internal one. The send must connect to the address it checked, so the internal service sees nothing."""
+    import socket
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    reached: list[str] = []
+
+    class Victim(BaseHTTPRequestHandler):  # an internal service on another loopback address, same port
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            reached.append(self.path)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    victim = ThreadingHTTPServer(("127.0.0.2", receiver.port), Victim)
+    threading.Thread(target=victim.serve_forever, daemon=True).start()
+    real_getaddrinfo = socket.getaddrinfo
+    answers = {"next": ["127.0.0.1"], "then": "127.0.0.1"}  # honest until armed
+
+    def attacker_dns(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "hooks.rebind.test":
+            return real_getaddrinfo(host, port, *args, **kwargs)
+        address = answers["next"].pop(0) if answers["next"] else answers["then"]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port or 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", attacker_dns)
+    settings.LAKEPORT_ALERT_ALLOWED_HOSTS = ["127.0.0.1/32"]  # the internal 127.0.0.2 is not on the list
+    try:
+        channel = admin_client.post("/api/v1/teams/acme/alert-channels/", {
+            "name": "rebinder", "kind": "webhook", "url": f"http://hooks.rebind.test:{receiver.port}/hook",
+            "secret": WEBHOOK_SECRET}, format="json")
+        assert channel.status_code == 201, channel.content
+        answers.update({"next": ["127.0.0.1"], "then": "127.0.0.2"})  # armed: one allowed answer, then internal
+        sent = admin_client.post(f"/api/v1/teams/acme/alert-channels/{channel.json()['id']}/test/").json()
+    finally:
+        victim.shutdown()
+        victim.server_close()
+    assert reached == []
+    assert sent["ok"] is True, sent  # it went where the check looked: the listed receiver
+    assert len(receiver.received) == 1 and receiver.received[0].headers["Host"] == f"hooks.rebind.test:{receiver.port}"
+
+
+def test_an_https_receiver_is_reached_at_its_checked_address_under_its_own_name(
+    admin_client: APIClient, settings: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """The pinned connection still speaks TLS to the name: SNI and the certificate check use the host name (a
+    certificate for `hooks.tls.test` only, no IP in it), while the socket goes to the address the check judged."""
+    import datetime
+    import socket
+    import ssl
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    def name(text: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = (x509.CertificateBuilder().subject_name(name("test CA")).issuer_name(name("test CA"))
+          .public_key(ca_key.public_key()).serial_number(1).not_valid_before(now - datetime.timedelta(hours=1))
+          .not_valid_after(now + datetime.timedelta(hours=1))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True).sign(ca_key, hashes.SHA256()))
+    cert = (x509.CertificateBuilder().subject_name(name("hooks.tls.test")).issuer_name(ca.subject)
+            .public_key(key.public_key()).serial_number(2).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(hours=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("hooks.tls.test")]), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    (tmp_path / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "server.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM) + key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))  # the receiver's CA is the only one trusted
+
+    seen: list[tuple[str, str]] = []
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            seen.append((self.headers["Host"], self.path))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "server.pem")
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    real_getaddrinfo = socket.getaddrinfo
+
+    def dns(host: Any, service: Any, *args: Any, **kwargs: Any) -> Any:
+        if host in ("hooks.tls.test", "hooks.elsewhere.test"):
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", service or 0))]
+        return real_getaddrinfo(host, service, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", dns)
+    try:
+        answers = {}
+        for host in ("hooks.tls.test", "hooks.elsewhere.test"):  # the second name is not on the certificate
+            channel = admin_client.post("/api/v1/teams/acme/alert-channels/", {
+                "name": host.split(".")[1], "kind": "webhook", "url": f"https://{host}:{port}/tls?x=1",
+                "secret": WEBHOOK_SECRET}, format="json").json()
+            answers[host] = admin_client.post(f"/api/v1/teams/acme/alert-channels/{channel['id']}/test/").json()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert answers["hooks.tls.test"]["ok"] is True, answers
+    assert seen == [(f"hooks.tls.test:{port}", "/tls?x=1")]
+    refused = answers["hooks.elsewhere.test"]
+    assert refused["ok"] is False and "Could not reach the receiver" in refused["error"]
+    assert "CERTIFICATE_VERIFY_FAILED" in refused["error"] or "certificate" in refused["error"].lower()

@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -135,7 +134,8 @@ def test_engines_alive_and_their_memory_come_from_the_live_workers_heartbeats(me
     # pool's view (alive = started and its process running) and the process's resident memory from /proc.
     pool = EnginePool(capacity=2, idle_seconds=600)
     engine = EngineProcess(EngineKey(team="acme"))
-    engine.proc = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(20_000_000); time.sleep(60)"])
+    engine.proc = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(20_000_000); print('ready', "
+                                    "flush=True); time.sleep(60)"], stdout=subprocess.PIPE, text=True)
     try:
         engine.started.set()
         pool._engines[engine.key] = engine
@@ -144,7 +144,7 @@ def test_engines_alive_and_their_memory_come_from_the_live_workers_heartbeats(me
         dead.proc.wait()
         dead.started.set()
         pool._engines[dead.key] = dead
-        time.sleep(0.5)  # the child has touched its 20 MB
+        assert engine.proc.stdout is not None and engine.proc.stdout.readline() == "ready\n"  # it holds its 20 MB
         summary = engines_by_team(pool)
         assert list(summary) == ["acme"] and summary["acme"]["alive"] == 1
         assert summary["acme"]["rss_bytes"] > 20_000_000
