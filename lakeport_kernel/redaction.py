@@ -63,6 +63,12 @@ def register_secret(value: str | None) -> None:
         listener()
 
 
+def registered_secrets() -> frozenset[str]:
+    """The secret values registered in this process so far (for masking that `redact` cannot do, e.g. bytes)."""
+    with _lock:
+        return frozenset(_secrets)
+
+
 def on_secret_registered(listener: Callable[[], None]) -> None:
     """Call `listener` after every newly registered secret (the engine refreshes Spark's redaction regex)."""
     with _lock:

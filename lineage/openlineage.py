@@ -27,8 +27,7 @@ from openlineage.client.facet_v2 import (
     symlinks_dataset,
 )
 
-from catalogs.models import Catalog
-from catalogs.secrets import stored_plain
+from catalogs.services.masking import team_secrets_register
 from jobs.models import JobRun, SqlJob
 from lakeport_kernel.redaction import redact
 
@@ -119,15 +118,10 @@ def build_event(*, job: SqlJob, run_id: str, sql: str, state: str, processing: s
 
 
 def _register_team_secrets(team_id: int) -> None:
-    """Open the team's catalog secrets (registering them for redaction) if this process has not yet: a START event
-    may leave before the run's engine asked for any catalog."""
-    if not transport_config():
-        return  # nothing is sent: nothing to mask
-    for stored in Catalog.objects.filter(team_id=team_id).values_list("configuration", flat=True):
-        try:
-            stored_plain(stored)
-        except Exception as exc:  # noqa: BLE001 - an unreadable row masks nothing; the event still goes
-            logger.warning("lineage.secrets_unreadable", extra={"error_class": type(exc).__name__})
+    """Open the team's catalog secrets (registering them for redaction): a START event may leave before the run's
+    engine asked for any catalog."""
+    if transport_config():  # nothing is sent: nothing to mask
+        team_secrets_register(team_id=team_id)
 
 
 def emit(event: RunEvent) -> None:

@@ -7,25 +7,35 @@ the web process call another host. Each request carries the team's UI token (job
 scripts and the REST API all stay under the proxy's path. Only GET and HEAD pass: the UI's kill links are off and
 nothing is changed through it. An engine that stopped (refused connection) or a port now held by another team's
 engine (403 from its filter) is "gone", never a page of someone else's.
+
+Spark redacts plan descriptions (`spark.sql.redaction.string.regex`) but not the one-line node labels of the SQL
+tab's graph, which are the typed SQL itself: every answer is masked on its way through (`_masked`), so a catalog
+secret a member typed as a literal reads `***` for the team's other members too, in any escaping a page uses.
 """
 
 from __future__ import annotations
 
+import html
 import http.client
-from collections.abc import Iterator
+import json
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
+from catalogs.services.masking import team_secrets_register
 from core.errors import NotFound
 from jobs.engines.spark_ui import TOKEN_HEADER, ui_token
 from jobs.models import JobRun
+from lakeport_kernel.redaction import MASK, registered_secrets
 
 TIMEOUT_SECONDS = 30.0
 CHUNK_BYTES = 64 * 1024
 # What the browser may see of the UI's answer (hop-by-hop headers and cookies stay behind).
-_PASSED_HEADERS = ("content-type", "content-length", "cache-control", "last-modified", "etag", "expires")
+# (No content-length: masking changes the length; Django streams the answer chunked.)
+_PASSED_HEADERS = ("content-type", "cache-control", "last-modified", "etag", "expires")
 _URL_SAFE = "/%:@!$&'()*+,;=~"  # what stays as sent: RFC 3986 delimiters and escapes
 GONE = "The Spark UI of this run is gone: the engine that ran it has stopped (the UI lives as long as its engine)."
 
@@ -60,7 +70,9 @@ def spark_ui_fetch(*, run: JobRun, path: str, query: str, method: str = "GET") -
     location = response.getheader("Location")
     if location:
         headers["Location"] = _proxied_location(location, prefix)
-    return UiAnswer(status=response.status, headers=headers, body=_chunks(connection, response))
+    team_secrets_register(team_id=run.team_id)
+    return UiAnswer(status=response.status, headers=headers,
+                    body=_masked(_chunks(connection, response), registered_secrets()))
 
 
 def _engine_port(run: JobRun) -> int:
@@ -88,3 +100,31 @@ def _chunks(connection: http.client.HTTPConnection, response: http.client.HTTPRe
             yield chunk
     finally:
         connection.close()
+
+
+def _spellings(secret: str) -> set[bytes]:
+    """The ways a page may carry `secret`: as is, HTML/XML-escaped, JSON-escaped, percent-encoded."""
+    forms = {secret, html.escape(secret, quote=False), html.escape(secret), html.escape(secret).replace("&#x27;", "&#39;"),
+             html.escape(secret).replace("&#x27;", "&apos;"), json.dumps(secret)[1:-1],
+             json.dumps(secret, ensure_ascii=False)[1:-1], quote(secret, safe=""), quote(secret)}
+    return {form.encode() for form in forms if form}
+
+
+def _masked(chunks: Iterator[bytes], secrets: Iterable[str]) -> Iterator[bytes]:
+    """`chunks` with every spelling of every secret replaced by the mask, also across chunk boundaries: the last
+    (longest spelling − 1) bytes wait for the next chunk, since only a secret's prefix can end a chunk unmatched."""
+    spellings = sorted({form for secret in secrets for form in _spellings(secret)}, key=len, reverse=True)
+    if not spellings:
+        yield from chunks
+        return
+    pattern = re.compile(b"|".join(re.escape(form) for form in spellings))
+    keep = len(spellings[0]) - 1
+    pending = b""
+    for chunk in chunks:
+        pending = pattern.sub(MASK.encode(), pending + chunk)
+        if len(pending) > keep:
+            cut = len(pending) - keep
+            yield pending[:cut]
+            pending = pending[cut:]
+    if pending:
+        yield pending

@@ -14,6 +14,7 @@ as a developer of team acme on a real worker, team engine, PostgreSQL and MariaD
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import uuid
@@ -223,6 +224,15 @@ def test_typed_secrets_never_reach_openlineage_or_spark_ui_plans(worker: Worker,
     for plan in plans:
         assert PG_PASSWORD not in plan and TYPED not in plan, plan
     assert any("redacted" in plan for plan in plans)
+    # the SQL tab's graph: its node labels are the typed SQL (Spark does not redact them); the proxy masks them
+    ours_exec = [e for e in executions if "orders" in e["planDescription"]]
+    for execution in ours_exec:
+        page = dev.get(f"/t/{team.name}/runs/{run.id}/spark/SQL/execution/?id={execution['id']}")
+        assert page.status_code == 200
+        text = b"".join(page.streaming_content).decode()
+        assert "orders" in text and "***" in text  # the graph is there, the typed password masked in it
+        assert PG_PASSWORD not in text and html.escape(PG_PASSWORD) not in text
+    assert PG_PASSWORD not in json.dumps(executions)
 
     # the team's Spark event log (what a history server shows once the engine is gone): the run's query is there.
     # Like the SQL tab's graph, its plan node labels keep literals the user typed (docs/security.md, known gaps).
