@@ -22,13 +22,14 @@ psql -h 127.0.0.1 -U postgres -d postgres -tAq -c \
   "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${test_db//\'/}' AND pid <> pg_backend_pid()" \
   >/dev/null 2>&1 || true
 # --create-db: a test database left by an earlier run never hides a migration problem.
-if [ "$#" -gt 0 ] || [ "${LAKEPORT_TEST_SHARDS:-2}" -le 1 ]; then
+if [ "$#" -gt 0 ] || [ "${LAKEPORT_TEST_SHARDS:-3}" -le 1 ]; then
   exec .venv/bin/python -m pytest --create-db --durations=25 "$@"
 fi
-# The whole suite: LAKEPORT_TEST_SHARDS (default 2) pytest sessions side by side, each a complete session of its own
+# The whole suite: LAKEPORT_TEST_SHARDS (default 3) pytest sessions side by side, each a complete session of its own
 # (tests/support/shards.py): its own test database, Redis database, engine scratch directory and temp directory.
-# Most of the suite waits (JVM starts, workers, streams, the browser): two sessions overlap those waits.
-shards=${LAKEPORT_TEST_SHARDS:-2}
+# Most of the suite waits (JVM starts, workers, streams, the browser): the sessions overlap those waits (with two,
+# the two cores sat under load 2 for long stretches of a CI run).
+shards=${LAKEPORT_TEST_SHARDS:-3}
 logs=$(mktemp -d /tmp/lakeport-test-logs.XXXXXX)
 pids=()
 for i in $(seq 1 "$shards"); do
