@@ -11,7 +11,7 @@ from grants.models import Grant
 class CatalogHistoryAccessHook:
     """Writes one history entry per grant or revoke on a catalog of the team (in the change's transaction)."""
 
-    def access_changed(self, *, grant: Grant, action: str, actor: User | None) -> None:
+    def access_changed(self, *, grant: Grant, action: str, actor: User | None, actor_name: str | None = None) -> None:
         """Record who granted or revoked what on which securable (none for a catalog the team does not have)."""
         catalog = Catalog.objects.filter(team_id=grant.team_id, catalog_name=grant.catalog).first()
         if catalog is None:
@@ -19,6 +19,6 @@ class CatalogHistoryAccessHook:
         principal = grant.group.name if grant.group is not None else (grant.user.username if grant.user else "")
         CatalogChange.objects.create(
             team_id=grant.team_id, catalog_name=catalog.catalog_name, catalog_type=catalog.catalog_type,
-            action=action, actor=actor, actor_name=actor.username if actor else "system", version=catalog.version,
+            action=action, actor=actor, actor_name=actor.username if actor else (actor_name or "system"), version=catalog.version,
             changes={"privilege": grant.privilege, "securable": grant.securable,
                      "principal_type": "group" if grant.group_id else "user", "principal": principal})

@@ -1390,6 +1390,14 @@ export interface components {
             alert_rules?: {
                 [key: string]: string[];
             };
+            /** @description The same for a `groups` section. */
+            groups?: {
+                [key: string]: string[];
+            };
+            /** @description The same for a `grants` section, each grant named `SELECT ON lake.sales.orders TO GROUP analysts`. */
+            grants?: {
+                [key: string]: string[];
+            };
         };
         CatalogChangeOutput: {
             catalog_name: string;
