@@ -1266,9 +1266,10 @@ export interface components {
          *     * `rotate` - Secrets re-encrypted
          *     * `grant` - Privilege granted
          *     * `revoke` - Privilege revoked
+         *     * `refuse` - Access refused
          * @enum {string}
          */
-        ActionEnum: "create" | "update" | "delete" | "rotate" | "grant" | "revoke";
+        ActionEnum: "create" | "update" | "delete" | "rotate" | "grant" | "revoke" | "refuse";
         /**
          * @description * `webhook` - Webhook (JSON body, HMAC-SHA256 signature header)
          *     * `slack` - Slack-compatible incoming webhook
