@@ -121,7 +121,7 @@ def _matrix(w: World) -> None:
 
 def test_jdbc_catalog_reads_writes_and_refusals(access_worker: Worker, team: Team, pg_source: Any,
                                                 settings: Any) -> None:
-    settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = 180  # a loaded CI machine: an editor call waits, it is not the test
+    settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = 300  # a loaded CI machine: an editor call waits, it is not the test
     with psycopg.connect(pg_source.dsn, autocommit=True) as conn:
         for table in ("pub", "secret", "sink"):
             conn.execute(f"CREATE TABLE public.{table} (id integer)")
@@ -136,7 +136,7 @@ def test_jdbc_catalog_reads_writes_and_refusals(access_worker: Worker, team: Tea
 
 def test_hive_catalog_reads_writes_and_refusals(access_worker: Worker, team: Team, hive_metastore: Any, spark: Any,
                                                 settings: Any) -> None:
-    settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = 180
+    settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = 300
     config = HiveConfig.model_validate({"metastore-uris": hive_metastore.uri, "default-database": "default",
                                         "warehouse": str(hive_metastore.warehouse)})
     Catalog.objects.create(team=team, catalog_type="hive", catalog_name="hv", configuration=seal_configuration(config))
