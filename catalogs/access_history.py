@@ -1,17 +1,39 @@
-"""Grants and revokes in the catalog history (docs/access.md): registered with grants/hooks.py by catalogs/apps.py."""
+"""Access in the catalog history (docs/access.md): grants and revokes (registered with grants/hooks.py by
+catalogs/apps.py), and the accesses the guard refused by rule `access`.
+
+A refusal is recorded as who, when, which privilege on which securable and where (run, preview, validate, live,
+stream) — the names the refusal's own message gives, never the statement. Rate-limited so a loop cannot flood the
+table: the same refusal (user, privilege, securable, entry point) within `REFUSAL_WINDOW` counts as a repeat on the
+first entry (`repeats`; a concurrent repeat may be lost, the count is a lower bound), and beyond
+`REFUSALS_PER_WINDOW` distinct entries of one user in a team per window nothing more is written until the window
+moves on.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import User
+import logging
+from datetime import timedelta
 
-from catalogs.models import Catalog, CatalogChange
+from django.contrib.auth.models import User
+from django.db import DatabaseError
+from django.utils import timezone
+
+from catalogs.models import Catalog, CatalogChange, CatalogChangeAction
 from grants.models import Grant
+from lakeport_engine.access import refused_securables
+from lakeport_engine.protocol import AccessDocument
+
+logger = logging.getLogger(__name__)
+
+REFUSAL_WINDOW = timedelta(minutes=1)
+REFUSALS_PER_WINDOW = 20
+REFUSAL_ENTRIES = ("run", "preview", "validate", "live", "stream")
 
 
 class CatalogHistoryAccessHook:
     """Writes one history entry per grant or revoke on a catalog of the team (in the change's transaction)."""
 
-    def access_changed(self, *, grant: Grant, action: str, actor: User | None) -> None:
+    def access_changed(self, *, grant: Grant, action: str, actor: User | None, actor_name: str | None = None) -> None:
         """Record who granted or revoked what on which securable (none for a catalog the team does not have)."""
         catalog = Catalog.objects.filter(team_id=grant.team_id, catalog_name=grant.catalog).first()
         if catalog is None:
@@ -19,6 +41,49 @@ class CatalogHistoryAccessHook:
         principal = grant.group.name if grant.group is not None else (grant.user.username if grant.user else "")
         CatalogChange.objects.create(
             team_id=grant.team_id, catalog_name=catalog.catalog_name, catalog_type=catalog.catalog_type,
-            action=action, actor=actor, actor_name=actor.username if actor else "system", version=catalog.version,
+            action=action, actor=actor, actor_name=actor.username if actor else (actor_name or "system"),
+            version=catalog.version,
             changes={"privilege": grant.privilege, "securable": grant.securable,
                      "principal_type": "group" if grant.group_id else "user", "principal": principal})
+
+
+def access_refused(*, team_id: int, access: AccessDocument | None, message: str, entry: str) -> int:
+    """Record in the catalog history each `access` refusal `message` names, for the caller of `access` (the
+    request's AccessDocument) at `entry` (one of REFUSAL_ENTRIES); the number of entries written or counted.
+
+    Never raises: the audit must not turn a refusal into a different error (a failure is logged)."""
+    found = refused_securables(message)
+    if not found or access is None or not access.get("user"):
+        return 0
+    try:
+        return _record(team_id=team_id, username=access["user"], found=found, entry=entry)
+    except DatabaseError:
+        logger.exception("access.refusal_not_recorded", extra={"team_id": team_id, "entry": entry})
+        return 0
+
+
+def _record(*, team_id: int, username: str, found: list[tuple[str, str, str]], entry: str) -> int:
+    now = timezone.now()
+    recent = CatalogChange.objects.filter(team_id=team_id, action=CatalogChangeAction.REFUSE, actor_name=username,
+                                          time__gte=now - REFUSAL_WINDOW)
+    user = User.objects.filter(username=username).first()
+    written = 0
+    for privilege, level, securable in dict.fromkeys(found):
+        catalog = Catalog.objects.filter(team_id=team_id, catalog_name=securable.split(".")[0]).first()
+        if catalog is None:
+            continue  # a securable of no catalog of the team has no history (as for grants)
+        changes = {"privilege": privilege, "level": level, "securable": securable, "entry": entry}
+        same = recent.filter(catalog_name=catalog.catalog_name, changes__contains=changes).order_by("time").first()
+        if same is not None:
+            same.changes = {**same.changes, "repeats": int(same.changes.get("repeats", 1)) + 1}
+            same.save(update_fields=["changes"])
+        elif recent.count() >= REFUSALS_PER_WINDOW:
+            logger.info("access.refusals_capped", extra={"team_id": team_id, "user": username})
+            continue
+        else:
+            CatalogChange.objects.create(
+                team_id=team_id, catalog_name=catalog.catalog_name, catalog_type=catalog.catalog_type,
+                action=CatalogChangeAction.REFUSE, actor=user, actor_name=username, version=catalog.version,
+                changes=changes, time=now)
+        written += 1
+    return written

@@ -64,6 +64,7 @@ class CatalogChangeAction(models.TextChoices):
     ROTATE = "rotate", "Secrets re-encrypted"
     GRANT = "grant", "Privilege granted"
     REVOKE = "revoke", "Privilege revoked"
+    REFUSE = "refuse", "Access refused"
 
 
 class CatalogChange(models.Model):

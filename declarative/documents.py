@@ -1,5 +1,6 @@
 """A declarative document as read from a file or a request body: YAML (or JSON, which is YAML) without aliases,
-and its sections (`catalogs`, `jobs`, `schedules`, `materialized_views`, `alert_channels`, `alert_rules`)."""
+and its sections (`catalogs`, `jobs`, `schedules`, `materialized_views`, `alert_channels`, `alert_rules`, `groups`,
+`grants`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import yaml
 
-PIPELINE_SECTIONS = ("jobs", "schedules", "materialized_views", "alert_channels", "alert_rules")
+PIPELINE_SECTIONS = ("jobs", "schedules", "materialized_views", "alert_channels", "alert_rules", "groups", "grants")
 
 
 class _NoAliasLoader(yaml.SafeLoader):

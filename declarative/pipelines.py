@@ -6,6 +6,7 @@
                  retry_backoff_seconds, parameters}]
     materialized_views: [{name (catalog.database.view), refresh (manual | on_commit | schedule), cron, time_zone}]
     alert_channels: [...], alert_rules: [...]   (declarative/alerting.py)
+    groups: [...], grants: [...]                (declarative/access.py)
 
 A `materialized_views` entry sets how a view is refreshed (as ALTER MATERIALIZED VIEW); one with a `query` also
 declares the view itself — created, redefined or (prune) dropped by runs of the team's engine before the rest is
@@ -30,6 +31,7 @@ from catalogs.models import MaterializedView
 from catalogs.services import SectionResult
 from catalogs.services.materialized_views import view_refresh_set
 from core.errors import Conflict, InvalidInput
+from declarative.access import GROUP_FIELDS, apply_grants, apply_groups
 from declarative.alerting import CHANNEL_FIELDS, RULE_FIELDS, apply_channels, apply_rules
 from declarative.views import APPLY_JOB as APPLY_VIEWS_JOB
 from jobs.models import Engine, JobKind, SqlJob
@@ -205,9 +207,11 @@ def _apply_views(team: Team, entries: list[dict[str, Any]], result: SectionResul
 
 def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, Any], prune: bool = False,
                     dry_run: bool = False, environ: Mapping[str, str] | None = None,
-                    planned_views: Mapping[str, str] | None = None) -> dict[str, dict[str, list[str]]]:
+                    planned_views: Mapping[str, str] | None = None,
+                    operator: str | None = None) -> dict[str, dict[str, list[str]]]:
     """Make `team`'s jobs and schedules match the document's `jobs`/`schedules` sections (see the module doc).
-    `planned_views` (view → create | replace | drop) are the views the document's Spark part makes or drops.
+    `planned_views` (view → create | replace | drop) are the views the document's Spark part makes or drops;
+    `operator` names the shell's operator when there is no `actor` (grants and revokes are recorded by it).
 
     Raises InvalidInput naming the entry and field; the caller's transaction then writes nothing.
     """
@@ -233,6 +237,13 @@ def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, An
             results["alert_rules"] = SectionResult()
             apply_rules(team, section_entries(sections["alert_rules"], "alert_rules", RULE_FIELDS), prune,
                         results["alert_rules"], entry_error)
+        if "groups" in sections:  # declarative/access.py; before the grants that name them
+            results["groups"] = SectionResult()
+            apply_groups(team, section_entries(sections["groups"], "groups", GROUP_FIELDS), prune, results["groups"],
+                         actor, operator, entry_error)
+        if "grants" in sections:
+            results["grants"] = SectionResult()
+            apply_grants(team, sections["grants"], prune, results["grants"], actor, operator, entry_error)
         if dry_run:
             transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
     return {name: r.sorted() for name, r in results.items()}

@@ -32,3 +32,8 @@ class ApplyResultSerializer(serializers.Serializer[Any]):
                                            help_text="The same for an `alert_channels` section.")
     alert_rules = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
                                         help_text="The same for an `alert_rules` section.")
+    groups = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                   help_text="The same for a `groups` section.")
+    grants = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                   help_text="The same for a `grants` section, each grant named "
+                                             "`SELECT ON lake.sales.orders TO GROUP analysts`.")

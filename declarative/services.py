@@ -1,5 +1,6 @@
-"""Declarative apply of a whole document: its catalogs (catalogs/services/apply.py), then its jobs, schedules and
-alert channels and rules (declarative/pipelines.py), in one transaction, so the document is applied all or nothing."""
+"""Declarative apply of a whole document: its catalogs (catalogs/services/apply.py), then its jobs, schedules,
+alert channels and rules, groups and grants (declarative/pipelines.py), in one transaction, so the document is
+applied all or nothing."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class ApplyResult(SectionResult):
     materialized_views: dict[str, list[str]] | None = None  # …and `materialized_views` (prune: views a document made)
     alert_channels: dict[str, list[str]] | None = None  # …its `alert_channels` (declarative/alerting.py)
     alert_rules: dict[str, list[str]] | None = None  # …and its `alert_rules`
+    groups: dict[str, list[str]] | None = None  # …its `groups` (declarative/access.py)
+    grants: dict[str, list[str]] | None = None  # …and its `grants` (named `SELECT ON x TO GROUP g`)
 
     def as_dict(self) -> dict[str, Any]:
         """The API's response body: the sections the document had."""
@@ -79,8 +82,10 @@ def _apply(*, team: Team, actor: User | None, entries: Any, pipelines: Any, prun
             result.deleted, result.unchanged = catalogs.deleted, catalogs.unchanged
         if pipelines:
             applied = pipelines_apply(team=team, actor=actor, sections=pipelines, prune=prune, dry_run=dry_run,
-                                      environ=environ, planned_views=planned)
+                                      environ=environ, planned_views=planned,
+                                      operator=actor_name if actor is None else None)
             result.jobs, result.schedules = applied.get("jobs"), applied.get("schedules")
             result.materialized_views = applied.get("materialized_views")
             result.alert_channels, result.alert_rules = applied.get("alert_channels"), applied.get("alert_rules")
+            result.groups, result.grants = applied.get("groups"), applied.get("grants")
     return result

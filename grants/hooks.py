@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 class AccessHook(Protocol):
     """Hears grants and revokes (see the module docstring)."""
 
-    def access_changed(self, *, grant: Grant, action: str, actor: User | None) -> None: ...
+    def access_changed(self, *, grant: Grant, action: str, actor: User | None, actor_name: str | None = None) -> None:
+        """Hear one grant (`action` "grant") or revoke; `actor_name` names an actor that is no user (the CLI)."""
 
 
 _lock = threading.Lock()
@@ -33,9 +34,10 @@ def register_access_hook(hook: AccessHook) -> None:
             _hooks.append(hook)
 
 
-def access_changed(*, grant: Grant, action: str, actor: User | None) -> None:
-    """Tell every hook that `grant` was made (`action` "grant") or removed ("revoke")."""
+def access_changed(*, grant: Grant, action: str, actor: User | None, actor_name: str | None = None) -> None:
+    """Tell every hook that `grant` was made (`action` "grant") or removed ("revoke"), by `actor` (or, with no
+    user, the name `actor_name`: `cli:<OS user>`)."""
     with _lock:
         hooks = list(_hooks)
     for hook in hooks:
-        hook.access_changed(grant=grant, action=action, actor=actor)
+        hook.access_changed(grant=grant, action=action, actor=actor, actor_name=actor_name)

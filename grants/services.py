@@ -4,12 +4,14 @@ history through `grants/hooks.py`, in the same transaction."""
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from core.errors import Conflict, Forbidden, InvalidInput, NotFound
 from grants.hooks import access_changed
-from grants.models import Grant, Group, Privilege
+from grants.models import GROUP_NAME_RE, Grant, Group, Privilege
 from grants.selectors import access_policy, grants_visible
 from lakeport_engine.access import MANAGE, describe, securable_parts
 from teams.models import Membership, Team
@@ -24,6 +26,11 @@ def _member(*, team: Team, username: str) -> User:
 
 def group_create(*, team: Team, name: str, description: str = "", members: list[str] | None = None) -> Group:
     """A new group of the team (name unique in the team), with `members` (usernames of members)."""
+    if not isinstance(name, str) or not re.fullmatch(GROUP_NAME_RE, name):
+        raise InvalidInput.of({"name": ["Use lowercase letters, digits, '_' and '-', starting with a letter "
+                                        "(at most 63)."]})
+    if len(description) > 500:
+        raise InvalidInput.of({"description": ["At most 500 characters."]})
     with transaction.atomic():
         if Group.objects.filter(team=team, name=name).exists():
             raise Conflict(f"Team '{team.name}' already has a group '{name}'.")
@@ -57,15 +64,20 @@ def group_member_remove(*, group: Group, username: str) -> None:
     group.members.remove(user)
 
 
-def group_delete(*, group: Group, actor: User | None) -> None:
-    """Delete a group and the grants it held (each recorded as a revoke)."""
+def group_delete(*, group: Group, actor: User | None, operator: str | None = None) -> None:
+    """Delete a group and the grants it held (each recorded as a revoke, by `actor` or the `operator`'s name)."""
     with transaction.atomic():
         for grant in list(group.grants.select_related("group")):
-            access_changed(grant=grant, action="revoke", actor=actor)
+            access_changed(grant=grant, action="revoke", actor=actor, actor_name=operator)
         group.delete()
 
 
-def _may_manage(*, team: Team, actor: User, securable: tuple[str, ...]) -> None:
+def _may_manage(*, team: Team, actor: User | None, securable: tuple[str, ...], operator: str | None = None) -> None:
+    if actor is None:
+        # no user: only a platform operator at the shell (`manage.py apply` without --as), recorded by name
+        if operator:
+            return
+        raise Forbidden("Granting and revoking needs a signed-in member of the team.")
     policy = access_policy(team=team, user=actor)
     if policy.admin:
         return
@@ -73,16 +85,17 @@ def _may_manage(*, team: Team, actor: User, securable: tuple[str, ...]) -> None:
         raise Forbidden(f"Granting and revoking on {describe(securable)} needs MANAGE on it (or a team admin).")
 
 
-def grant_create(*, team: Team, actor: User, securable: str, privilege: str, principal_type: str,
-                 principal: str) -> Grant:
-    """Grant `privilege` on `securable` to a member (`principal_type` "user") or a group of the team."""
+def grant_create(*, team: Team, actor: User | None, securable: str, privilege: str, principal_type: str,
+                 principal: str, operator: str | None = None) -> Grant:
+    """Grant `privilege` on `securable` to a member (`principal_type` "user") or a group of the team, as `actor`
+    (a team admin or a MANAGE holder) or, with no user, as the shell's `operator` (`cli:<OS user>`)."""
     try:
         parts = securable_parts(securable)
     except ValueError as exc:
         raise InvalidInput.of({"securable": [str(exc)]}) from None
     if privilege not in Privilege.values:
         raise InvalidInput.of({"privilege": [f"Use one of {', '.join(Privilege.values)}."]})
-    _may_manage(team=team, actor=actor, securable=parts)
+    _may_manage(team=team, actor=actor, securable=parts, operator=operator)
     user, group = None, None
     if principal_type == "group":
         group = Group.objects.filter(team=team, name=principal).first()
@@ -96,18 +109,18 @@ def grant_create(*, team: Team, actor: User, securable: str, privilege: str, pri
         with transaction.atomic():
             grant = Grant.objects.create(team=team, securable=".".join(parts), catalog=parts[0], privilege=privilege,
                                          user=user, group=group, granted_by=actor)
-            access_changed(grant=grant, action="grant", actor=actor)
+            access_changed(grant=grant, action="grant", actor=actor, actor_name=operator)
     except IntegrityError:
         raise Conflict(f"{privilege} on {'.'.join(parts)} is already granted to {principal_type} "
                        f"'{principal}'.") from None
     return grant
 
 
-def grant_delete(*, grant: Grant, actor: User) -> None:
-    """Revoke one grant (team admins, or MANAGE on its securable)."""
-    _may_manage(team=grant.team, actor=actor, securable=securable_parts(grant.securable))
+def grant_delete(*, grant: Grant, actor: User | None, operator: str | None = None) -> None:
+    """Revoke one grant (team admins, MANAGE on its securable, or the shell's `operator` with no user)."""
+    _may_manage(team=grant.team, actor=actor, securable=securable_parts(grant.securable), operator=operator)
     with transaction.atomic():
-        access_changed(grant=grant, action="revoke", actor=actor)
+        access_changed(grant=grant, action="revoke", actor=actor, actor_name=operator)
         grant.delete()
 
 

@@ -13,6 +13,7 @@ Imports no Django: the engine's guard uses it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lakeport_engine.protocol import PRIVILEGES, AccessDocument
@@ -48,6 +49,16 @@ def implies(held: str, wanted: str) -> bool:
 def describe(target: tuple[str, ...]) -> str:
     """`table 'cat.db.t'`: the securable as a refusal names it."""
     return f"{LEVELS.get(len(target), 'securable')} '{'.'.join(target)}'"
+
+
+# what a refusal by rule `access` ends with: `(SELECT on table 'cat.db.t') (rule: access)` (GuardRefusal + describe)
+_REFUSAL = re.compile(r"\((" + "|".join(PRIVILEGES) + r") on (catalog|schema|table) '([^'\s]+)'\) \(rule: access\)")
+
+
+def refused_securables(message: str) -> list[tuple[str, str, str]]:
+    """The (privilege, level, securable) each `access` refusal in `message` names — the platform's reading of the
+    guard's own wording (`describe`), so the audit records names only, never the statement's text."""
+    return [(m.group(1), m.group(2), m.group(3)) for m in _REFUSAL.finditer(message or "")]
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any, Literal, cast
 from django.conf import settings
 from django.db import close_old_connections
 
+from catalogs.access_history import access_refused
 from grants.selectors import access_document
 from jobs import hooks
 from jobs.engines import engine_key
@@ -117,6 +118,10 @@ def execute_on_engine(engine: TeamEngine, *, run: JobRun, recorder: RunListener)
         recorder.on_cancel(call.cancel)
         call.wait()
         end = call.result
+    error = end.get("error")
+    if not end.get("succeeded") and error:  # a refused access goes to the catalog history too
+        access_refused(team_id=run.team_id, access=request["access"], message=str(error.get("message") or ""),
+                       entry="run")
     ordered = end.get("statements") or [statements[i] for i in sorted(statements)]
     return Outcome(succeeded=end.get("succeeded", False), error=end.get("error"), statements=ordered,
                    catalogs_used=end.get("catalogs_used", []), result=last_result(ordered),

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 
+from catalogs.access_history import access_refused
 from core.errors import InvalidInput, NotFound, Unavailable
 from core.queues import EDITOR_QUEUE
 from grants.selectors import access_document
@@ -281,13 +282,15 @@ def sql_validate(*, team: Team, sql: str, job_id: int | None = None, parameters:
         rendered = editor_render(team=team, sql=sql, job_id=job_id, overrides=parameters)
     except ParameterError as exc:
         return ValidationReport(errors=[parameter_error(sql, exc)], statements=statements)
+    access = access_document(team=team, user=user)
     answer = _ask_engine(team=team, mode="validate", sql=rendered.sql if rendered else sql,
-                         default_catalog=default_catalog, syntax_while_starting=syntax_while_starting,
-                         access=access_document(team=team, user=user))
+                         default_catalog=default_catalog, syntax_while_starting=syntax_while_starting, access=access)
     if answer.get("error") and not answer.get("errors"):
         return ValidationReport(errors=[_error(str(answer["error"].get("message") or "The engine failed."))],
                                 statements=statements)
     errors, schema = answer.get("errors") or [], answer.get("schema")
+    for e in errors:  # refused accesses go to the catalog history (rate-limited: validation runs as one types)
+        access_refused(team_id=team.id, access=access, message=str(e.get("message", "")), entry="validate")
     return ValidationReport(errors=[{**_written(e, rendered), "message": redact(str(e.get("message", "")))}
                                     for e in errors], schema=list(schema or []), statements=statements,
                             checked="syntax" if answer.get("checked") == "syntax" else "full")
@@ -368,15 +371,17 @@ def sql_preview(*, team: Team, sql: str, limit: int, job_id: int | None = None,
     streaming = is_streaming(last.sql)
     if keyword not in READ_KEYWORDS and not streaming:
         raise editor_refusal(writes)
+    access = access_document(team=team, user=user)
     answer = _ask_engine(team=team, mode="preview", sql=sql, limit=limit,
                          check_writes=last.sql if keyword in PLAN_CHECKED and not streaming else None,
                          default_catalog=default_catalog, snapshot={"consistent": True} if consistent else None,
-                         access=access_document(team=team, user=user))
+                         access=access)
     if answer.get("writes"):
         raise editor_refusal(writes)
     if not answer.get("succeeded"):
         error = _written(answer.get("error") or {}, rendered)
         message = str(error.get("message") or "The query failed.")
+        access_refused(team_id=team.id, access=access, message=message, entry="preview")
         where = (f"Statement {error['statement'] + 1}, line {error.get('line')}, column {error.get('column')}: "
                  if error.get("statement") is not None and not message.startswith("Statement ") else "")
         raise editor_refusal(where + message)

@@ -22,6 +22,7 @@ from celery import current_app, states
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 
+from catalogs.access_history import access_refused
 from core.errors import NotFound
 from core.queues import EDITOR_QUEUE
 from grants.selectors import access_document
@@ -214,6 +215,7 @@ def live_preview_execute(*, preview_id: str, team_id: int, sql: str, seconds: fl
         if error:
             state["status"] = LivePreviewStatus.FAILED
             state["error"] = {**error, "message": redact(error["message"])}
+            access_refused(team_id=team.id, access=access, message=str(error["message"]), entry="live")
         else:
             state["status"] = LivePreviewStatus.STOPPED
         return {**state, "rows": list(state["rows"])}

@@ -38,6 +38,7 @@ from django.db import DatabaseError, close_old_connections, connection, transact
 from django.db.models import Case, CharField, F, PositiveIntegerField, Q, Value, When
 from django.utils import timezone
 
+from catalogs.access_history import access_refused
 from grants.selectors import access_document
 from jobs.engines import static_conf_for
 from jobs.engines.calls import EngineCall
@@ -287,6 +288,9 @@ class Supervisor:
                 self._set(status=StreamStatus.RESTARTING)
                 continue
             if end.ending is Ending.REFUSED:
+                # a refused access (the job owner's privileges at start) goes to the catalog history too
+                access_refused(team_id=job.team_id, access=access_document(team=job.team, user=job.created_by),
+                               message=end.message or "", entry="stream")
                 self._finish(StreamStatus.FAILED, last_error=end.message)
                 return "failed"
             failures = 1 if end.batches else failures + 1

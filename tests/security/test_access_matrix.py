@@ -315,3 +315,29 @@ def test_the_lineage_api_hides_datasets_the_caller_may_not_browse(access_worker:
         hidden = people.alice.get(f"{API}/lineage/datasets/{salaries['id']}/{path}")
         assert hidden.status_code == 404, (path, hidden.status_code)
     assert people.bob.get(f"{API}/lineage/datasets/{pay['id']}/").status_code == 404  # bob browses nothing in lake
+
+
+def test_refused_accesses_are_in_the_catalog_history_without_the_statement(access_worker: Worker, people: People,
+                                                                          team: Team) -> None:
+    literal = "needle-literal-7f3a"  # a literal of the refused statements: it must never reach the history
+    sql = f"SELECT email FROM lake.sales.customers WHERE email = '{literal}'"
+    assert preview(people.alice, sql).status_code == 400
+    for _ in range(3):  # validation runs as one types: repeats count on one entry
+        assert people.alice.post(f"{API}/sql/validate/", {"sql": sql}, format="json").json()["valid"] is False
+    run = _run(people.bob, "refused-run", f"INSERT INTO lake.sales.orders SELECT 9, length('{literal}')")
+    assert run.status == RunStatus.FAILED
+    assert rows(people.alice, "SELECT amount FROM lake.sales.orders WHERE id = 1") == [[10]]  # allowed: no entry
+
+    history = people.admin.get(f"{API}/catalogs/lake/history/?page_size=200")
+    assert history.status_code == 200, history.content
+    refusals = [e for e in history.json()["results"] if e["action"] == "refuse"]
+    assert literal not in history.content.decode() and CANARY not in history.content.decode()
+    seen = {(e["actor"], e["changes"]["entry"], e["changes"]["privilege"], e["changes"]["securable"]):
+            e["changes"].get("repeats", 1) for e in refusals}
+    assert seen == {
+        ("alice", "preview", "SELECT", "lake.sales.customers"): 1,
+        ("alice", "validate", "SELECT", "lake.sales.customers"): 3,
+        ("bob", "run", "MODIFY", "lake.sales.orders"): 1,
+    }, seen
+    assert all(set(e["changes"]) <= {"privilege", "level", "securable", "entry", "repeats"} for e in refusals)
+    assert all(e["time"] for e in refusals)

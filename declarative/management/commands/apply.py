@@ -34,7 +34,8 @@ def _flatten(details: Any, prefix: str = "") -> list[str]:
 class Command(BaseCommand):
     help = (
         "Make a team's catalogs match a YAML/JSON file (a list of catalog bodies, or {catalogs: [...], jobs: [...], "
-        "schedules: [...], materialized_views: [...]}): create "
+        "schedules: [...], materialized_views: [...], alert_channels: [...], alert_rules: [...], groups: [...], "
+        "grants: [...]}): create "
         "and update them, and with --prune delete the ones not listed. All or nothing. ${VAR} in configurations "
         "is read from the environment, so the file need not hold secrets; an entry without a secret keeps the "
         "stored one."
@@ -77,7 +78,7 @@ class Command(BaseCommand):
         for label, names in (("created", result.created), ("updated", result.updated), ("deleted", result.deleted),
                              ("unchanged", result.unchanged)):
             self.stdout.write(f"{prefix}{label}: {', '.join(names) if names else '-'}")
-        for section in ("jobs", "schedules", "materialized_views"):
+        for section in ("jobs", "schedules", "materialized_views", "alert_channels", "alert_rules", "groups", "grants"):
             counts = getattr(result, section)
             if counts is not None:
                 self.stdout.write(f"{section}: " + "; ".join(

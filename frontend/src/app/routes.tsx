@@ -21,6 +21,8 @@ const JobPage = page(() => import("@/features/jobs/components/JobPage").then((m)
 const JobsPage = page(() => import("@/features/jobs/components/JobsPage").then((m) => m.JobsPage));
 const LineagePage = page(() => import("@/features/lineage/components/LineagePage").then((m) => m.LineagePage));
 const AlertsPage = page(() => import("@/features/alerts/components/AlertsPage").then((m) => m.AlertsPage));
+const GroupsPage = page(() => import("@/features/permissions/components/GroupsPage").then((m) => m.GroupsPage));
+const PermissionsPanel = page(() => import("@/features/permissions/components/PermissionsPanel").then((m) => m.PermissionsPanel));
 const MembersPage = page(() => import("@/features/members/components/MembersPage").then((m) => m.MembersPage));
 const MetadataBrowserPage = page(() => import("@/features/metadata/components/MetadataBrowserPage").then((m) => m.MetadataBrowserPage));
 const RunPage = page(() => import("@/features/runs/components/RunPage").then((m) => m.RunPage));
@@ -58,7 +60,7 @@ export function AppRoutes() {
           <Route path="catalogs/new" element={<CatalogEditPage />} />
           <Route path="catalogs/:name" element={<CatalogDetailPage />} />
           <Route path="catalogs/:name/edit" element={<CatalogEditPage />} />
-          <Route path="browse" element={<MetadataBrowserPage />} />
+          <Route path="browse" element={<MetadataBrowserPage renderPermissions={(target) => <Suspense fallback={<Loading />}><PermissionsPanel securable={target} /></Suspense>} />} />
           <Route path="sql" element={<SqlEditorPage />} />
           <Route path="jobs" element={<JobsPage />} />
           <Route path="jobs/new" element={<JobCreatePage />} />
@@ -67,6 +69,7 @@ export function AppRoutes() {
           <Route path="lineage" element={<LineagePage />} />
           <Route path="runs/:runId" element={<RunPage />} />
           <Route path="members" element={<MembersPage />} />
+          <Route path="groups" element={<GroupsPage />} />
           <Route path="alerts" element={<AlertsPage />} />
         </Route>
         <Route path="*" element={<RequireAuth><Home /></RequireAuth>} />

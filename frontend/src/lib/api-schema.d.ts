@@ -1266,9 +1266,10 @@ export interface components {
          *     * `rotate` - Secrets re-encrypted
          *     * `grant` - Privilege granted
          *     * `revoke` - Privilege revoked
+         *     * `refuse` - Access refused
          * @enum {string}
          */
-        ActionEnum: "create" | "update" | "delete" | "rotate" | "grant" | "revoke";
+        ActionEnum: "create" | "update" | "delete" | "rotate" | "grant" | "revoke" | "refuse";
         /**
          * @description * `webhook` - Webhook (JSON body, HMAC-SHA256 signature header)
          *     * `slack` - Slack-compatible incoming webhook
@@ -1388,6 +1389,14 @@ export interface components {
             };
             /** @description The same for an `alert_rules` section. */
             alert_rules?: {
+                [key: string]: string[];
+            };
+            /** @description The same for a `groups` section. */
+            groups?: {
+                [key: string]: string[];
+            };
+            /** @description The same for a `grants` section, each grant named `SELECT ON lake.sales.orders TO GROUP analysts`. */
+            grants?: {
                 [key: string]: string[];
             };
         };

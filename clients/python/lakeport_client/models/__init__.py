@@ -10,6 +10,8 @@ from .apply_input_request import ApplyInputRequest
 from .apply_result import ApplyResult
 from .apply_result_alert_channels import ApplyResultAlertChannels
 from .apply_result_alert_rules import ApplyResultAlertRules
+from .apply_result_grants import ApplyResultGrants
+from .apply_result_groups import ApplyResultGroups
 from .apply_result_jobs import ApplyResultJobs
 from .apply_result_materialized_views import ApplyResultMaterializedViews
 from .apply_result_schedules import ApplyResultSchedules
@@ -179,6 +181,8 @@ __all__ = (
     "ApplyResult",
     "ApplyResultAlertChannels",
     "ApplyResultAlertRules",
+    "ApplyResultGrants",
+    "ApplyResultGroups",
     "ApplyResultJobs",
     "ApplyResultMaterializedViews",
     "ApplyResultSchedules",

@@ -5,6 +5,7 @@ class ActionEnum(StrEnum):
     CREATE = "create"
     DELETE = "delete"
     GRANT = "grant"
+    REFUSE = "refuse"
     REVOKE = "revoke"
     ROTATE = "rotate"
     UPDATE = "update"

@@ -11,6 +11,8 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.apply_result_alert_channels import ApplyResultAlertChannels
     from ..models.apply_result_alert_rules import ApplyResultAlertRules
+    from ..models.apply_result_grants import ApplyResultGrants
+    from ..models.apply_result_groups import ApplyResultGroups
     from ..models.apply_result_jobs import ApplyResultJobs
     from ..models.apply_result_materialized_views import ApplyResultMaterializedViews
     from ..models.apply_result_schedules import ApplyResultSchedules
@@ -37,6 +39,9 @@ class ApplyResult:
             document has `materialized_views`.
         alert_channels (ApplyResultAlertChannels | Unset): The same for an `alert_channels` section.
         alert_rules (ApplyResultAlertRules | Unset): The same for an `alert_rules` section.
+        groups (ApplyResultGroups | Unset): The same for a `groups` section.
+        grants (ApplyResultGrants | Unset): The same for a `grants` section, each grant named `SELECT ON
+            lake.sales.orders TO GROUP analysts`.
     """
 
     created: list[str]
@@ -49,6 +54,8 @@ class ApplyResult:
     materialized_views: ApplyResultMaterializedViews | Unset = UNSET
     alert_channels: ApplyResultAlertChannels | Unset = UNSET
     alert_rules: ApplyResultAlertRules | Unset = UNSET
+    groups: ApplyResultGroups | Unset = UNSET
+    grants: ApplyResultGrants | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,6 +89,14 @@ class ApplyResult:
         if not isinstance(self.alert_rules, Unset):
             alert_rules = self.alert_rules.to_dict()
 
+        groups: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.groups, Unset):
+            groups = self.groups.to_dict()
+
+        grants: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.grants, Unset):
+            grants = self.grants.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -103,6 +118,10 @@ class ApplyResult:
             field_dict["alert_channels"] = alert_channels
         if alert_rules is not UNSET:
             field_dict["alert_rules"] = alert_rules
+        if groups is not UNSET:
+            field_dict["groups"] = groups
+        if grants is not UNSET:
+            field_dict["grants"] = grants
 
         return field_dict
 
@@ -110,6 +129,8 @@ class ApplyResult:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.apply_result_alert_channels import ApplyResultAlertChannels  # noqa: PLC0415
         from ..models.apply_result_alert_rules import ApplyResultAlertRules  # noqa: PLC0415
+        from ..models.apply_result_grants import ApplyResultGrants  # noqa: PLC0415
+        from ..models.apply_result_groups import ApplyResultGroups  # noqa: PLC0415
         from ..models.apply_result_jobs import ApplyResultJobs  # noqa: PLC0415
         from ..models.apply_result_materialized_views import (
             ApplyResultMaterializedViews,  # noqa: PLC0415
@@ -162,6 +183,20 @@ class ApplyResult:
         else:
             alert_rules = ApplyResultAlertRules.from_dict(_alert_rules)
 
+        _groups = d.pop("groups", UNSET)
+        groups: ApplyResultGroups | Unset
+        if isinstance(_groups, Unset):
+            groups = UNSET
+        else:
+            groups = ApplyResultGroups.from_dict(_groups)
+
+        _grants = d.pop("grants", UNSET)
+        grants: ApplyResultGrants | Unset
+        if isinstance(_grants, Unset):
+            grants = UNSET
+        else:
+            grants = ApplyResultGrants.from_dict(_grants)
+
         apply_result = cls(
             created=created,
             updated=updated,
@@ -173,6 +208,8 @@ class ApplyResult:
             materialized_views=materialized_views,
             alert_channels=alert_channels,
             alert_rules=alert_rules,
+            groups=groups,
+            grants=grants,
         )
 
         apply_result.additional_properties = d

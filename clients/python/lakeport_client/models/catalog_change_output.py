@@ -28,6 +28,7 @@ class CatalogChangeOutput:
             * `rotate` - Secrets re-encrypted
             * `grant` - Privilege granted
             * `revoke` - Privilege revoked
+            * `refuse` - Access refused
         actor (str):
         time (datetime.datetime):
         version (int):

@@ -15,7 +15,7 @@ export function AppShell() {
 
   const switchTeam = (next: string) => {
     const section = location.pathname.split("/")[3] ?? "catalogs";
-    const keep = ["catalogs", "browse", "sql", "jobs", "runs", "alerts", "members"].includes(section) ? section : "catalogs";
+    const keep = ["catalogs", "browse", "sql", "jobs", "runs", "alerts", "members", "groups"].includes(section) ? section : "catalogs";
     navigate(`/t/${encodeURIComponent(next)}/${keep}`);
   };
 
@@ -27,6 +27,7 @@ export function AppShell() {
     { to: "runs", label: "Runs" },
     { to: "alerts", label: "Alerts" },
     ...(isAdmin ? [{ to: "members", label: "Members" }] : []),
+    { to: "groups", label: "Groups" },
   ];
 
   return (

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Link } from "react-router";
 
 import { EmptyState, ErrorBox, Loading, PageHeader } from "@/components/Status";
@@ -10,10 +10,18 @@ import { catalogNamesQuery } from "@/lib/queries/catalogs";
 import { databasesQuery, metadataKeys, tablesQuery, type TableSummary } from "@/lib/queries/metadata";
 
 type TableSelected = { catalog: string; database: string; table: string };
-/** A table, or a Delta catalog's materialized views (`views`). */
-type Selected = TableSelected | { catalog: string; views: true } | null;
+/** A catalog or a schema whose permissions are shown. */
+type LevelSelected = { catalog: string; database?: string; permissions: true };
+/** A table, a Delta catalog's materialized views (`views`), or a catalog's or schema's permissions. */
+type Selected = TableSelected | { catalog: string; views: true } | LevelSelected | null;
+/** What a Permissions tab is about (the app passes a panel of the permissions feature: features do not import each other). */
+export type PermissionsTarget = { catalog: string; database?: string; table?: string };
+export type RenderPermissions = (target: PermissionsTarget) => ReactNode;
 
 const isTable = (s: Selected): s is TableSelected => s !== null && "table" in s;
+const isLevel = (s: Selected): s is LevelSelected => s !== null && "permissions" in s;
+const sameLevel = (s: Selected, catalog: string, database?: string) =>
+  isLevel(s) && s.catalog === catalog && s.database === database;
 
 /** Catalog types whose catalogs hold materialized views (lakeport_engine.matviews.VIEW_CATALOG_TYPES). */
 const VIEW_CATALOG_TYPES = new Set(["delta"]);
@@ -26,18 +34,21 @@ type TreeCtx = {
   selected: Selected;
   select: (s: Selected) => void;
   loadedMatch: (prefix: readonly unknown[]) => boolean;
+  withPermissions: boolean;
 };
 
 const matches = (name: string, filter: string) => !filter || name.toLowerCase().includes(filter);
 
-/** Catalog → database → table tree, each level loaded when opened, with a filter over what is loaded. */
-export function MetadataBrowserPage() {
+/** Catalog → database → table tree, each level loaded when opened, with a filter over what is loaded; with
+ * `renderPermissions`, a Permissions tab on every table and a Permissions button on every catalog and schema. */
+export function MetadataBrowserPage({ renderPermissions }: { renderPermissions?: RenderPermissions }) {
   const { team, isAdmin, canRunSql } = useTeam();
   const qc = useQueryClient();
   const catalogs = useQuery(catalogNamesQuery(team));
   const [filterText, setFilterText] = useState("");
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [selected, setSelected] = useState<Selected>(null);
+  const [tableTab, setTableTab] = useState<"columns" | "permissions">("columns");
   const [, setCacheVersion] = useState(0);
   // re-render when a level finishes loading, so the filter sees it (only on new data: observer events
   // fire on every render and would loop)
@@ -73,6 +84,7 @@ export function MetadataBrowserPage() {
     selected,
     select: setSelected,
     loadedMatch,
+    withPermissions: renderPermissions !== undefined,
   };
 
   const visible = catalogs.data?.filter((c) => matches(c.catalog_name, filter) || loadedMatch(metadataKeys.catalog(team, c.catalog_name))) ?? [];
@@ -115,9 +127,34 @@ export function MetadataBrowserPage() {
           )}
         </section>
         <section className="card columns-panel" aria-label="Table details">
-          {isTable(selected) ? (
+          {isTable(selected) && renderPermissions ? (
+            <>
+              <div className="tabs" role="tablist" aria-label="Table view">
+                <button type="button" role="tab" className="tab" aria-selected={tableTab === "columns"} onClick={() => setTableTab("columns")}>
+                  Columns
+                </button>
+                <button type="button" role="tab" className="tab" aria-selected={tableTab === "permissions"} onClick={() => setTableTab("permissions")}>
+                  Permissions
+                </button>
+              </div>
+              {tableTab === "columns" ? (
+                <TableColumns team={team} isAdmin={isAdmin} {...selected} />
+              ) : (
+                <div role="tabpanel" aria-label={`Permissions of ${selected.catalog}.${selected.database}.${selected.table}`}>
+                  <h2 className="mono">{`${selected.catalog}.${selected.database}.${selected.table}`}</h2>
+                  {renderPermissions(selected)}
+                </div>
+              )}
+            </>
+          ) : isTable(selected) ? (
             <TableColumns team={team} isAdmin={isAdmin} {...selected} />
-          ) : selected ? (
+          ) : isLevel(selected) && renderPermissions ? (
+            <div role="region" aria-label={`Permissions of ${selected.database ? `schema ${selected.catalog}.${selected.database}` : `catalog ${selected.catalog}`}`}>
+              <h2 className="mono">{selected.database ? `${selected.catalog}.${selected.database}` : selected.catalog}</h2>
+              <p className="muted">{selected.database ? "Schema" : "Catalog"} permissions</p>
+              {renderPermissions({ catalog: selected.catalog, database: selected.database })}
+            </div>
+          ) : selected && !isLevel(selected) ? (
             <MaterializedViews team={team} catalog={selected.catalog} canRefresh={canRunSql} />
           ) : (
             <p className="muted">Open a catalog and a database, then pick a table to see its columns (or a Delta catalog&apos;s materialized views).</p>
@@ -138,16 +175,31 @@ function Toggle({ open, label, onClick, icon }: { open: boolean; label: string; 
   );
 }
 
+/** The button that shows a catalog's or a schema's permissions in the details panel. */
+function PermissionsButton({ ctx, catalog, database }: { ctx: TreeCtx; catalog: string; database?: string }) {
+  if (!ctx.withPermissions) return null;
+  const on = sameLevel(ctx.selected, catalog, database);
+  const name = database ? `${catalog}.${database}` : catalog;
+  return (
+    <button type="button" className={`tree-leaf tree-action ${on ? "selected" : ""}`} aria-current={on || undefined}
+            aria-label={`Permissions of ${name}`} title={`Permissions of ${name}`}
+            onClick={() => ctx.select({ catalog, database, permissions: true })}>
+      <span aria-hidden="true">access</span>
+    </button>
+  );
+}
+
 function CatalogNode({ ctx, catalog, type, parentMatched }: { ctx: TreeCtx; catalog: string; type: string; parentMatched: boolean }) {
   const key = catalog;
   const open = ctx.expanded.has(key);
   const dbs = useQuery({ ...databasesQuery(ctx.team, catalog), enabled: open });
   const shown = dbs.data?.filter((d) => parentMatched || matches(d, ctx.filter) || ctx.loadedMatch(metadataKeys.tables(ctx.team, catalog, d))) ?? [];
-  const viewsSelected = ctx.selected !== null && !isTable(ctx.selected) && ctx.selected.catalog === catalog;
+  const viewsSelected = ctx.selected !== null && "views" in ctx.selected && ctx.selected.catalog === catalog;
   return (
     <li>
       <Toggle open={open} label={catalog} icon="" onClick={() => ctx.toggle(key)} />
       <span className={`type-chip type-${type}`}>{type}</span>
+      <PermissionsButton ctx={ctx} catalog={catalog} />
       {open && (
         <ul>
           {VIEW_CATALOG_TYPES.has(type) && (
@@ -187,6 +239,7 @@ function DatabaseNode({ ctx, catalog, database, parentMatched }: { ctx: TreeCtx;
   return (
     <li>
       <Toggle open={open} label={database} icon="" onClick={() => ctx.toggle(key)} />
+      <PermissionsButton ctx={ctx} catalog={catalog} database={database} />
       {open && (
         <ul>
           {tables.isPending ? (

@@ -1,0 +1,149 @@
+"""Declarative apply of a team's groups and grants (docs/access.md), beside catalogs and jobs in one document:
+
+    groups: [{name, description, members (usernames of the team's members)}]
+    grants: [{securable, privileges (a list, or `privilege`: one), group | user}]
+
+Groups are applied before grants, so a grant may name a group of the same document. A grant entry has no name:
+it is what it says, one grant per privilege (`SELECT ON lake.sales.orders TO GROUP analysts` is how results name
+it); a grant that already exists is unchanged, there is nothing to update. Every write goes through the grants
+services, so the rules and the audit are the API's: a bad securable, privilege or principal is a 400 naming the
+entry and field, and each grant and revoke is in the catalog history (by the caller, or `cli:<OS user>` from the
+shell). `prune` deletes only within the sections present: groups not listed (with their grants, each recorded as a
+revoke) and grants not listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from catalogs.services import SectionResult
+from core.errors import InvalidInput
+from grants.models import Grant, Group, Privilege
+from grants.services import grant_create, grant_delete, group_create, group_delete, group_update
+from lakeport_engine.access import securable_parts
+from teams.models import Team
+
+GROUP_FIELDS = {"name", "description", "members"}
+GRANT_FIELDS = {"securable", "privileges", "privilege", "group", "user"}
+
+Fail = Callable[[str, "str | None", Exception], InvalidInput]
+GrantKey = tuple[str, str, str, str]  # securable, privilege, principal type, principal
+
+
+def grant_label(key: GrantKey) -> str:
+    """`SELECT ON lake.sales.orders TO GROUP analysts`: how a result names one grant."""
+    securable, privilege, kind, principal = key
+    return f"{privilege} ON {securable} TO {kind.upper()} {principal}"
+
+
+def _members(entry: dict[str, Any]) -> list[str] | None:
+    members = entry.get("members")
+    if members is None:
+        return None
+    if not isinstance(members, list) or not all(isinstance(m, str) and m for m in members):
+        raise InvalidInput.of({"members": ["Expected a list of usernames."]})
+    return sorted(set(members))
+
+
+def apply_groups(team: Team, entries: list[dict[str, Any]], prune: bool, result: SectionResult,
+                 actor: User | None, operator: str | None, fail: Fail) -> None:
+    """Make the team's groups match `entries`: create, change description or members, and (prune) delete."""
+    existing = {g.name: g for g in Group.objects.select_for_update().filter(team=team).prefetch_related("members")}
+    for index, entry in enumerate(entries):
+        name = entry["name"]
+        try:
+            members = _members(entry)
+            description = entry.get("description", "")
+            if not isinstance(description, str):
+                raise InvalidInput.of({"description": ["Expected text."]})
+            group = existing.get(name)
+            if group is None:
+                group_create(team=team, name=name, description=description, members=members or [])
+                result.created.append(name)
+                continue
+            current = sorted(u.username for u in group.members.all())
+            changed = group.description != description or (members is not None and members != current)
+            if changed:
+                group_update(group=group, description=description, members=members)
+                result.updated.append(name)
+            else:
+                result.unchanged.append(name)
+        except (InvalidInput, TypeError, ValueError) as exc:
+            raise fail(f"groups[{index}]", name, exc) from None
+    if prune:
+        for name in sorted(set(existing) - {e["name"] for e in entries}):
+            group_delete(group=existing[name], actor=actor, operator=operator)
+            result.deleted.append(name)
+
+
+def _grant_keys(entry: Any) -> list[GrantKey]:
+    """The grants one entry declares (validated: securable, privileges, exactly one of group and user)."""
+    if not isinstance(entry, dict):
+        raise InvalidInput.of({"securable": ["Expected an object with securable, privileges and group or user."]})
+    unknown = sorted(set(entry) - GRANT_FIELDS)
+    if unknown:
+        raise InvalidInput.of({k: ["Unknown field."] for k in unknown})
+    try:
+        securable = ".".join(securable_parts(str(entry.get("securable") or "")))
+    except ValueError as exc:
+        raise InvalidInput.of({"securable": [str(exc)]}) from None
+    if ("privileges" in entry) == ("privilege" in entry):
+        raise InvalidInput.of({"privileges": ["Give `privileges` (a list) or `privilege` (one)."]})
+    privileges = entry["privileges"] if "privileges" in entry else [entry["privilege"]]
+    if not isinstance(privileges, list) or not privileges:
+        raise InvalidInput.of({"privileges": ["Expected a list of privileges."]})
+    wrong = [str(p) for p in privileges if str(p).upper() not in Privilege.values]
+    if wrong:
+        raise InvalidInput.of({"privileges": [f"Unknown privilege '{w}'; use one of {', '.join(Privilege.values)}."
+                                              for w in wrong]})
+    if ("group" in entry) == ("user" in entry):
+        raise InvalidInput.of({"group": ["Name exactly one principal: `group` or `user`."]})
+    kind = "group" if "group" in entry else "user"
+    principal = entry[kind]
+    if not isinstance(principal, str) or not principal:
+        raise InvalidInput.of({kind: ["Expected a name."]})
+    return [(securable, str(p).upper(), kind, principal) for p in privileges]
+
+
+def _key(grant: Grant) -> GrantKey:
+    if grant.group is not None:
+        return grant.securable, grant.privilege, "group", grant.group.name
+    return grant.securable, grant.privilege, "user", grant.user.username if grant.user else ""
+
+
+def apply_grants(team: Team, section: Any, prune: bool, result: SectionResult, actor: User | None,
+                 operator: str | None, fail: Fail) -> None:
+    """Make the team's grants match the `grants` section: grant what is missing and (prune) revoke the rest."""
+    if not isinstance(section, list):
+        raise InvalidInput("'grants' must be a list.", {"grants": ["Expected a list."]})
+    existing = {_key(g): g for g in Grant.objects.select_for_update(of=("self",)).filter(team=team)
+                .select_related("team", "user", "group")}
+    wanted: dict[GrantKey, int] = {}
+    for index, entry in enumerate(section):
+        try:
+            keys = _grant_keys(entry)
+        except InvalidInput as exc:
+            raise fail(f"grants[{index}]", None, exc) from None
+        for key in keys:
+            if key in wanted:
+                raise fail(f"grants[{index}]", grant_label(key), InvalidInput.of(
+                    {"privileges": ["This grant appears more than once in the document."]}))
+            wanted[key] = index
+    for key, index in wanted.items():
+        if key in existing:
+            result.unchanged.append(grant_label(key))
+            continue
+        securable, privilege, kind, principal = key
+        try:
+            grant_create(team=team, actor=actor, securable=securable, privilege=privilege, principal_type=kind,
+                         principal=principal, operator=operator)
+        except InvalidInput as exc:
+            raise fail(f"grants[{index}]", grant_label(key), exc) from None
+        result.created.append(grant_label(key))
+    if prune:
+        for key in sorted(set(existing) - set(wanted)):
+            grant_delete(grant=existing[key], actor=actor, operator=operator)
+            result.deleted.append(grant_label(key))

@@ -1,0 +1,125 @@
+"""`manage.py access --team T <action> …`: a team's groups and grants from a shell (docs/access.md), through the same
+services as the API — the same rules (groups: team admins; grant and revoke: team admins and MANAGE holders) and the
+same audit (each grant and revoke in the catalog history, by `--as USER` or `cli:<OS user>`).
+
+    access --team T groups
+    access --team T group-create NAME [--description D] [--member U ...]
+    access --team T group-add NAME USERNAME | group-remove NAME USERNAME | group-delete NAME
+    access --team T grants [--securable S]
+    access --team T grant PRIVILEGE SECURABLE (--group G | --user U)
+    access --team T revoke PRIVILEGE SECURABLE (--group G | --user U)
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from core.errors import DomainError
+from grants.models import Group, Privilege
+from grants.selectors import grant_list, grants_visible, group_list
+from grants.services import (
+    grant_create,
+    grant_delete,
+    grant_find,
+    group_create,
+    group_delete,
+    group_member_add,
+    group_member_remove,
+)
+from teams.management.actor import CliActor, add_as_argument, cli_actor
+from teams.models import Role, Team
+
+# the API's role rule per action (the services check MANAGE on top of it for grant and revoke)
+ROLES = {"groups": Role.VIEWER, "grants": Role.VIEWER, "grant": Role.DEVELOPER, "revoke": Role.DEVELOPER,
+         "group-create": Role.ADMIN, "group-add": Role.ADMIN, "group-remove": Role.ADMIN, "group-delete": Role.ADMIN}
+
+
+def _principal(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("privilege", type=str.upper, choices=Privilege.values)
+    parser.add_argument("securable", help="cat, cat.*, cat.schema, cat.schema.* or cat.schema.table")
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--group")
+    who.add_argument("--user")
+
+
+class Command(BaseCommand):
+    help = "List and change a team's groups and grants (the same services, rules and audit as the API)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--team", required=True, help="Team name.")
+        add_as_argument(parser)
+        actions = parser.add_subparsers(dest="action", required=True)
+        actions.add_parser("groups", help="The team's groups and their members.")
+        create = actions.add_parser("group-create", help="A new group.")
+        create.add_argument("name")
+        create.add_argument("--description", default="")
+        create.add_argument("--member", action="append", default=[], help="A member's username (repeatable).")
+        for name in ("group-add", "group-remove"):
+            change = actions.add_parser(name, help=f"{'Add a member to' if name == 'group-add' else 'Remove a member from'} a group.")
+            change.add_argument("name")
+            change.add_argument("username")
+        actions.add_parser("group-delete", help="Delete a group and revoke its grants.").add_argument("name")
+        listing = actions.add_parser("grants", help="The team's grants (with --securable: those that hold on it).")
+        listing.add_argument("--securable")
+        _principal(actions.add_parser("grant", help="Grant a privilege to a group or a member."))
+        _principal(actions.add_parser("revoke", help="Revoke a grant."))
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        team = Team.objects.filter(name=opts["team"]).first()
+        if team is None:
+            raise CommandError(f"No team named '{opts['team']}'.")
+        action = opts["action"]
+        actor = cli_actor(username=opts["as_user"], team=team, required=ROLES[action], doing=f"access {action}")
+        try:
+            self._run(team, actor, action, opts)
+        except DomainError as exc:  # a bad name, a missing MANAGE, a duplicate: the API's message
+            raise CommandError(exc.message) from exc
+
+    def _group(self, team: Team, name: str) -> Group:
+        group = Group.objects.filter(team=team, name=name).first()
+        if group is None:
+            raise CommandError(f"Team '{team.name}' has no group '{name}'.")
+        return group
+
+    def _run(self, team: Team, actor: CliActor, action: str, opts: dict[str, Any]) -> None:
+        operator = None if actor.user else actor.name
+        if action == "groups":
+            for group in group_list(team=team):
+                members = ", ".join(sorted(u.username for u in group.members.all())) or "-"
+                self.stdout.write(f"{group.name}: {members}")
+        elif action == "group-create":
+            group = group_create(team=team, name=opts["name"], description=opts["description"], members=opts["member"])
+            self.stdout.write(f"created group {group.name}")
+        elif action == "group-add":
+            group_member_add(group=self._group(team, opts["name"]), username=opts["username"])
+            self.stdout.write(f"{opts['username']} is in group {opts['name']}")
+        elif action == "group-remove":
+            group_member_remove(group=self._group(team, opts["name"]), username=opts["username"])
+            self.stdout.write(f"{opts['username']} is no longer in group {opts['name']}")
+        elif action == "group-delete":
+            group_delete(group=self._group(team, opts["name"]), actor=actor.user, operator=operator)
+            self.stdout.write(f"deleted group {opts['name']}")
+        elif action == "grants":
+            try:
+                # without --as the operator sees every grant; with it, what that member may browse
+                grants = (grants_visible(team=team, user=actor.user, securable=opts["securable"]) if actor.user
+                          else list(grant_list(team=team, securable=opts["securable"])))
+            except ValueError as exc:
+                raise CommandError(str(exc)) from exc
+            for g in grants:
+                kind, name = ("group", g.group.name) if g.group else ("user", g.user.username if g.user else "")
+                self.stdout.write(f"{g.privilege} ON {g.securable} TO {kind.upper()} {name}")
+        else:
+            kind, principal = ("group", opts["group"]) if opts["group"] else ("user", opts["user"])
+            if action == "grant":
+                grant_create(team=team, actor=actor.user, securable=opts["securable"], privilege=opts["privilege"],
+                             principal_type=kind, principal=principal, operator=operator)
+                self.stdout.write(f"granted {opts['privilege']} ON {opts['securable']} TO {kind.upper()} {principal}")
+            else:
+                grant = grant_find(team=team, securable=opts["securable"], privilege=opts["privilege"],
+                                   principal_type=kind, principal=principal)
+                grant_delete(grant=grant, actor=actor.user, operator=operator)
+                self.stdout.write(f"revoked {opts['privilege']} ON {opts['securable']} FROM {kind.upper()} {principal}")
