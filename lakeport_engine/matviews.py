@@ -16,6 +16,9 @@ from typing import Any, Protocol, runtime_checkable
 
 SOURCES_KEY = "lakeport.mv.sources"  # commitInfo: JSON {"cat.db.t": version} the committed view version reflects
 MODE_KEY = "lakeport.mv.refresh"  # commitInfo: "full" | "incremental"
+# commitInfo of a plain statement's commit (INSERT … SELECT, CTAS, MERGE, UPDATE/DELETE with subqueries): JSON
+# {"cat.db.t": version} of the other Delta tables it read; -1 for a table it read at more than one version.
+READS_KEY = "lakeport.job.sources"
 REFRESH_MODES = ("manual", "schedule", "on_commit")
 VIEW_CATALOG_TYPES = ("delta",)  # the catalog types whose tables a materialized view can be (embedded Delta)
 

@@ -40,7 +40,7 @@ from lakeport_engine.delta.table_sql import read_table_statement
 from lakeport_engine.delta.view_sql import read_view_statement
 from lakeport_engine.delta.view_statements import MaterializedViews
 from lakeport_engine.jvm import jvm
-from lakeport_engine.matviews import ViewStore
+from lakeport_engine.matviews import READS_KEY, ViewStore
 from lakeport_engine.pins import ConnectorLineage
 
 logger = logging.getLogger(__name__)
@@ -189,6 +189,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
     def _register_snapshots(self, references: list[Reference]) -> dict[tuple[Any, ...], str]:
         views: dict[tuple[Any, ...], str] = {}
         self._read_versions.latest = {}
+        self._read_versions.read = {}  # every version this statement reads, time travel included (READS_KEY)
         if self.pins.consistent:  # decide the statement's new tables as one cut with the run's earlier reads
             pin_consistent_cut(self.pins, [r.ref for r in references if r.version is None and r.timestamp_sql is None],
                                catalog=self._catalog, key_of=lambda ref: self._dataset(ref, None).key,
@@ -211,6 +212,9 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
                 snapshot_frame(self.spark, table, reference.ref).createOrReplaceTempView(view)
                 views[reference.snapshot_key] = view
                 self.views_read[view] = self._dataset(reference.ref, table.version())
+                read: dict[TableRef, int] = self._read_versions.read
+                read[reference.ref] = table.version() if read.get(reference.ref, table.version()) == \
+                    table.version() else -1  # read at two versions: the commit reflects no one version of it
                 if reference.version is None and reference.timestamp_sql is None:
                     self._read_versions.latest[reference.ref] = table.version()
         except BaseException:
@@ -270,7 +274,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
                                           f"{ref} (partition columns: {', '.join(partition_cols) or 'none'}).")
         source = self._source(plan)
         frame = align(source, schema, ref=ref, columns=plan.columns, static=plan.partition, by_name=plan.by_name)
-        writer = self._writer(ref.catalog)
+        writer = self._statement_writer(ref)
         operation = "INSERT OVERWRITE" if plan.overwrite else "INSERT INTO"
         if not plan.overwrite:
             # An append whose query reads the table itself is not blind: concurrent changes to it conflict.
@@ -312,7 +316,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
                 condition=onto_views(*plan.condition) if plan.condition else None,
                 assignments=tuple((column, onto_views(offset, value)) for column, offset, value in plan.assignments))
             table = open_table(self._catalog(ref.catalog), ref)
-            result = apply_change(self.spark, self._writer(ref.catalog), table, change)
+            result = apply_change(self.spark, self._statement_writer(ref), table, change)
             if result.committed:
                 written = result.rewritten if result.rewritten is not None else self.spark.createDataFrame(
                     [], spark_schema(table.schema()))
@@ -332,8 +336,8 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
             if not isinstance(tree, sqlglot.exp.Merge):
                 raise DeltaConnectorError(f"MERGE INTO {ref}: the statement could not be read as a MERGE.")
             spec = merge_spec(tree, ref, plan.alias or ref.table)
-            result = apply_merge(self.spark, self._writer(ref.catalog), open_table(self._catalog(ref.catalog), ref),
-                                 spec)
+            result = apply_merge(self.spark, self._statement_writer(ref),
+                                 open_table(self._catalog(ref.catalog), ref), spec)
             if result.committed:
                 self._committed(ref, result.version, result.written)
                 logger.info("delta.committed", extra={"table": str(ref), "operation": "MERGE",
@@ -358,6 +362,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
         verb = "CREATE OR REPLACE TABLE" if plan.replace else "CREATE TABLE"
         if plan.kind == "ctas":
             source = self._source(plan)
+            writer = self._statement_writer(ref)
             schema = T.StructType([T.StructField(f.name, f.dataType, True, f.metadata) for f in source.schema.fields])
             partition_by = self._partition_columns(ref, schema, plan.partition_by)
             frame = source.select(*[f"`{f.name}`" for f in schema.fields])
@@ -475,6 +480,16 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
         label = self.spark.conf.get(USER_METADATA_CONF, None)
         if label:
             writer.extra_metadata["userMetadata"] = label
+        return writer
+
+    def _statement_writer(self, target: TableRef) -> DeltaWriter:
+        """The writer of a statement's commit to `target`, recording the versions of the other Delta tables the
+        statement read (READS_KEY): a consistent read traces `target`'s version to them, as a view's to its sources."""
+        writer = self._writer(target.catalog)
+        read: dict[TableRef, int] = getattr(self._read_versions, "read", {})
+        sources = {str(r): v for r, v in read.items() if r != target}
+        if sources:
+            writer.extra_metadata[READS_KEY] = json.dumps(sources, sort_keys=True)
         return writer
 
     def _table_exists(self, ref: TableRef) -> bool:

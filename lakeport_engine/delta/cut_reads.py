@@ -1,7 +1,8 @@
 """`snapshot: {"consistent": true}` in the embedded Delta connector: the cut's versions, decided at first reads.
 
 At a statement's first read of tables the run has not decided yet, their histories and those of every table they
-derive from (materialized views record `lakeport.mv.sources` in each commit) are read from the Delta logs, and
+derive from (materialized views record `lakeport.mv.sources` in each refresh commit, plain statements that read
+other Delta tables `lakeport.job.sources` in theirs) are read from the Delta logs, and
 `consistent_cut.choose_cut` picks the versions, with the tables decided earlier in the run held at their versions
 (so a later statement stays consistent with the earlier ones). The choices are asked for in the run's pins.
 """
@@ -17,7 +18,7 @@ from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.history import commit_history
 from lakeport_engine.delta.snapshot import open_table
-from lakeport_engine.matviews import SOURCES_KEY
+from lakeport_engine.matviews import READS_KEY, SOURCES_KEY
 from lakeport_engine.pins import SnapshotPins
 
 
@@ -25,21 +26,26 @@ def table_history(commits: Iterable[dict[str, Any]]) -> dict[int, dict[str, int]
     """Retained version → the source versions it reflects, from a table's commitInfos (`history.commit_history`:
     delta-rs `history()` alone mislabels versions when a commit lands while it reads).
 
-    A table none of whose commits records sources is a base table (every version → {}). In a view, a commit that
-    records none (OPTIMIZE, a property change) reflects what the newest earlier commit recorded; None if no
-    retained commit before it says.
+    A table none of whose commits records sources is a base table (every version → {}). In a derived table, a
+    commit that records none (OPTIMIZE, a property change, an INSERT … VALUES, a DELETE reading only the table)
+    reflects what the newest earlier commit recorded; None if no retained commit before it says.
     """
     ordered = sorted(((int(c["version"]), c) for c in commits if c.get("version") is not None), key=lambda i: i[0])
-    if not any(c.get(SOURCES_KEY) for _, c in ordered):
+    if not any(_recorded(c) for _, c in ordered):
         return {version: {} for version, _ in ordered}
     out: dict[int, dict[str, int] | None] = {}
     current: dict[str, int] | None = None
     for version, commit in ordered:
-        raw = commit.get(SOURCES_KEY)
+        raw = _recorded(commit)
         if raw:
             current = {str(k): int(v) for k, v in json.loads(str(raw)).items()}
         out[version] = current
     return out
+
+
+def _recorded(commit: dict[str, Any]) -> Any:
+    """The source versions a commit records: a view refresh's, else a plain statement's reads."""
+    return commit.get(SOURCES_KEY) or commit.get(READS_KEY)
 
 
 def pin_consistent_cut(pins: SnapshotPins, refs: Iterable[TableRef], *, catalog: Callable[[str], DeltaCatalog],

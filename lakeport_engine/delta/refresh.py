@@ -1,13 +1,18 @@
 """Which materialized view queries can be refreshed incrementally, and how their changes merge into the view.
 
-Incremental refresh reads only the rows its one source appended since the version the view reflects and:
+Incremental refresh reads only the rows one source appended since the version the view reflects and:
 - a filter/projection (`SELECT exprs FROM src [WHERE …]`): appends the query of those rows to the view;
 - an aggregate by group keys (`SELECT keys, count/sum/min/max … FROM src [WHERE …] GROUP BY keys`): computes the
   same aggregate over those rows, then groups the view's rows and those by the keys again (sum of counts and sums,
   min of mins, max of maxes: exact because the source only appended; NULL keys form one group, as in GROUP BY)
   and replaces the view with the result in one commit — work in the view's size plus the appended rows.
   (`combine`/`merge_on` give the same as a MERGE by key; measured slower on small views, bench/mv_refresh.py.)
-Anything else (joins, several sources, DISTINCT, HAVING, avg, windows, LIMIT, subqueries, …) is refreshed in full;
+Either may read several tables through inner (or cross) joins: when only one of them has commits since the
+refresh and they are appends, the query over its appended rows joined with the other tables at their unchanged
+versions is exactly the rows the join gained (an inner join distributes over a union of one side), so the same two
+ways apply. Which tables changed is known only at refresh time (`view_statements`); a join where two sides changed,
+or one side changed by anything but appends, is refreshed in full, saying so.
+Anything else (outer/semi/anti joins, DISTINCT, HAVING, avg, windows, LIMIT, subqueries, …) is refreshed in full;
 `incremental_shape` says why, and DESCRIBE MATERIALIZED VIEW shows that reason.
 """
 
@@ -39,6 +44,7 @@ class Incremental:
     keys: tuple[str, ...] = ()
     combine: dict[str, str] = field(default_factory=dict)  # output column → SQL of its merged value
     regroup: dict[str, str] = field(default_factory=dict)  # output column → aggregate of view ∪ new part values
+    joins: bool = False  # reads several tables (or one twice) through inner joins: one static side needed
 
     def regroup_sql(self, columns: list[str], current: str, part: str) -> str:
         """The view's new rows: its current rows and the new part's, grouped by the keys again (`columns` in the
@@ -56,19 +62,26 @@ class Incremental:
 
 def incremental_shape(query: str, source_count: int) -> Incremental | str:
     """The incremental plan of `query`, or the reason it must be refreshed in full."""
-    if source_count != 1:
-        return f"the query reads {source_count} Delta tables (incremental refresh reads one source)"
+    if source_count < 1:
+        return "the query reads no Delta table"
     try:
         tree = sqlglot.parse_one(query, dialect="spark")
     except (ParseError, TokenError):
         return "the query could not be analysed"
     if not isinstance(tree, exp.Select):
         return f"the query is a {type(tree).__name__.upper()}, not one SELECT"
-    for arg, what in (("with", "WITH"), ("joins", "a JOIN"), ("distinct", "DISTINCT"), ("having", "HAVING"),
+    for arg, what in (("with", "WITH"), ("distinct", "DISTINCT"), ("having", "HAVING"),
                       ("order", "ORDER BY"), ("limit", "LIMIT"), ("offset", "OFFSET"), ("qualify", "QUALIFY"),
                       ("laterals", "LATERAL VIEW")):
         if tree.args.get(arg):
             return f"the query has {what}"
+    joins = tree.args.get("joins") or []
+    for join in joins:
+        if _join_kind(join) is not None:
+            return (f"the query has a {_join_kind(join)} JOIN (incremental refresh joins only with INNER or CROSS "
+                    "JOIN, where the rows a side appended meet the other sides' unchanged rows)")
+    if source_count > 1 and not joins:
+        return f"the query reads {source_count} Delta tables without joining them"
     if len(list(tree.find_all(exp.Select))) > 1:
         return "the query has a subquery"
     if any(True for _ in tree.find_all(exp.Window)):
@@ -78,7 +91,7 @@ def incremental_shape(query: str, source_count: int) -> Incremental | str:
     group = tree.args.get("group")
     aggregates = list(tree.find_all(exp.AggFunc))
     if group is None and not aggregates:
-        return Incremental("append")
+        return Incremental("append", joins=bool(joins))
     keys: list[str] = []
     key_sql = {g.sql(dialect="spark") for g in (group.expressions if group is not None else [])}
     if group is not None and (group.args.get("rollup") or group.args.get("cube")
@@ -108,7 +121,15 @@ def incremental_shape(query: str, source_count: int) -> Incremental | str:
         regroup[name] = f"{_REGROUP[kind]}(`{name}`)"
     if seen_keys != key_sql:
         return "a GROUP BY key is not a column of the query (the view could not be merged by it)"
-    return Incremental("aggregate", tuple(keys), combine, regroup)
+    return Incremental("aggregate", tuple(keys), combine, regroup, joins=bool(joins))
+
+
+def _join_kind(join: exp.Join) -> str | None:
+    """None for an inner or cross join (incremental), else its kind as written (LEFT, FULL OUTER, SEMI, …)."""
+    side, kind = (join.args.get("side") or "").upper(), (join.args.get("kind") or "").upper()
+    if not side and kind in ("", "INNER", "CROSS"):
+        return None
+    return " ".join(p for p in (side, kind) if p)
 
 
 def _mergeable(node: exp.Expression) -> str | None:

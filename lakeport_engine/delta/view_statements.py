@@ -181,7 +181,7 @@ class MaterializedViews:
         rows: list[tuple[str, str | None]] = [
             ("name", str(ref)), ("query", definition.query), ("refresh", _refresh_text(definition)),
             ("next_refresh", definition.next_refresh),
-            ("incremental", "yes" if isinstance(shape, Incremental) else f"no: {shape}"),
+            ("incremental", _incremental_text(shape)),
             ("partitioned_by", ", ".join(definition.partition_by) or None), ("comment", definition.comment),
             ("view_version", str(definition.table_version) if definition.table_version is not None else None),
             ("last_refresh", last.get("at")), ("last_refresh_mode", last.get("mode")),
@@ -215,7 +215,7 @@ class MaterializedViews:
             elif isinstance(shape, str):
                 result = self._full(ref, definition.query, references, read_at, shape)
             else:
-                result = self._incremental(ref, definition.query, references[0], shape, reflected, read_at)
+                result = self._incremental(ref, definition.query, references, shape, reflected, read_at)
         except Exception as exc:
             definition.state = "failed"
             definition.last_refresh = {**(definition.last_refresh or {}), "error": _first_line(exc)[:500],
@@ -264,55 +264,83 @@ class MaterializedViews:
         self._committed(ref, version, aligned)
         return RefreshResult("full", reason, version, sources, _written_rows(table, version))
 
-    def _incremental(self, ref: TableRef, query: str, reference: Reference, shape: Incremental,
+    def _incremental(self, ref: TableRef, query: str, references: list[Reference], shape: Incremental,
                      reflected: Mapping[str, int], read_at: int) -> RefreshResult:
-        source = reference.ref
-        old = reflected.get(str(source))
-        catalog = self._catalog(source.catalog)
-        table = open_table(catalog, source)
-        key = self._dataset(source, None).key
-        pinned = self.pins.version_for(key)
-        if pinned is not None:
-            travel(table, source, version=pinned)
-        new = table.version()
-        self.pins.pin(key, new)
-        if old is None:
-            return self._full(ref, query, [reference], read_at, f"no version of {source} is recorded")
-        if new == old:
-            return RefreshResult("none", None, read_at, {str(source): new}, 0)
+        """The query over the rows its one changed source appended (joined with the other sources at their
+        unchanged versions), merged into the view in one commit; a full refresh, saying why, when that is not
+        exact (no recorded version, two changed sources, a self-join's changed table, anything but appends)."""
+        tables: dict[TableRef, DeltaTable] = {}
+        for source in dict.fromkeys(r.ref for r in references):
+            table = open_table(self._catalog(source.catalog), source)
+            key = self._dataset(source, None).key
+            pinned = self.pins.version_for(key)
+            if pinned is not None:
+                travel(table, source, version=pinned)
+            self.pins.pin(key, table.version())  # the full fallback reads the same versions
+            tables[source] = table
+        sources = {str(s): t.version() for s, t in tables.items()}
+        unknown = [s for s in sources if s not in reflected]
+        if unknown:
+            return self._full(ref, query, references, read_at, f"no version of {unknown[0]} is recorded")
+        changed = [s for s in tables if sources[str(s)] != reflected[str(s)]]
+        if not changed:
+            return RefreshResult("none", None, read_at, sources, 0)
+        if len(changed) > 1:
+            return self._full(ref, query, references, read_at,
+                              f"more than one table of the join has commits since the last refresh "
+                              f"({', '.join(map(str, changed))}); a join is refreshed incrementally only when one "
+                              "side changed and the others are static")
+        (source,) = changed
+        if sum(1 for r in references if r.ref == source) > 1:
+            return self._full(ref, query, references, read_at,
+                              f"the query reads {source} more than once (a self-join), and it changed")
+        catalog, old, new = self._catalog(source.catalog), reflected[str(source)], sources[str(source)]
         why = appended_only(catalog, source, old, new)
         if why is not None:
-            return self._full(ref, query, [reference], read_at, why)
-        added = {p for p in read_actions(table).column("path").to_pylist()} - set(_paths_at(catalog, source, old))
-        view = f"__lp_mv_new_{uuid.uuid4().hex[:12]}"
-        snapshot_frame(self.spark, table, source, only=added).createOrReplaceTempView(view)
-        self.views_read[view] = self._dataset(source, new)
-        sources = {str(source): new}
+            return self._full(ref, query, references, read_at, why)
+        added = set(read_actions(tables[source]).column("path").to_pylist()) - set(_paths_at(catalog, source, old))
+        views: dict[tuple[Any, ...], str] = {}
         try:
-            changes = self.spark.sql(rewrite(query, [reference], {reference.snapshot_key: view}))
-            view_table = open_table(self._catalog(ref.catalog), ref)
-            writer = self._view_writer(ref, sources, "incremental")
-            if shape.kind == "append":
-                aligned = self._aligned(ref, changes, view_table)
-                version = writer.append(ref, aligned, operation="REFRESH MATERIALIZED VIEW (incremental)",
-                                        blind=False, read_version=read_at)
-                self._committed(ref, version, aligned)
-                return RefreshResult("incremental", None, version, sources, _written_rows(view_table, version))
-            part, current = (f"__lp_mv_{what}_{uuid.uuid4().hex[:12]}" for what in ("part", "view"))
-            changes.createOrReplaceTempView(part)
-            snapshot_frame(self.spark, view_table, ref).createOrReplaceTempView(current)
-            try:
-                columns = spark_schema(view_table.schema()).names
-                regrouped = self._aligned(ref, self.spark.sql(shape.regroup_sql(columns, current, part)), view_table)
-                version = writer.overwrite(ref, regrouped, operation="REFRESH MATERIALIZED VIEW (incremental)",
-                                           read_version=read_at)
-            finally:
-                self.spark.catalog.dropTempView(part)
-                self.spark.catalog.dropTempView(current)
-            self._committed(ref, version, changes)  # lineage: the source's new rows into the view
-            return RefreshResult("incremental", None, version, sources, _written_rows(view_table, version))
+            for reference in references:
+                if reference.snapshot_key in views:
+                    continue
+                view = f"__lp_mv_{'new' if reference.ref == source else 'static'}_{uuid.uuid4().hex[:12]}"
+                table = tables[reference.ref]
+                frame = snapshot_frame(self.spark, table, reference.ref, only=added if reference.ref == source else None)
+                frame.createOrReplaceTempView(view)
+                views[reference.snapshot_key] = view
+                self.views_read[view] = self._dataset(reference.ref, table.version())
+            changes = self.spark.sql(rewrite(query, references, views))
+            return self._merge_changes(ref, shape, changes, sources, read_at)
         finally:
-            self.spark.catalog.dropTempView(view)
+            for view in views.values():
+                self.spark.catalog.dropTempView(view)
+
+    def _merge_changes(self, ref: TableRef, shape: Incremental, changes: DataFrame, sources: dict[str, int],
+                       read_at: int) -> RefreshResult:
+        """Commit the query's rows over the appended part into the view: appended as they are, or (aggregates)
+        regrouped with the view's rows by the keys and replacing them, in one commit on `read_at`."""
+        view_table = open_table(self._catalog(ref.catalog), ref)
+        writer = self._view_writer(ref, sources, "incremental")
+        if shape.kind == "append":
+            aligned = self._aligned(ref, changes, view_table)
+            version = writer.append(ref, aligned, operation="REFRESH MATERIALIZED VIEW (incremental)",
+                                    blind=False, read_version=read_at)
+            self._committed(ref, version, aligned)
+            return RefreshResult("incremental", None, version, sources, _written_rows(view_table, version))
+        part, current = (f"__lp_mv_{what}_{uuid.uuid4().hex[:12]}" for what in ("part", "view"))
+        changes.createOrReplaceTempView(part)
+        snapshot_frame(self.spark, view_table, ref).createOrReplaceTempView(current)
+        try:
+            columns = spark_schema(view_table.schema()).names
+            regrouped = self._aligned(ref, self.spark.sql(shape.regroup_sql(columns, current, part)), view_table)
+            version = writer.overwrite(ref, regrouped, operation="REFRESH MATERIALIZED VIEW (incremental)",
+                                       read_version=read_at)
+        finally:
+            self.spark.catalog.dropTempView(part)
+            self.spark.catalog.dropTempView(current)
+        self._committed(ref, version, changes)  # lineage: the source's new rows into the view
+        return RefreshResult("incremental", None, version, sources, _written_rows(view_table, version))
 
     def _recompute(self, ref: TableRef, query: str) -> tuple[DataFrame, dict[str, int]]:
         """The query over its sources at the run's pinned (else latest) versions, and those versions."""
@@ -420,6 +448,15 @@ def _written_rows(table: DeltaTable, version: int) -> int | None:
             rows = commit.get("lakeport.numOutputRows")
             return int(rows) if rows is not None else 0
     return None
+
+
+def _incremental_text(shape: Incremental | str) -> str:
+    if isinstance(shape, str):
+        return f"no: {shape}"
+    if shape.joins:
+        return ("yes, when one table of the join only appended since the last refresh and the others did not "
+                "change (else in full)")
+    return "yes, when its source only appended since the last refresh (else in full)"
 
 
 def _view(plan: Plan) -> TableRef:

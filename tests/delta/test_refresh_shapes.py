@@ -20,12 +20,29 @@ from lakeport_engine.matviews import view_statement_text
 def test_incremental_shapes(query: str, kind: str, keys: tuple[str, ...]) -> None:
     shape = incremental_shape(query, 1)
     assert isinstance(shape, Incremental), shape
-    assert (shape.kind, shape.keys) == (kind, keys)
+    assert (shape.kind, shape.keys, shape.joins) == (kind, keys, False)
+
+
+@pytest.mark.parametrize(("query", "sources", "kind", "keys"), [
+    ("SELECT a.id, b.v FROM lake.db.t a JOIN lake.db.u b ON a.id = b.id WHERE a.k > 0", 2, "append", ()),
+    ("SELECT a.id FROM lake.db.t a INNER JOIN lake.db.u b USING (id) CROSS JOIN lake.db.w c", 3, "append", ()),
+    ("SELECT a.id FROM lake.db.t a, lake.db.u b WHERE a.id = b.id", 2, "append", ()),
+    ("SELECT b.g, count(*) AS n, sum(a.k) AS s FROM lake.db.t a JOIN lake.db.u b ON a.id = b.id GROUP BY b.g", 2,
+     "aggregate", ("g",)),
+    ("SELECT a.id FROM lake.db.t a JOIN lake.db.t b ON a.id = b.id", 1, "append", ()),
+])
+def test_inner_joins_are_incremental_shapes(query: str, sources: int, kind: str, keys: tuple[str, ...]) -> None:
+    """Whether the refresh is incremental then depends on which tables changed (tests/delta/test_mv_joins.py)."""
+    shape = incremental_shape(query, sources)
+    assert isinstance(shape, Incremental), shape
+    assert (shape.kind, shape.keys, shape.joins) == (kind, keys, True)
 
 
 @pytest.mark.parametrize(("query", "sources", "reason"), [
-    ("SELECT a.id FROM lake.db.t a JOIN lake.db.u b ON a.id = b.id", 2, "reads 2 Delta tables"),
-    ("SELECT a.id FROM lake.db.t a JOIN lake.db.t b ON a.id = b.id", 1, "has a JOIN"),
+    ("SELECT a.id FROM lake.db.t a LEFT JOIN lake.db.u b ON a.id = b.id", 2, "has a LEFT JOIN"),
+    ("SELECT a.id FROM lake.db.t a FULL OUTER JOIN lake.db.u b ON a.id = b.id", 2, "has a FULL OUTER JOIN"),
+    ("SELECT a.id FROM lake.db.t a LEFT ANTI JOIN lake.db.u b ON a.id = b.id", 2, "has a LEFT ANTI JOIN"),
+    ("SELECT a.id FROM lake.db.t a SEMI JOIN lake.db.u b ON a.id = b.id", 2, "has a SEMI JOIN"),
     ("SELECT DISTINCT g FROM lake.db.t", 1, "has DISTINCT"),
     ("SELECT g, avg(k) AS a FROM lake.db.t GROUP BY g", 1, "the column 'a' is an average ('AVG(k)')"),
     ("SELECT g, sum(k) AS s, avg(k) AS a FROM lake.db.t GROUP BY g", 1, "keep sum(…) and count(…) in the view"),

@@ -175,3 +175,61 @@ def _check_freshness_in_the_lineage_graph(client: Any, lake: Path) -> None:
     mv3 = marked["lake.sales.mv3"]
     assert mv3 is not None and mv3["stale"] is False and mv3["behind"] == 0 and mv3["stale_since"] is None, mv3
     assert {s["name"]: s["reflected"] for s in mv3["sources"]} == {"lake.sales.mv1": 2, "lake.sales.mv2": 1}
+
+
+PLAIN_JOB = """
+CREATE TABLE lake.sales.orders (id BIGINT, amount BIGINT);
+INSERT INTO lake.sales.orders VALUES (1, 10), (2, -5);
+CREATE TABLE lake.sales.paid AS SELECT id, amount FROM lake.sales.orders WHERE amount > 0;
+INSERT INTO lake.sales.orders VALUES (3, 7), (4, -2);
+INSERT INTO lake.sales.paid SELECT id, amount FROM lake.sales.orders
+  WHERE amount > 0 AND id > (SELECT max(id) FROM lake.sales.paid);
+INSERT INTO lake.sales.orders VALUES (5, 30)
+"""
+
+PAID = """
+SELECT o.kept, p.total AS paid_total{extra}
+FROM (SELECT sum(CASE WHEN amount > 0 THEN amount END) AS kept FROM lake.sales.orders) o
+CROSS JOIN (SELECT sum(amount) AS total FROM lake.sales.paid) p{join}
+"""
+
+
+def test_a_table_written_by_a_plain_job_is_traced_to_the_versions_it_read(worker: Worker, team: Team,
+                                                                          client_for: Any, tmp_path: Path) -> None:
+    """`paid` is derived from `orders` only by plain statements (CTAS, INSERT … SELECT reading new rows, INSERT
+    OVERWRITE): each of its commits records the version of `orders` it read, so a consistent read pairs them."""
+    lake = tmp_path / "lake"
+    (lake / "sales").mkdir(parents=True)
+    config = DeltaConfig.model_validate({"warehouse": str(lake), "default-database": "sales"})
+    Catalog.objects.create(team=team, catalog_type="delta", catalog_name="lake",
+                           configuration=seal_configuration(config))
+    dev = client_for(Role.DEVELOPER)
+    _run(dev, team, PLAIN_JOB)
+    paid, orders = DeltaTable(str(lake / "sales" / "paid")), lake / "sales" / "orders"
+    assert [c.get("lakeport.job.sources") for c in paid.history()] == [
+        '{"lake.sales.orders": 2}', '{"lake.sales.orders": 1}']  # newest first: the append read orders@2
+
+    def kept(version: int) -> int:
+        return sum(r["amount"] for r in DeltaTable(str(orders), version=version).to_pyarrow_table().to_pylist()
+                   if r["amount"] > 0)
+
+    query = PAID.format(extra="", join="")
+    consistent = _run(dev, team, query, snapshot={"consistent": True})
+    assert _row(dev, consistent) == {"kept": kept(2), "paid_total": kept(2)}  # 17: orders@2 with paid@1
+    read = {d["name"]: d["version"] for d in dev.get(f"/api/v1/teams/acme/lineage/runs/{consistent.id}/")
+            .json()["inputs"]}
+    assert read == {"lake.sales.orders": 2, "lake.sales.paid": 1}, read
+    plain = _row(dev, _run(dev, team, query))
+    assert plain == {"kept": kept(3), "paid_total": kept(2)}  # 47 against 17: the plain read breaks the invariant
+
+    # an overwrite reflects what it read; a view over the job's table reaches `orders` through it
+    _run(dev, team, "INSERT OVERWRITE lake.sales.paid SELECT id, amount FROM lake.sales.orders WHERE amount > 0;\n"
+                    "CREATE MATERIALIZED VIEW lake.sales.paid_sum AS SELECT sum(amount) AS s FROM lake.sales.paid;\n"
+                    "INSERT INTO lake.sales.orders VALUES (6, 100);\n"
+                    "INSERT INTO lake.sales.paid SELECT id, amount FROM lake.sales.orders\n"
+                    "  WHERE amount > 0 AND id > (SELECT max(id) FROM lake.sales.paid)")
+    three = PAID.format(extra=", v.s AS view_total", join=" CROSS JOIN lake.sales.paid_sum v")
+    got = _row(dev, _run(dev, team, three, snapshot={"consistent": True}))
+    assert got == {"kept": kept(3), "paid_total": kept(3), "view_total": kept(3)}, got  # 47: paid@2, paid_sum@0
+    plain_three = _row(dev, _run(dev, team, three))
+    assert plain_three == {"kept": kept(4), "paid_total": kept(4), "view_total": kept(3)}, plain_three
