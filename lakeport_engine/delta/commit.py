@@ -28,6 +28,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef, spark_path
+from lakeport_engine.delta.column_mapping import is_mapped, physical_names, to_physical
 from lakeport_engine.delta.errors import DeltaConflictError, DeltaConnectorError
 from lakeport_engine.delta.features import check_writable
 from lakeport_engine.delta.history import commit_history
@@ -91,7 +92,7 @@ class DeltaWriter:
             table.load_as_version(read_version)
         partition_cols = list(table.metadata().partition_columns)
         read_version = table.version()
-        with self._pending(ref, frame, partition_cols) as written:
+        with self._pending(ref, frame, partition_cols, table) as written:
             metadata = self._metadata(operation, written, read_version, blind=blind)
             before = None if blind else self._replaced_files(table, None)
             return self._commit_retrying(
@@ -116,7 +117,7 @@ class DeltaWriter:
             table.load_as_version(read_version)
         partition_cols = list(table.metadata().partition_columns)
         read_version = table.version()
-        with self._pending(ref, frame, partition_cols) as written:
+        with self._pending(ref, frame, partition_cols, table) as written:
             if dynamic:
                 keys = sorted({tuple(sorted(a.partition_values.items())) for a in written.adds},
                               key=lambda k: [(n, v or "") for n, v in k])
@@ -251,12 +252,12 @@ class DeltaWriter:
         """
         partition_cols = list(read.metadata().partition_columns)
         serializable = (read.metadata().configuration.get("delta.isolationLevel") or "").lower() == "serializable"
-        pending = (self._pending(ref, frame, partition_cols) if frame is not None
+        pending = (self._pending(ref, frame, partition_cols, read) if frame is not None
                    else contextlib.nullcontext(WrittenFiles([], [], uuid.uuid4().hex[:16])))
         with pending as written:
             metadata = {**self._metadata(operation, written, read.version(), blind=False), **metrics,
                         "lakeport.numRemovedFiles": len(removed)}
-            removes = _remove_actions(removed)
+            removes = _remove_actions(removed, _partition_keys(read))
             return self._commit_retrying(
                 ref, read, written, metadata, attempts=MAX_OVERWRITE_ATTEMPTS, what=operation,
                 commit=lambda t, props: t.create_write_transaction(
@@ -358,8 +359,17 @@ class DeltaWriter:
 
     # ---- files ---------------------------------------------------------------------------------------
     @contextlib.contextmanager
-    def _pending(self, ref: TableRef, frame: DataFrame, partition_cols: list[str]) -> Iterator[WrittenFiles]:
-        """Write `frame` as parquet files of a pending commit; delete them unless the body commits them."""
+    def _pending(self, ref: TableRef, frame: DataFrame, partition_cols: list[str],
+                 table: DeltaTable | None = None) -> Iterator[WrittenFiles]:
+        """Write `frame` as parquet files of a pending commit; delete them unless the body commits them.
+
+        A column-mapped `table` gets its physical names: in the files, the partition directories and the log's
+        partition values and statistics."""
+        if table is not None and is_mapped(table):
+            logical = spark_schema(table.schema())
+            keys = physical_names(logical)
+            frame = to_physical(frame, logical)
+            partition_cols = [keys[c] for c in partition_cols]
         root = self.catalog.table_uri(ref)
         commit_id = uuid.uuid4().hex[:16]
         staging = f"{root}/{STAGING_PREFIX}{commit_id}"
@@ -421,7 +431,7 @@ class DeltaWriter:
     def _removes(self, table: DeltaTable, replaced: list[list[tuple[str, str, str]]] | None) -> list[RemoveAction]:
         """Remove actions for the replaced files of `table`'s snapshot."""
         chosen = self._replaced_files(table, replaced)
-        return _remove_actions([f for f in add_actions(table) if f["path"] in chosen])
+        return _remove_actions([f for f in add_actions(table) if f["path"] in chosen], _partition_keys(table))
 
     def _check_no_conflict(self, ref: TableRef, read: DeltaTable, latest: DeltaTable,
                            replaced: list[list[tuple[str, str, str]]] | None, before: set[str] | None, *,
@@ -530,12 +540,23 @@ def _check_partitioning(ref: TableRef, schema: T.StructType, partition_by: Seque
         raise DeltaConnectorError(f"Delta table {ref} needs at least one column that is not a partition column.")
 
 
-def _remove_actions(files: Sequence[Mapping[str, Any]]) -> list[RemoveAction]:
-    """Remove actions (data change) for active files as `add_actions` lists them."""
+def _partition_keys(table: DeltaTable) -> dict[str, str]:
+    """Partition column → its key in the log's partition values (the physical name on column-mapped tables)."""
+    columns = list(table.metadata().partition_columns)
+    if not is_mapped(table):
+        return {c: c for c in columns}
+    names = physical_names(spark_schema(table.schema()))
+    return {c: names[c] for c in columns}
+
+
+def _remove_actions(files: Sequence[Mapping[str, Any]], keys: Mapping[str, str] | None = None) -> list[RemoveAction]:
+    """Remove actions (data change) for active files as `add_actions` lists them (logical partition names, logged
+    under `keys`)."""
     now = int(time.time() * 1000)
+    keys = keys or {}
     return [RemoveAction(unquote(f["path"]), True, now, f["size_bytes"],
-                         {k.removeprefix("partition."): _partition_value(v) for k, v in f.items()
-                          if k.startswith("partition.")})
+                         {keys.get(k.removeprefix("partition."), k.removeprefix("partition.")): _partition_value(v)
+                          for k, v in f.items() if k.startswith("partition.")})
             for f in files]
 
 

@@ -527,8 +527,9 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
                 raise DeltaConnectorError(f"TBLPROPERTIES '{key}'='{value}' on {ref} would enable the Delta feature "
                                           f"'{refused[1]}', which the embedded Delta connector does not write.")
             if key.lower() == "delta.columnmapping.mode" and value.lower() != "none":
-                raise DeltaConnectorError(f"TBLPROPERTIES '{key}'='{value}' on {ref} would enable the Delta feature "
-                                          "'columnMapping', which the embedded Delta connector does not write.")
+                raise DeltaConnectorError(f"TBLPROPERTIES '{key}'='{value}' on {ref}: the embedded Delta connector "
+                                          "enables column mapping on an existing table only: create it, then ALTER "
+                                          f"TABLE {ref} SET TBLPROPERTIES ('delta.columnMapping.mode' = 'name').")
             if not key.lower().startswith("delta."):
                 raise DeltaConnectorError(f"TBLPROPERTIES '{key}' on {ref}: delta-rs keeps only Delta table "
                                           "properties (keys starting with 'delta.'); use COMMENT for notes.")

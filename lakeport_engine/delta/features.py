@@ -13,10 +13,11 @@ from lakeport_engine.delta.schema import column_mapping_mode
 READABLE_FEATURES = frozenset({"timestampNtz", "v2Checkpoint", "vacuumProtocolCheck", "variantType",
                                "variantType-preview", "deletionVectors", "columnMapping", "typeWidening",
                                "typeWidening-preview"})
-# Writer features whose rules this connector keeps when it adds or removes whole files.
+# Writer features whose rules this connector keeps when it adds or removes whole files (column mapping: it writes
+# physical names, `column_mapping.py`).
 WRITABLE_FEATURES = frozenset({"appendOnly", "invariants", "timestampNtz", "v2Checkpoint", "vacuumProtocolCheck",
                                "domainMetadata", "checkConstraints", "changeDataFeed", "variantType",
-                               "variantType-preview", "deletionVectors"})
+                               "variantType-preview", "deletionVectors", "columnMapping"})
 _HINT = "Use the JVM delta-spark path (LAKEPORT_DELTA_MODE=jvm) for this table."
 
 
@@ -45,9 +46,10 @@ def check_writable(table: DeltaTable, ref: TableRef, *, removes_files: bool) -> 
     check_readable(table, ref)
     protocol = table.protocol()
     config = {k: (v or "") for k, v in table.metadata().configuration.items()}
-    if column_mapping_mode(table) != "none":
-        raise _refuse(table, ref, "columnMapping", "write", "new data files would need physical column names")
-    for feature in sorted(set(protocol.writer_features or []) - WRITABLE_FEATURES - {"columnMapping"}):
+    if column_mapping_mode(table) == "id":
+        raise _refuse(table, ref, "columnMapping", "write",
+                      "mode 'id' needs parquet field ids in new data files; mode 'name' is written")
+    for feature in sorted(set(protocol.writer_features or []) - WRITABLE_FEATURES):
         raise _refuse(table, ref, feature, "write", "writers must maintain extra state for it")
     if removes_files and "deletionVectors" in set(protocol.reader_features or []):
         raise _refuse(table, ref, "deletionVectors", "overwrite",

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -22,11 +23,12 @@ from pyspark.sql import types as T
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
+from lakeport_engine.delta import column_mapping as cm
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef
-from lakeport_engine.delta.commit import STAGING_PREFIX, DeltaWriter
+from lakeport_engine.delta.commit import COMMIT_ID_KEY, STAGING_PREFIX, DeltaWriter
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.features import check_writable
-from lakeport_engine.delta.schema import delta_schema, spark_schema
+from lakeport_engine.delta.schema import column_mapping_mode, delta_schema, spark_schema
 from lakeport_engine.delta.snapshot import add_actions, open_table
 from lakeport_engine.delta.statements import Plan, Reference
 from lakeport_engine.delta.table_sql import TablePlan
@@ -103,6 +105,12 @@ class TableCommands:
         schema = spark_schema(table.schema())
         names = {f.name.lower(): f.name for f in schema.fields}
         writer = self._writer(ref.catalog)
+        if plan.action in ("rename_column", "drop_columns") or (
+                plan.action == "set_properties" and any(k.lower() == cm.MODE.lower() for k in plan.properties)) or (
+                plan.action == "add_columns" and cm.is_mapped(table)):
+            version = self._alter_mapped(plan, table, schema)
+            self._committed(ref, version, self._empty(ref))
+            return None
         if plan.action == "add_columns":
             added = self._ddl_schema(ref, plan.columns_ddl or "", f"ALTER TABLE {ref} ADD COLUMNS")
             seen: set[str] = set()
@@ -149,6 +157,91 @@ class TableCommands:
             raise DeltaConnectorError(f"ALTER TABLE {ref}: unknown action '{plan.action}'.")
         self._committed(ref, version, self._empty(ref))
         return None
+
+    def _alter_mapped(self, plan: TablePlan, table: Any, schema: T.StructType) -> int:
+        """Column mapping's ALTER TABLE forms, each one metadata-only commit (`column_mapping.py`): SET TBLPROPERTIES
+        ('delta.columnMapping.mode' = 'name') enabling it, RENAME COLUMN, DROP COLUMNS, and ADD COLUMNS on a mapped
+        table (delta-rs 1.6 refuses these on column-mapped tables)."""
+        assert plan.target is not None
+        ref = plan.target
+        what = f"ALTER TABLE {ref}"
+        names = {f.name.lower(): f.name for f in schema.fields}
+        partition_cols = {c.lower() for c in table.metadata().partition_columns}
+        mode = column_mapping_mode(table)
+        configuration = {k: v or "" for k, v in table.metadata().configuration.items()}
+        current = json.loads(table.schema().to_json())
+        protocol = None
+        parameters: dict[str, Any]
+        extra = self._writer(ref.catalog).extra_metadata
+        info: dict[str, Any] = {"lakeport.operation": "", **extra}
+        if plan.action == "set_properties":
+            wanted = next(v for k, v in plan.properties.items() if k.lower() == cm.MODE.lower()).lower()
+            others = {k: v for k, v in plan.properties.items() if k.lower() != cm.MODE.lower()}
+            if wanted != "name" and wanted != mode:
+                raise DeltaConnectorError(
+                    f"{what} SET TBLPROPERTIES ('{cm.MODE}' = '{wanted}'): the embedded Delta connector enables column "
+                    f"mapping in mode 'name' only (the table's mode is '{mode}'); Delta does not turn it off again.")
+            configuration.update(self._table_properties(ref, others))
+            operation, parameters = "SET TBLPROPERTIES", {"properties": {**others, cm.MODE: wanted}}
+            if mode == "none":
+                current, last = cm.mapped_schema(current)
+                configuration[cm.MODE], configuration[cm.MAX_ID] = "name", str(last)
+                protocol = cm.upgraded_protocol(table)
+        else:
+            if mode == "none":
+                raise DeltaConnectorError(
+                    f"{what} {'RENAME COLUMN' if plan.action == 'rename_column' else 'DROP COLUMNS'} needs column "
+                    f"mapping, as in Delta: enable it first with ALTER TABLE {ref} SET TBLPROPERTIES "
+                    f"('{cm.MODE}' = 'name') (the table then needs readers of protocol 2 and writers of protocol 5).")
+            if plan.action == "add_columns":
+                added = self._ddl_schema(ref, plan.columns_ddl or "", f"{what} ADD COLUMNS")
+                for column in added.fields:
+                    if column.name.lower() in names:
+                        raise DeltaConnectorError(f"{what} ADD COLUMNS: column '{column.name}' already exists.")
+                    if not column.nullable:
+                        raise DeltaConnectorError(f"{what} ADD COLUMNS: '{column.name}' cannot be NOT NULL "
+                                                  "(rows already written have no value for it); add it nullable.")
+                fields = json.loads(delta_schema(added, table=str(ref)).to_json())["fields"]
+                current, last = cm.with_new_fields(current, fields, cm.max_column_id(table))
+                configuration[cm.MAX_ID] = str(last)
+                operation, parameters = "ADD COLUMNS", {"columns": [f["name"] for f in fields]}
+            elif plan.action == "rename_column":
+                old, new = plan.column or "", plan.new_name or ""
+                if "." in old or "." in new:
+                    raise DeltaConnectorError(f"{what} RENAME COLUMN {old}: renaming nested fields is not supported "
+                                              "by the embedded Delta connector (top-level columns are).")
+                if old.lower() not in names:
+                    raise DeltaConnectorError(f"{what} RENAME COLUMN: '{old}' is not a column of the table "
+                                              f"(columns: {', '.join(schema.names)}).")
+                if new.lower() in names and new.lower() != old.lower():
+                    raise DeltaConnectorError(f"{what} RENAME COLUMN: column '{new}' already exists.")
+                if old.lower() in partition_cols:
+                    raise DeltaConnectorError(f"{what} RENAME COLUMN: '{old}' is a partition column; the embedded "
+                                              "Delta connector renames data columns only.")
+                current = cm.renamed(current, names[old.lower()], new)
+                operation, parameters = "RENAME COLUMN", {"oldColumnPath": names[old.lower()], "newColumnPath": new}
+            else:  # drop_columns
+                missing = [c for c in plan.keys if c.lower() not in names]
+                if missing and not plan.if_exists:
+                    raise DeltaConnectorError(f"{what} DROP COLUMNS: {', '.join(repr(c) for c in missing)} is not a column of the "
+                                              f"table (columns: {', '.join(schema.names)}).")
+                drop = [names[c.lower()] for c in plan.keys if c.lower() in names]
+                if any("." in c for c in plan.keys):
+                    raise DeltaConnectorError(f"{what} DROP COLUMNS: dropping nested fields is not supported by the "
+                                              "embedded Delta connector (top-level columns are).")
+                if any(c.lower() in partition_cols for c in drop):
+                    raise DeltaConnectorError(f"{what} DROP COLUMNS: a partition column cannot be dropped (Delta "
+                                              "refuses it too).")
+                if len(set(drop)) >= len(schema.fields) - len(partition_cols):
+                    raise DeltaConnectorError(f"{what} DROP COLUMNS: a table keeps at least one data column.")
+                if not drop:
+                    return int(table.version())
+                current = cm.dropped(current, drop)
+                operation, parameters = "DROP COLUMNS", {"columns": drop}
+        info["lakeport.operation"] = operation
+        info[COMMIT_ID_KEY] = uuid.uuid4().hex[:16]
+        return cm.commit_metadata(self._catalog(ref.catalog), ref, table, schema=current, configuration=configuration,
+                                  operation=operation, parameters=parameters, commit_info=info, protocol=protocol)
 
     # ---- RESTORE / DESCRIBE DETAIL -------------------------------------------------------------------
     def _run_restore(self, plan: Plan) -> DataFrame:
@@ -216,6 +309,9 @@ class TableCommands:
         ref = plan.target
         table = open_table(self._catalog(ref.catalog), ref)
         check_writable(table, ref, removes_files=True)
+        if cm.is_mapped(table):
+            raise DeltaConnectorError(f"OPTIMIZE {ref}: the table uses column mapping, and delta-rs 1.6 (which "
+                                      "compacts for this connector) does not rewrite column-mapped tables.")
         partition_cols = list(table.metadata().partition_columns)
         filters = partition_filters(plan.where, partition_cols, f"OPTIMIZE {ref} WHERE") if plan.where else None
         columns = {f.name.lower(): f.name for f in spark_schema(table.schema()).fields}

@@ -3,6 +3,7 @@
     ALTER TABLE t ADD COLUMN[S] (c type [COMMENT '…'], …)
     ALTER TABLE t SET TBLPROPERTIES ('k' = 'v', …) | UNSET TBLPROPERTIES [IF EXISTS] ('k', …)
     ALTER TABLE t ALTER|CHANGE [COLUMN] c COMMENT '…'
+    ALTER TABLE t RENAME COLUMN a TO b | DROP COLUMN[S] [IF EXISTS] (a, …)   (column-mapped tables)
     RESTORE [TABLE] t [TO] VERSION|TIMESTAMP AS OF <n | expr>
     DESC[RIBE] DETAIL t
     OPTIMIZE t [WHERE <partition predicate>] [ZORDER BY (c, …)]
@@ -22,18 +23,17 @@ from lakeport_engine.sqltext import PUNCT, QUOTED, STRING, WORD
 from lakeport_engine.sqltext import Token as TextToken
 
 TABLE_KINDS = ("alter_table", "restore", "describe_detail", "optimize", "vacuum")
-# ALTER TABLE forms that need column mapping or type widening, which this connector does not write.
-_NEEDS_COLUMN_MAPPING = "column mapping (Delta renames and drops columns through physical names, and the " \
-                        "embedded Delta connector does not write column-mapped tables yet)"
 
 
 @dataclass
 class TablePlan(Plan):
     """A table-change or maintenance statement; `target` is the table."""
 
-    action: str = ""  # ALTER TABLE: add_columns | set_properties | unset_properties | column_comment
-    column: str | None = None  # ALTER COLUMN c COMMENT
-    keys: list[str] = field(default_factory=list)  # UNSET TBLPROPERTIES
+    action: str = ""  # ALTER TABLE: add_columns | set_properties | unset_properties | column_comment | rename_column
+    #                   | drop_columns
+    column: str | None = None  # ALTER COLUMN c COMMENT, RENAME COLUMN c TO …
+    new_name: str | None = None  # RENAME COLUMN … TO new_name
+    keys: list[str] = field(default_factory=list)  # UNSET TBLPROPERTIES, DROP COLUMNS
     restore_version: int | None = None
     restore_timestamp_sql: str | None = None
     where: str | None = None  # OPTIMIZE … WHERE, as written
@@ -187,11 +187,24 @@ def _alter(reader: StatementReader, text: str, cursor: _Cursor) -> TablePlan | P
                                                     "the embedded Delta connector yet)")
         return Plan("unsupported", text, reason="this ALTER TABLE … ALTER COLUMN form (only COMMENT '…' is)")
     if verb == "rename" and cursor.word("column"):
-        return Plan("unsupported", text, reason=f"ALTER TABLE … RENAME COLUMN (it needs {_NEEDS_COLUMN_MAPPING})")
+        old = cursor.name()
+        if not old or not cursor.word("to"):
+            raise DeltaConnectorError(f"ALTER TABLE {ref} RENAME COLUMN needs 'old TO new'.")
+        new = cursor.name()
+        if not new or not cursor.done():
+            raise DeltaConnectorError(f"ALTER TABLE {ref} RENAME COLUMN needs 'old TO new'.")
+        plan.column, plan.new_name, plan.action = ".".join(old), ".".join(new), "rename_column"
+        return plan
     if verb == "drop" and cursor.word("column", "columns"):
-        return Plan("unsupported", text, reason=f"ALTER TABLE … DROP COLUMN (it needs {_NEEDS_COLUMN_MAPPING})")
-    return Plan("unsupported", text, reason="this form of ALTER TABLE (ADD COLUMNS, SET/UNSET TBLPROPERTIES and "
-                                            "ALTER COLUMN … COMMENT are supported)")
+        plan.if_exists = bool(cursor.word("if") and cursor.word("exists"))
+        plan.keys = _name_list(cursor, f"ALTER TABLE {ref} DROP COLUMNS")
+        if not cursor.done():
+            raise DeltaConnectorError(f"ALTER TABLE {ref} DROP COLUMNS: unexpected "
+                                      f"'{cursor.tokens[cursor.position].text}'.")
+        plan.action = "drop_columns"
+        return plan
+    return Plan("unsupported", text, reason="this form of ALTER TABLE (ADD COLUMNS, SET/UNSET TBLPROPERTIES, "
+                                            "ALTER COLUMN … COMMENT, RENAME COLUMN and DROP COLUMNS are supported)")
 
 
 def _at(cursor: _Cursor, word: str) -> bool:

@@ -17,6 +17,7 @@ from deltalake.exceptions import DeltaError
 from pyspark.sql import DataFrame
 
 from lakeport_engine.delta.catalog import DeltaCatalog, TableRef, check_name
+from lakeport_engine.delta.column_mapping import is_mapped
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.features import check_writable
 from lakeport_engine.delta.snapshot import open_table
@@ -85,6 +86,10 @@ class DeltaSink(BatchSink):
             check_writable(snapshot, self.ref, removes_files=removes_files)
         except DeltaConnectorError as exc:
             raise StreamingSinkError(f"Sink {self.target}: {exc.message}") from None
+        if is_mapped(snapshot):  # the batch connector writes physical names; this sink writes with delta-rs
+            raise StreamingSinkError(
+                f"Sink {self.target}: the table uses column mapping (delta.columnMapping.mode), which the streaming "
+                "Delta sink does not write (delta-rs 1.6 cannot); write it from a batch job or use a table without it.")
 
     def _key(self, shape: QueryShape) -> tuple[str, ...]:
         """Table columns at the positions of the query's grouping columns (the merge key of update mode)."""

@@ -68,9 +68,9 @@ export function TableColumns({ team, catalog, database, table, isAdmin = false }
             <p className="muted">Partitioned by {q.data.partition_columns.join(", ")}.</p>
           )}
           {stream && <StreamSample key={fq} team={team} catalog={catalog} database={database} table={table} />}
-          {/* a Delta table has a version; team admins can compact and vacuum it */}
-          {isAdmin && !stream && q.data.version !== undefined && q.data.version !== null && (
-            <TableMaintenance key={fq} team={team} catalog={catalog} database={database} table={table} />
+          {/* a Delta table has a version: its maintenance history for every member; team admins can compact and vacuum it */}
+          {!stream && q.data.kind === "delta" && q.data.version !== undefined && q.data.version !== null && (
+            <TableMaintenance key={fq} team={team} catalog={catalog} database={database} table={table} canRun={isAdmin} />
           )}
           <Link className="btn" to={`/t/${encodeURIComponent(team)}/sql?sql=${encodeURIComponent(sql)}`}>
             Query in SQL editor
