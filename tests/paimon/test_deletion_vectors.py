@@ -16,8 +16,10 @@ from pypaimon import Schema
 
 from lakeport_engine.paimon.catalog import PaimonError
 from tests.paimon.conftest import Pai, oracle
+from tests.streaming import support
 
 pytestmark = pytest.mark.spark
+spark = support.stream_spark  # no Hive: the suite's session when one runs, else a plain local one
 
 SCHEMA = pa.schema([("id", pa.int64()), ("v", pa.int64()), ("p", pa.string())])
 VECTORS = {"row-tracking.enabled": "true", "data-evolution.enabled": "true", "deletion-vectors.enabled": "true"}

@@ -4,7 +4,6 @@ snapshot id and tag; partition pruning; refusals by name."""
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 from typing import Any
 
@@ -112,27 +111,6 @@ def test_time_travel_by_tag(pai: Pai) -> None:
         pai.sql("SELECT * FROM pai.default.tg VERSION AS OF 'nope'")
     with pytest.raises(PaimonError, match="no such snapshot"):
         pai.sql("SELECT * FROM pai.default.tg VERSION AS OF 99")
-
-
-def test_time_travel_by_timestamp_reads_the_snapshot_committed_at_or_before_it(pai: Pai) -> None:
-    _create(pai, "tt", primary=["id"], options={"bucket": "2"})
-    for amount in (1.0, 2.0, 3.0):
-        pai.write("default.tt", [{"id": 1, "region": "eu", "amount": amount, "note": None},
-                                 {"id": int(amount) + 1, "region": "us", "amount": amount, "note": "n"}])
-    table = pai.table("default.tt")
-    times = [table.snapshot_manager().get_snapshot_by_id(i).time_millis for i in (1, 2, 3)]
-    pai.spark.conf.set("spark.sql.session.timeZone", "UTC")
-    for snapshot, millis in enumerate(times, start=1):
-        at = dt.datetime.fromtimestamp(millis / 1000, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
-        expected = oracle(table, snapshot_id=snapshot)
-        assert pai.rows(f"SELECT * FROM pai.default.tt TIMESTAMP AS OF '{at}'") == expected  # exactly its time
-        assert pai.rows(f"SELECT * FROM pai.default.tt TIMESTAMP AS OF timestamp_millis({millis})") == expected
-        after = millis + (times[snapshot] - millis) // 2 if snapshot < 3 else millis + 3_600_000
-        assert pai.rows(f"SELECT * FROM pai.default.tt FOR TIMESTAMP AS OF timestamp_millis({after})") == expected
-    with pytest.raises(PaimonError, match="the table had no snapshot then .its first snapshot .1. was committed at"):
-        pai.sql(f"SELECT * FROM pai.default.tt TIMESTAMP AS OF timestamp_millis({times[0] - 1})")
-    with pytest.raises(PaimonError, match="is not a timestamp|the timestamp is NULL"):
-        pai.sql("SELECT * FROM pai.default.tt TIMESTAMP AS OF 'soon'")
 
 
 def test_refusals_name_the_table_and_the_rule(pai: Pai) -> None:

@@ -24,8 +24,10 @@ from lakeport_engine.streaming.query import plan_streaming, start_streaming
 from lakeport_engine.streaming.sinks.paimon import PaimonSink
 from lakeport_engine.streaming.sources import stream_view
 from tests.paimon.conftest import oracle
+from tests.streaming import support
 
 pytestmark = pytest.mark.spark
+spark = support.stream_spark  # no Hive: the suite's session when one runs, else a plain local one
 
 
 class Harness:

@@ -24,11 +24,23 @@ from tests.paimon.conftest import oracle
 from tests.streaming.conftest import RedisServer
 from tests.streaming.test_runner_crash import SETUP, Runner
 from tests.streaming.test_runner_crash import env as env  # noqa: PLC0414 - the runner's environment fixture
+from tests.support.servers import wait_until
 
 pytestmark = pytest.mark.spark
 
 KILLS = 2
 KEYS = "abcdefg"
+
+
+class PatientRunner(Runner):
+    """The crash test's runner, waiting up to 15 minutes for an event: a guard against a hang, not a time limit (a
+    driver start took over 4 minutes at load 40 on the shared 2-core machine)."""
+
+    def wait_for(self, name: str, *, count: int = 1) -> list[dict[str, Any]]:
+        wait_until(lambda: len(self.named(name)) >= count or self.process.poll() is not None, interval=0.1,
+                   timeout=900, what=f"{count} '{name}' event(s) from the runner")
+        time.sleep(0.2)  # let the reader catch the process's last lines
+        return self.named(name)
 
 
 class RedisProducer(threading.Thread):
@@ -82,19 +94,19 @@ def test_kill_9_leaves_a_paimon_primary_key_table_exactly_once(tmp_path: Path, e
     with open(log_path, "ab") as log:
         try:
             for kill in range(KILLS):
-                runner = Runner(args, env, log)
+                runner = PatientRunner(args, env, log)
                 assert runner.wait_for("query_started"), f"runner did not start: {runner.events} (see {log_path})"
                 if kill % 2:
                     runner.wait_for("batch", count=1)  # one kill lands right after a batch committed
                 time.sleep(rng.uniform(0.5, 2.5))  # …others mid-batch: in the executors' writes or the commit
                 runner.kill9(log_path)
-            runner = Runner(args, env, log)
+            runner = PatientRunner(args, env, log)
             runner.wait_for("batch", count=1)
             producer.stopped.set()
             producer.join()
             runner.process.send_signal(signal.SIGTERM)
             assert runner.finish() == 0, runner.events[-3:]
-            final = Runner([*args[:-1], "--available-now", args[-1]], env, log)  # drain what is left
+            final = PatientRunner([*args[:-1], "--available-now", args[-1]], env, log)  # drain what is left
             assert final.finish() == 0, final.events[-3:]
         finally:
             producer.stopped.set()
