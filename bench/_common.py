@@ -115,8 +115,8 @@ def print_row(name: str, result: SideBySide, *, unit: str = "ms", scale: float =
     )
 
 
-def local_spark(app_name: str, cores: int) -> object:
-    """A quiet local SparkSession for a Delta benchmark: `local[cores]`, no UI, a 3 GiB driver."""
+def local_spark(app_name: str, cores: int, conf: dict[str, str] | None = None) -> object:
+    """A quiet local SparkSession for a Delta benchmark: `local[cores]`, no UI, a 3 GiB driver (and `conf`)."""
     import os
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -126,6 +126,6 @@ def local_spark(app_name: str, cores: int) -> object:
              .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
              .config("spark.driver.memory", "3g")
              .config("spark.jars", ",".join(platform_jars()))  # the deletion-vector reader (platform/jvm)
-             .config("spark.sql.shuffle.partitions", str(cores * 2)).getOrCreate())
+             .config("spark.sql.shuffle.partitions", str(cores * 2)).config(map=conf or {}).getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     return spark

@@ -17,6 +17,9 @@ class PaimonConfig(CatalogConfig):
     warehouse: str = Field(description="Local absolute path inside the team's data roots.", max_length=1000)
     default_database: str = Field(default="default", alias="default-database",
                                   pattern=r"^[A-Za-z0-9][A-Za-z0-9_$-]{0,127}$")
+    max_snapshots_per_batch: int | None = Field(
+        default=None, alias="max-snapshots-per-batch", ge=1, le=1_000_000,
+        description="A STREAM over this catalog's tables reads at most this many snapshots per micro-batch.")
 
     @field_validator("warehouse")
     @classmethod

@@ -49,7 +49,7 @@ from lakeport_kernel.redaction import redact
 logger = logging.getLogger(__name__)
 
 VIEW_PREFIX = "__lp_paimon_"
-SUPPORTED = ("SELECT [VERSION AS OF <snapshot id> | '<tag>'], INSERT INTO (upsert on primary-key tables), "
+SUPPORTED = ("SELECT [VERSION AS OF <snapshot id> | '<tag>' | TIMESTAMP AS OF <timestamp>], INSERT INTO (upsert on primary-key tables), "
              "INSERT OVERWRITE [PARTITION (…)], CREATE TABLE [PARTITIONED BY] [TBLPROPERTIES] [AS SELECT], "
              "DROP TABLE, CREATE/DROP DATABASE, SHOW DATABASES/TABLES, DESCRIBE [HISTORY]")
 _REFUSED_KINDS = {
@@ -88,6 +88,23 @@ class PaimonCatalogConfig:
             raise PaimonError(f"Paimon catalog '{self.name}': warehouse {self.warehouse} does not exist.") from None
         catalog.create_database(self.default_database, True)
         return catalog
+
+
+def load_table(catalog: PaimonCatalogConfig, ref: TableRef) -> Any:  # noqa: ANN401 - pypaimon's FileStoreTable
+    """An existing table of the catalog, its files confined to the warehouse (PaimonError otherwise)."""
+    check_name(ref.database, what="database", catalog=catalog.name)
+    check_name(ref.table, what="table", catalog=catalog.name)
+    paimon = catalog.catalog()
+    if not _exists(paimon, ref):
+        raise PaimonError(f"Paimon table {ref} does not exist.")
+    loaded = paimon.get_table(f"{ref.database}.{ref.table}")
+    check_table(loaded, catalog.warehouse, table=str(ref))
+    return loaded
+
+
+def spark_schema(loaded: Any, name: str) -> T.StructType:  # noqa: ANN401 - pypaimon's FileStoreTable
+    """The table's columns as a Spark schema (PaimonError naming a type Spark cannot hold)."""
+    return _spark_schema(loaded, name)
 
 
 class EmbeddedPaimon(ConnectorLineage):
@@ -208,12 +225,12 @@ class EmbeddedPaimon(ConnectorLineage):
         loaded = self._load(ref)
         check_readable(loaded, table=str(ref))
         key = self._dataset(ref, None).key
-        if reference.timestamp_sql is not None:
-            raise PaimonError(f"TIMESTAMP AS OF on Paimon table {ref} is not supported yet; use VERSION AS OF "
-                              "<snapshot id> or VERSION AS OF '<tag>'.")
         snapshot: int | None
         travel = {}
-        if reference.tag is not None:
+        if reference.timestamp_sql is not None:
+            when = self._timestamp(reference)
+            snapshot = _snapshot_at(loaded, when, f"TIMESTAMP AS OF {reference.timestamp_sql} on Paimon table {ref}")
+        elif reference.tag is not None:
             tag = loaded.tag_manager().get(reference.tag)
             if tag is None:
                 raise PaimonError(f"VERSION AS OF '{reference.tag}' on Paimon table {ref}: no such tag.")
@@ -225,10 +242,14 @@ class EmbeddedPaimon(ConnectorLineage):
                                   f"{_latest(loaded)}).")
         else:
             snapshot = self.pins.version_for(key)
-            if snapshot is None:
+            as_of = self.pins.as_of_for(key) if snapshot is None else None
+            if as_of is not None:  # the run reads every input as of one instant (docs/snapshots.md)
+                snapshot = _snapshot_at(loaded, as_of, f"the run's snapshot as of {as_of.isoformat()} of Paimon "
+                                                       f"table {ref}")
+            elif snapshot is None:
                 snapshot = _latest(loaded)
-                if snapshot is not None:
-                    self.pins.pin(key, snapshot)
+            if snapshot is not None:
+                self.pins.pin(key, snapshot)
         if snapshot is not None and not travel:
             travel = {"scan.snapshot-id": str(snapshot)}
         at = loaded.copy(travel) if travel else loaded
@@ -244,6 +265,17 @@ class EmbeddedPaimon(ConnectorLineage):
                  .option("partition_keys", json.dumps(list(at.table_schema.partition_keys)))
                  .option("schema", schema.json()).load())
         return frame, snapshot
+
+    def _timestamp(self, reference: Reference) -> dt.datetime:
+        """`TIMESTAMP AS OF <expr>` evaluated by Spark (session time zone), as an aware UTC datetime."""
+        try:
+            micros = self.spark.sql(f"SELECT unix_micros(CAST(({reference.timestamp_sql}) AS TIMESTAMP))").collect()[0][0]
+        except Exception:
+            raise PaimonError(f"TIMESTAMP AS OF on Paimon table {reference.ref}: '{reference.timestamp_sql}' is not a "
+                              "timestamp.") from None
+        if micros is None:
+            raise PaimonError(f"TIMESTAMP AS OF on Paimon table {reference.ref}: the timestamp is NULL.")
+        return dt.datetime(1970, 1, 1, tzinfo=dt.UTC) + dt.timedelta(microseconds=int(micros))
 
     def _source(self, plan: Plan) -> tuple[DataFrame, list[str]]:
         assert plan.source_sql is not None
@@ -332,6 +364,7 @@ class EmbeddedPaimon(ConnectorLineage):
             if source is not None:
                 try:
                     loaded = self._load(ref)
+                    writable(loaded, table=str(ref))
                     frame = align(source, _spark_schema(loaded, str(ref)), ref=ref, table_format="Paimon")
                     messages = write_messages(frame, loaded, overwrite=None)
                     commit(loaded, messages, overwrite=None, properties={"lakeport.operation": "CREATE TABLE AS SELECT"})
@@ -487,13 +520,7 @@ class EmbeddedPaimon(ConnectorLineage):
             raise PaimonError(f"'{name}' is not a registered Paimon catalog.") from None
 
     def _load(self, ref: TableRef) -> Any:  # noqa: ANN401 - pypaimon's FileStoreTable
-        catalog = self._catalog(ref.catalog)
-        paimon = catalog.catalog()
-        if not _exists(paimon, ref):
-            raise PaimonError(f"Paimon table {ref} does not exist.")
-        loaded = paimon.get_table(f"{ref.database}.{ref.table}")
-        check_table(loaded, catalog.warehouse, table=str(ref))
-        return loaded
+        return load_table(self._catalog(ref.catalog), ref)
 
     def _ddl_schema(self, ref: TableRef, ddl: str) -> T.StructType:
         from lakeport_engine.jvm import jvm
@@ -580,6 +607,22 @@ def _snapshot(loaded: Any, snapshot_id: int) -> Any:  # noqa: ANN401
         return loaded.snapshot_manager().get_snapshot_by_id(snapshot_id)
     except Exception:
         return None
+
+
+def _snapshot_at(loaded: Any, when: dt.datetime, what: str) -> int:  # noqa: ANN401 - pypaimon's FileStoreTable
+    """The newest snapshot committed at or before `when` (Paimon's `scan.timestamp-millis`: snapshot times are
+    epoch milliseconds); PaimonError naming `what` when the table had none yet."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    millis = int((when - dt.datetime(1970, 1, 1, tzinfo=dt.UTC)) / dt.timedelta(milliseconds=1))
+    found = loaded.snapshot_manager().earlier_or_equal_time_mills(millis)
+    if found is None:
+        first = next(iter(_snapshots(loaded)), None)
+        since = (f"its first snapshot ({first.id}) was committed at "
+                 f"{dt.datetime.fromtimestamp(first.time_millis / 1000, tz=dt.UTC).isoformat()}"
+                 if first is not None else "it has no snapshot")
+        raise PaimonError(f"{what}: the table had no snapshot then ({since}).")
+    return int(found.id)
 
 
 def _snapshots(loaded: Any) -> list[Any]:  # noqa: ANN401

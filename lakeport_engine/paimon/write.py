@@ -22,23 +22,55 @@ from pyspark.sql import functions as F
 from lakeport_engine.paimon.catalog import PaimonError
 
 MESSAGE_COLUMN = "message"
+ROWS_COLUMN = "rows"
 
 
 def writable(loaded: Any, *, table: str) -> None:  # noqa: ANN401 - pypaimon's FileStoreTable
-    """Refuse, by name, writes the connector cannot make exactly: dynamic/postpone buckets of primary-key tables
-    need one writer per bucket across the job (Paimon's bucket assigner), which distributed tasks do not have."""
+    """Refuse, by name, writes the connector cannot make exactly or visibly: dynamic/postponed buckets of primary-key
+    tables (Paimon's job-wide bucket assigner and postpone compaction), and primary-key tables whose new files Paimon
+    reads only after a lookup compaction (deletion vectors, first-row), which pypaimon does not run."""
     schema = loaded.table_schema
     bucket = int(schema.options.get("bucket", "-1"))
+    options = loaded.options
+    if schema.primary_keys and options.batch_scan_skip_level0():
+        # Paimon reads these tables' level-0 files only once compacted (Flink compacts with lookup as it writes);
+        # pypaimon writes level 0 and never compacts, so the rows would stay invisible to every batch read.
+        what = ("merge-engine 'first-row'" if not options.deletion_vectors_enabled()
+                else "'deletion-vectors.enabled'='true'")
+        raise PaimonError(f"Paimon table {table}: writing a primary-key table with {what} is not supported by the "
+                          "embedded Paimon connector: Paimon shows such a table's new files only after a lookup "
+                          "compaction, which pypaimon does not run, so the rows written would not be read back "
+                          "(Flink's writer compacts as it writes). Reading it works.")
+    if schema.primary_keys and bucket == -2:
+        raise PaimonError(f"Paimon table {table}: writing a primary-key table with postponed buckets ('bucket'='-2') "
+                          "is not supported by the embedded Paimon connector: its rows get their buckets from Paimon's "
+                          "postpone compaction, which pypaimon does not run. Create the table with TBLPROPERTIES "
+                          "('bucket'='<n>'), or write it with Flink. Reading it works.")
+    if schema.primary_keys and bucket < 1 and getattr(loaded, "cross_partition_update", False):
+        raise PaimonError(f"Paimon table {table}: writing a primary-key table whose key does not include its partition "
+                          f"columns ({', '.join(schema.partition_keys)}) is not supported: such a table moves a key "
+                          "between partitions through a global key index, which pypaimon cannot write. Write it with "
+                          "Flink. Reading it works.")
     if schema.primary_keys and bucket < 1:
-        raise PaimonError(f"Paimon table {table}: writing a primary-key table with dynamic or postponed buckets "
-                          f"('bucket'='{bucket}') is not supported by the embedded Paimon connector; create it with "
-                          "TBLPROPERTIES ('bucket'='<n>').")
+        raise PaimonError(f"Paimon table {table}: writing a primary-key table with dynamic buckets ('bucket'='{bucket}')"
+                          " is not supported by the embedded Paimon connector: Paimon gives each new key a bucket "
+                          "through one assigner per bucket range across the whole write and keeps the key→bucket index "
+                          "per bucket, but the connector's Spark tasks each write with their own pypaimon writer, whose "
+                          "assigner sees only its task's keys, so two tasks would fill the same bucket and each write its "
+                          "index (a key could later land in a second bucket and read back twice). Create the table with "
+                          "TBLPROPERTIES ('bucket'='<n>'), or write it with Flink. Reading it works.")
 
 
 def write_messages(frame: DataFrame, loaded: Any, *, overwrite: dict[str, Any] | None) -> list[Any]:  # noqa: ANN401
     """Write `frame` (shaped like the table) into `loaded`'s directory from the executors; the commit messages.
 
     `overwrite`: None for an append/upsert, else the static partition the overwrite replaces ({} = all)."""
+    return write_rows(frame, loaded, overwrite=overwrite)[0]
+
+
+def write_rows(frame: DataFrame, loaded: Any, *,  # noqa: ANN401 - pypaimon's FileStoreTable
+               overwrite: dict[str, Any] | None) -> tuple[list[Any], int]:
+    """`write_messages`, and how many rows the tasks handed to pypaimon (its writer may merge rows of one key)."""
     path = str(loaded.table_path)
     keys = list(loaded.table_schema.primary_keys)
     arrow = _arrow_schema(loaded)
@@ -54,20 +86,22 @@ def write_messages(frame: DataFrame, loaded: Any, *, overwrite: dict[str, Any] |
             builder = builder.overwrite(overwrite)
         writer = builder.new_write()
         try:
-            wrote = False
+            count = 0
             for batch in batches:
                 if batch.num_rows:
                     writer.write_arrow_batch(pa.RecordBatch.from_arrays(
                         [batch.column(i).cast(arrow.field(i).type) for i in range(len(arrow))], schema=arrow))
-                    wrote = True
-            messages = [m for m in writer.prepare_commit() if not m.is_empty()] if wrote else []
+                    count += batch.num_rows
+            messages = [m for m in writer.prepare_commit() if not m.is_empty()] if count else []
         finally:
             writer.close()
-        yield pa.RecordBatch.from_pylist([{MESSAGE_COLUMN: pickle.dumps(m)} for m in messages],
-                                         schema=pa.schema([(MESSAGE_COLUMN, pa.binary())]))
+        # the task's row count rides on its first message (a task that wrote nothing returns no row)
+        yield pa.RecordBatch.from_pylist(
+            [{MESSAGE_COLUMN: pickle.dumps(m), ROWS_COLUMN: count if i == 0 else 0} for i, m in enumerate(messages)],
+            schema=pa.schema([(MESSAGE_COLUMN, pa.binary()), (ROWS_COLUMN, pa.int64())]))
 
-    rows = frame.mapInArrow(task, f"{MESSAGE_COLUMN} BINARY").collect()
-    return [pickle.loads(r[0]) for r in rows]  # noqa: S301 - written by this job's own tasks
+    rows = frame.mapInArrow(task, f"{MESSAGE_COLUMN} BINARY, {ROWS_COLUMN} BIGINT").collect()
+    return [pickle.loads(r[0]) for r in rows], sum(int(r[1]) for r in rows)  # noqa: S301 - this job's own tasks
 
 
 def commit(loaded: Any, messages: list[Any], *, overwrite: dict[str, Any] | None,  # noqa: ANN401

@@ -90,7 +90,7 @@ def plan_streaming(resolver: CatalogResolver, stmt: Statement, *, stream_view: S
     binding = resolver.bind(catalog, statement=stmt.index)
     if binding is None:
         raise StreamingStatementError(f"'{catalog}' is a Spark catalog of this session, not one of the team's "
-                                      "catalogs: write into a table of a Delta, JDBC or Hive catalog.")
+                                      "catalogs: write into a table of a Delta, Paimon, JDBC or Hive catalog.")
     sink = sink_for(spark, catalog_type=binding.type, catalog=catalog, spark_catalog=binding.spark_name,
                     config=binding.configuration, database=database, table=table, columns=parsed.columns)
     names = [qualify(ref.parts, resolver, what="stream") for ref in parsed.sources]

@@ -7,7 +7,8 @@ CONTRACT (issue 14, part A; statement.py and the SQL guard depend on it)
   returning a STREAMING DataFrame with the table's declared schema (event-time columns typed as TIMESTAMP),
   and  def sample(self, spark, binding, database, table, limit: int) -> DataFrame  (a batch DataFrame of the
   newest `limit` records). Types that stream: redis-streams, nats-jetstream, files, delta (embedded connector:
-  new table versions are micro-batches; jvm mode: Delta's own source), kafka (only with the connector jars).
+  new table versions are micro-batches; jvm mode: Delta's own source), paimon (new snapshots are micro-batches),
+  kafka (only with the connector jars).
 
 - `stream_view(resolver, catalog, database, table) -> str` binds the catalog through the resolver (team
   scoping and the catalog channel apply: an unknown or another team's catalog raises UnknownCatalogError),

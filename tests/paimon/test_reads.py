@@ -123,7 +123,8 @@ def test_refusals_name_the_table_and_the_rule(pai: Pai) -> None:
     _create(pai, "ok")
     with pytest.raises(PaimonError, match="UPDATE"):
         pai.sql("UPDATE pai.default.ok SET note = 'x'")
-    with pytest.raises(PaimonError, match="TIMESTAMP AS OF"):
+    with pytest.raises(PaimonError, match=r"TIMESTAMP AS OF '2026-01-01' on Paimon table pai\.default\.ok: the "
+                                          "table had no snapshot then"):
         pai.sql("SELECT * FROM pai.default.ok TIMESTAMP AS OF '2026-01-01'")
     assert pai.rows("SELECT * FROM pai.default.ok") == {}
 

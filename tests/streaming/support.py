@@ -102,6 +102,7 @@ def stream_spark() -> Iterator[Any]:
                .config("spark.jars", ",".join(j for j in JDBC_JARS if Path(j).exists()))
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g")
+               .config("spark.python.authenticate.socketTimeout", "120s")  # Python data sources on a loaded machine
                .config(map=ENGINE_STATIC_CONF).getOrCreate())
     yield session
     session.stop()

@@ -2,7 +2,8 @@
 binding names its sink factory (`CatalogBinding.sink`, `module:function`), so a new type adds no branch here.
 
 delta → `DeltaSink` (append, merge on the grouping key) or `ChangelogSink` (a table with an `op` column);
-jdbc → `JdbcSink` (staging + one upserting transaction); hive → `FileTableSink` (Spark's file sink).
+jdbc → `JdbcSink` (staging + one upserting transaction); hive → `FileTableSink` (Spark's file sink);
+paimon → `PaimonSink` (executors write, one snapshot per batch under Paimon's commit user and identifier).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def sink_for(spark: SparkSession, *, catalog_type: str, catalog: str, spark_cata
     if sink is None:
         raise StreamingSinkError(
             f"Table {target.display} is in a '{catalog_type}' catalog, which cannot be a streaming sink: write into a "
-            "table of a Delta (embedded), JDBC or Hive catalog."
+            "table of a Delta (embedded), Paimon, JDBC or Hive catalog."
         )
     return sink
 
