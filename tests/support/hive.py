@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,9 +40,15 @@ def start_hive_metastore(workdir: Path, port: int | None = None) -> HiveMetastor
     log = open(workdir / "metastore.log", "wb")  # noqa: SIM115 (kept open for the process's lifetime)
     process = subprocess.Popen(["bash", str(REPO / "platform/scripts/hive-metastore.sh")],
                                stdout=log, stderr=subprocess.STDOUT, env=env)
-    try:
-        wait_for_port(port, timeout=90)
-    except TimeoutError:
-        process.kill()
-        raise RuntimeError(f"Hive Metastore did not start; see {workdir / 'metastore.log'}") from None
+    # A JVM start on a loaded machine (three shards, other suites) took over 90 s: wait long, but stop at once
+    # when the process has died (then waiting longer shows nothing).
+    deadline = time.monotonic() + 300
+    while True:
+        try:
+            wait_for_port(port, timeout=5)
+            break
+        except TimeoutError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"Hive Metastore did not start; see {workdir / 'metastore.log'}") from None
     return HiveMetastore(uri=f"thrift://127.0.0.1:{port}", port=port, warehouse=warehouse, process=process)
