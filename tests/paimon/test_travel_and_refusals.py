@@ -47,21 +47,21 @@ def test_writes_to_dynamic_bucket_primary_key_tables_are_refused_by_name(pai: Pa
                         pa.field("v", pa.int64())])
     # Paimon's default for a primary-key table (bucket -1), one keyed across partitions, and postponed buckets
     for name, partition, primary, options in (("dyn", None, ["id"], {}),
-                                              ("cross", ["day"], ["id"], {}),
+                                              ("crossed", ["day"], ["id"], {}),
                                               ("later", None, ["id"], {"bucket": "-2"})):
         schema = Schema.from_pyarrow_schema(fields, partition_keys=partition, primary_keys=primary, options=options)
         pai.catalog.create_table(f"default.{name}", schema, False)
-        if name != "cross":  # pypaimon itself cannot write a cross-partition key (no global key index)
+        if name != "crossed":  # pypaimon itself cannot write a cross-partition key (no global key index)
             pai.write(f"default.{name}", [{"id": 1, "day": "d1", "v": 1}])
         before = oracle(pai.table(f"default.{name}"))
         assert pai.rows(f"SELECT * FROM pai.default.{name}") == before  # reading works
         what = {"dyn": "with dynamic buckets ('bucket'='-1') is not supported",
-                "cross": "whose key does not include its partition columns (day) is not supported",
+                "crossed": "whose key does not include its partition columns (day) is not supported",
                 "later": "with postponed buckets ('bucket'='-2') is not supported"}[name]
         with pytest.raises(PaimonError, match=rf"pai\.default\.{name}: writing a primary-key table {re.escape(what)}"):
             pai.sql(f"INSERT INTO pai.default.{name} VALUES (2, 'd1', 2)")
         assert oracle(pai.table(f"default.{name}")) == before  # no snapshot added, nothing half-written
-        assert not list((pai.warehouse / "default.db" / name).rglob("data-*")) or name != "cross"
+        assert not list((pai.warehouse / "default.db" / name).rglob("data-*")) or name != "crossed"
     with pytest.raises(PaimonError, match=r"dynamic buckets \('bucket'='-1'\) is not supported"):
         pai.sql("CREATE TABLE pai.default.made TBLPROPERTIES ('primary-key'='id', 'bucket'='-1') AS SELECT 1L AS id")
     assert pai.rows("SHOW TABLES IN pai.default LIKE 'made'") == Counter()
