@@ -32,10 +32,17 @@ def missing_jdbc_drivers(spark: Any) -> list[str]:
     return missing
 
 
+# Defaults of every Lakeport Spark session (a script's or operator's conf wins): Python data sources (Redis Streams,
+# NATS, Paimon) start Python workers that connect back to the JVM, and Spark's 15 s wait for them failed streams
+# and reads on a loaded machine ("Python worker failed to connect back").
+SESSION_DEFAULTS: dict[str, str] = {"spark.python.authenticate.socketTimeout": "120s"}
+
+
 def build_session(master: str | None, app_name: str, static_conf: dict[str, str]) -> Any:
     """The SparkSession for one script: spark-submit's settings, plus the static confs its catalogs need."""
     from pyspark.sql import SparkSession
 
+    static_conf = {**SESSION_DEFAULTS, **static_conf}
     builder = SparkSession.builder.appName(app_name)
     if master:
         builder = builder.master(master)

@@ -167,6 +167,7 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str, instance: 
     """Static conf of an engine: platform defaults, the operator's, the run's static needs, then the guard's."""
     from lakeport_engine.guard import ENGINE_STATIC_CONF
     from lakeport_engine.platform_jar import nodump_agent_option, platform_jars
+    from lakeport_engine.session import SESSION_DEFAULTS
 
     local, tmp = (scratch / "spark-local", scratch / "tmp")
     if instance:  # the engine's own directories: what it leaves is removed once it is dead
@@ -180,6 +181,7 @@ def engine_static_conf(*, key: EngineKey, scratch: Path, python: str, instance: 
         "spark.pyspark.python": python,
         "spark.local.dir": str(local),
         "spark.driver.extraJavaOptions": IDLE_FRIENDLY_JVM_OPTIONS,
+        **SESSION_DEFAULTS,
     }
     if not settings.SPARK_MASTER.startswith("local"):
         conf["spark.driver.memory"] = "512m"  # on a cluster the driver only plans; locally it is the executor too
