@@ -1,8 +1,6 @@
-"""Fine-grained access (issue 34) through a JDBC (PostgreSQL) catalog, as real users of team acme: the access matrix
-(tests/security/test_access_matrix.py) runs on Delta catalogs; the guard resolves JDBC names by their Spark catalog,
-so it gets a compact case set of its own. `_matrix` takes any catalog prefix: a Hive case (the same cells on a Hive
-database made with the suite's SparkSession) was written (commit bcdb92c) but never got a metastore to start on a
-machine at load 40, so it is left out rather than landed unproven.
+"""Fine-grained access (issue 34) through a JDBC (PostgreSQL) catalog and a Hive catalog, as real users of team acme:
+the access matrix (tests/security/test_access_matrix.py) runs on Delta catalogs; the guard resolves JDBC names by
+their Spark catalog and Hive names through the session catalog, so each gets a compact case set of its own.
 
 In each catalog, tables `pub`, `secret` and `sink`; group `readers` (alice) holds SELECT on `pub` and MODIFY + SELECT
 on `sink`; bob (developer) holds nothing there. Reads go through the editor's preview, writes through job runs on a
@@ -25,6 +23,7 @@ from rest_framework.test import APIClient
 from catalogs.models import Catalog
 from catalogs.secrets import seal_configuration
 from jobs.models import TERMINAL_STATUSES, JobRun, RunStatus
+from lakeport_engine.catalog_types.hive import HiveConfig
 from lakeport_engine.catalog_types.jdbc import JdbcConfig
 from teams.models import Role, Team
 from tests.factories import MembershipFactory, UserFactory
@@ -133,3 +132,23 @@ def test_jdbc_catalog_reads_writes_and_refusals(access_worker: Worker, team: Tea
                                         "password": "unused-trust"})
     Catalog.objects.create(team=team, catalog_type="jdbc", catalog_name="pg", configuration=seal_configuration(config))
     _matrix(_people(team, "pg.public"))
+
+
+def test_hive_catalog_reads_writes_and_refusals(access_worker: Worker, team: Team, hive_metastore: Any, spark: Any,
+                                                settings: Any) -> None:
+    settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = 300
+    config = HiveConfig.model_validate({"metastore-uris": hive_metastore.uri, "default-database": "default",
+                                        "warehouse": str(hive_metastore.warehouse)})
+    Catalog.objects.create(team=team, catalog_type="hive", catalog_name="hv", configuration=seal_configuration(config))
+    database = f"acc_{secrets.token_hex(3)}"  # the session's metastore is shared by the suite
+    # the tables are made with the suite's SparkSession on the same metastore and warehouse (a run would start the
+    # Hive engine for it and take minutes on a loaded machine; the engine reads them as any team table)
+    spark.sql(f"CREATE DATABASE {database}")
+    for table in ("pub", "secret", "sink"):
+        spark.sql(f"CREATE TABLE {database}.{table} (id INT) STORED AS PARQUET")
+    spark.sql(f"INSERT INTO {database}.pub VALUES (1), (2)")
+    spark.sql(f"INSERT INTO {database}.secret VALUES ({CANARY})")
+    try:
+        _matrix(_people(team, f"hv.{database}"))
+    finally:
+        spark.sql(f"DROP DATABASE {database} CASCADE")
