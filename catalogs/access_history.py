@@ -1,4 +1,4 @@
-"""Grants and revokes in the catalog history (docs/access.md): registered with grants/hooks.py by catalogs/apps.py."""
+"""Grants, revokes, row filters and column masks in the catalog history (docs/access.md): registered with grants/hooks.py by catalogs/apps.py."""
 
 from __future__ import annotations
 
@@ -22,3 +22,16 @@ class CatalogHistoryAccessHook:
             action=action, actor=actor, actor_name=actor.username if actor else "system", version=catalog.version,
             changes={"privilege": grant.privilege, "securable": grant.securable,
                      "principal_type": "group" if grant.group_id else "user", "principal": principal})
+
+    def policy_changed(self, *, team_id: int, table: str, column: str | None, change: str,
+                       actor: User | None) -> None:
+        """Record who added, changed or removed a row filter or column mask (not its expression: members who may
+        not see it read the history)."""
+        catalog = Catalog.objects.filter(team_id=team_id, catalog_name=table.split(".")[0]).first()
+        if catalog is None:
+            return
+        changes = {"table": table, "change": change, **({"column": column} if column else {})}
+        CatalogChange.objects.create(
+            team_id=team_id, catalog_name=catalog.catalog_name, catalog_type=catalog.catalog_type,
+            action="column_mask" if column else "row_filter", actor=actor,
+            actor_name=actor.username if actor else "system", version=catalog.version, changes=changes)

@@ -64,6 +64,8 @@ class CatalogChangeAction(models.TextChoices):
     ROTATE = "rotate", "Secrets re-encrypted"
     GRANT = "grant", "Privilege granted"
     REVOKE = "revoke", "Privilege revoked"
+    ROW_FILTER = "row_filter", "Row filter changed"
+    COLUMN_MASK = "column_mask", "Column mask changed"
 
 
 class CatalogChange(models.Model):

@@ -65,12 +65,13 @@ def group_delete(*, group: Group, actor: User | None) -> None:
         group.delete()
 
 
-def _may_manage(*, team: Team, actor: User, securable: tuple[str, ...]) -> None:
+def may_manage(*, team: Team, actor: User, securable: tuple[str, ...], what: str = "Granting and revoking") -> None:
+    """Forbidden unless `actor` is a team admin or holds MANAGE on `securable` (in a governed catalog)."""
     policy = access_policy(team=team, user=actor)
     if policy.admin:
         return
     if not (policy.is_governed(securable[0]) and policy.allows(MANAGE, securable)):
-        raise Forbidden(f"Granting and revoking on {describe(securable)} needs MANAGE on it (or a team admin).")
+        raise Forbidden(f"{what} on {describe(securable)} needs MANAGE on it (or a team admin).")
 
 
 def grant_create(*, team: Team, actor: User, securable: str, privilege: str, principal_type: str,
@@ -82,7 +83,7 @@ def grant_create(*, team: Team, actor: User, securable: str, privilege: str, pri
         raise InvalidInput.of({"securable": [str(exc)]}) from None
     if privilege not in Privilege.values:
         raise InvalidInput.of({"privilege": [f"Use one of {', '.join(Privilege.values)}."]})
-    _may_manage(team=team, actor=actor, securable=parts)
+    may_manage(team=team, actor=actor, securable=parts)
     user, group = None, None
     if principal_type == "group":
         group = Group.objects.filter(team=team, name=principal).first()
@@ -105,7 +106,7 @@ def grant_create(*, team: Team, actor: User, securable: str, privilege: str, pri
 
 def grant_delete(*, grant: Grant, actor: User) -> None:
     """Revoke one grant (team admins, or MANAGE on its securable)."""
-    _may_manage(team=grant.team, actor=actor, securable=securable_parts(grant.securable))
+    may_manage(team=grant.team, actor=actor, securable=securable_parts(grant.securable))
     with transaction.atomic():
         access_changed(grant=grant, action="revoke", actor=actor)
         grant.delete()
