@@ -28,6 +28,8 @@ class CatalogChangeOutput:
             * `rotate` - Secrets re-encrypted
             * `grant` - Privilege granted
             * `revoke` - Privilege revoked
+            * `row_filter` - Row filter changed
+            * `column_mask` - Column mask changed
         actor (str):
         time (datetime.datetime):
         version (int):
