@@ -33,9 +33,10 @@ ROWS = 10_000
 
 def _world(team: Any, warehouse: Path) -> tuple[Any, Any]:
     """The Delta catalog, the users, and — for the contender — 10 grants, a row filter and a mask."""
+    from django.contrib.auth.models import User
+
     from catalogs.models import Catalog
     from catalogs.secrets import seal_configuration
-    from django.contrib.auth.models import User
     from grants.models import ColumnMask, Grant, Group, RowFilter
     from lakeport_engine.catalog_types.delta import DeltaConfig
     from teams.models import Membership, Role
