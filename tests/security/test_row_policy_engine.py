@@ -14,8 +14,6 @@ guard, embedded Delta connector) on one Spark session:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -28,11 +26,11 @@ from grants.models import ColumnMask, Grant, Group, RowFilter
 from grants.selectors import access_document
 from lakeport_engine.script import ScriptRunner
 from lakeport_engine.store import CatalogEntry, InMemoryCatalogStore
-from teams.models import Role, Team
-from tests.factories import MembershipFactory, UserFactory
+from teams.models import Role
+from tests.factories import MembershipFactory, TeamFactory, UserFactory
 from tests.streaming import support
 
-pytestmark = [pytest.mark.spark, pytest.mark.django_db]
+pytestmark = [pytest.mark.spark]
 stream_spark = support.stream_spark  # the suite's session, or a plain local one for a lone run
 
 CANARY = "canary"
@@ -41,7 +39,7 @@ TABLE = "lake.sales.orders"
 FILTER = f"(region = 'EU' OR (is_member('apac') AND region = 'APAC')) AND note <> '{MARKER}'"
 MASKS = {
     "email": "CASE WHEN is_member('support') THEN email ELSE concat(substr(email, 1, 2), '***') END",
-    "amount": "CASE WHEN region = 'EU' OR current_user() = 'nobody' THEN amount END",  # a mask over another column
+    "amount": "CASE WHEN region = 'EU' OR current_user() = 'policy-nobody' THEN amount END",  # a mask over another column
 }
 ROWS = [  # (id, region, email, note, amount); what alice may not see holds the canary
     (1, "EU", f"ab.{CANARY}1@x.eu", "11", 10), (2, "US", f"cd.{CANARY}2@x.us", f"{CANARY}-row-2", 20),
@@ -82,15 +80,22 @@ class Caller:
         return str(result.error["message"])
 
 
+_WORLD: dict[str, Caller] = {}
+
+
 @pytest.fixture
-def world(stream_spark: Any, team: Team, tmp_path: Path) -> Iterator[dict[str, Caller]]:
-    lake = tmp_path / "lake"
+def world(stream_spark: Any, db: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Caller]:
+    """Built by the first test of the module and kept (the documents are plain data; the platform rows roll back with
+    that test): every case reads the same tables, and the few that write only write tables of their own."""
+    if _WORLD:
+        return _WORLD
+    lake = tmp_path_factory.mktemp("policy") / "lake"
     write_deltalake(str(lake / "sales" / "orders"), _table(ROWS))  # version 0: before any filter
     write_deltalake(str(lake / "sales" / "oracle"), _table(SEEN))
     write_deltalake(str(lake / "scratch" / "sink"), _table([(0, "-", "-", "-", 0)]))
-    users = {}
+    team = TeamFactory(name="policy-acme")
+    users = {name: UserFactory(username=f"policy-{name}") for name in ("admin", "alice")}
     for username, role in (("admin", Role.ADMIN), ("alice", Role.DEVELOPER)):
-        users[username] = UserFactory(username=username)
         MembershipFactory(team=team, user=users[username], role=role)
     Group.objects.create(team=team, name="apac").members.add(users["alice"])
     Group.objects.create(team=team, name="support")
@@ -101,7 +106,9 @@ def world(stream_spark: Any, team: Team, tmp_path: Path) -> Iterator[dict[str, C
     for column, expression in MASKS.items():
         ColumnMask.objects.create(team=team, table=TABLE, catalog="lake", column=column, expression=expression)
     entries = [CatalogEntry("lake", "delta", {"warehouse": str(lake), "default-database": "sales"})]
-    yield {name: Caller(stream_spark, entries, access_document(team=team, user=user)) for name, user in users.items()}
+    _WORLD.update({name: Caller(stream_spark, entries, access_document(team=team, user=user))
+                   for name, user in users.items()})
+    return _WORLD
 
 
 SEEN_ROWS = [list(r) for r in SEEN]
@@ -170,6 +177,7 @@ def test_alice_reads_only_filtered_rows_and_masked_values(world: dict[str, Calle
 
 def test_the_filter_applies_to_admins_too_and_they_may_explain(world: dict[str, Caller]) -> None:
     admin = world["admin"]
+    assert admin.runner.rows.get(("lake", "sales", "orders")) is not None  # the document carries it for admins
     # admin is in neither group: the filter keeps EU rows, the masks hide emails (the expressions decide)
     assert admin.rows(f"SELECT id, email FROM {TABLE} ORDER BY id") == [[1, "ab***"], [3, "ef***"], [7, "kl***"]]
     plan = admin.runner.run(f"EXPLAIN SELECT * FROM {TABLE}")  # a manager may read the expressions
