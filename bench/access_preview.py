@@ -45,6 +45,8 @@ def _world(team: Any, warehouse: Path) -> tuple[Any, Any]:
     write_deltalake(str(warehouse / "sales" / "orders"), pa.table({
         "id": pa.array(ids, pa.int64()), "region": [("EU", "US", "APAC")[i % 3] for i in ids],
         "email": [f"user{i}@example.com" for i in ids], "amount": pa.array([i % 997 for i in ids], pa.int64())}))
+    for path in [warehouse, *warehouse.rglob("*")]:  # the team's engine runs as its own OS user: it must read them
+        path.chmod(0o755 if path.is_dir() else 0o644)
     config = DeltaConfig.model_validate({"warehouse": str(warehouse), "default-database": "sales"})
     Catalog.objects.create(team=team, catalog_type="delta", catalog_name="lake", configuration=seal_configuration(config))
     dev = User.objects.create(username="dev")
