@@ -57,7 +57,8 @@ def _table(rows: list[tuple[Any, ...]]) -> pa.Table:
 
 
 class Caller:
-    """Runs scripts as one caller (their document, or none) on its own session of the shared SparkSession."""
+    """Runs scripts as one caller (their document, or none) on its own session of the shared SparkSession (kept for
+    the module: temp views of one case stay, so each case names its own)."""
 
     def __init__(self, spark: Any, entries: list[CatalogEntry], doc: Any) -> None:
         self.runner = ScriptRunner(spark.newSession(), InMemoryCatalogStore(entries, team="acme"), team="acme",
@@ -152,7 +153,7 @@ READS: list[tuple[str, Any]] = [
     (f"TRUNCATE TABLE {TABLE}", "rule: row-policy"),
     (f"MERGE INTO {TABLE} t USING (SELECT 2 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE", "rule: row-policy"),
     (f"CREATE TEMPORARY VIEW w AS SELECT * FROM {TABLE};\nEXPLAIN SELECT * FROM w", "rule: row-policy"),
-    (f"CREATE TEMPORARY VIEW w AS SELECT * FROM {TABLE};\nSELECT _metadata FROM w", "rule: row-policy"),
+    (f"CREATE TEMPORARY VIEW w2 AS SELECT * FROM {TABLE};\nSELECT _metadata FROM w2", "rule: row-policy"),
     (f"CREATE TEMPORARY VIEW v AS SELECT * FROM {TABLE};\nSELECT count(*), max(email) FROM v WHERE region = 'US'",
      [[0, None]]),
     (f"CREATE TABLE lake.scratch.stolen AS SELECT * FROM {TABLE};\nSELECT * FROM lake.scratch.stolen ORDER BY id",
