@@ -1,5 +1,5 @@
-"""Access in the catalog history (docs/access.md): grants and revokes (registered with grants/hooks.py by
-catalogs/apps.py), and the accesses the guard refused by rule `access`.
+"""Access in the catalog history (docs/access.md): grants, revokes, row filters and column masks (registered with
+grants/hooks.py by catalogs/apps.py), and the accesses the guard refused by rule `access`.
 
 A refusal is recorded as who, when, which privilege on which securable and where (run, preview, validate, live,
 stream) — the names the refusal's own message gives, never the statement. Rate-limited so a loop cannot flood the
@@ -45,6 +45,19 @@ class CatalogHistoryAccessHook:
             version=catalog.version,
             changes={"privilege": grant.privilege, "securable": grant.securable,
                      "principal_type": "group" if grant.group_id else "user", "principal": principal})
+
+    def policy_changed(self, *, team_id: int, table: str, column: str | None, change: str,
+                       actor: User | None) -> None:
+        """Record who added, changed or removed a row filter or column mask (not its expression: members who may
+        not see it read the history)."""
+        catalog = Catalog.objects.filter(team_id=team_id, catalog_name=table.split(".")[0]).first()
+        if catalog is None:
+            return
+        changes = {"table": table, "change": change, **({"column": column} if column else {})}
+        CatalogChange.objects.create(
+            team_id=team_id, catalog_name=catalog.catalog_name, catalog_type=catalog.catalog_type,
+            action="column_mask" if column else "row_filter", actor=actor,
+            actor_name=actor.username if actor else "system", version=catalog.version, changes=changes)
 
 
 def access_refused(*, team_id: int, access: AccessDocument | None, message: str, entry: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -25,6 +26,7 @@ from catalogs.types.base import MetadataError
 from core.api.outputs import ResultColumnOutput, ResultRows
 from core.api.validation import validated
 from core.errors import Forbidden
+from grants.selectors import table_protected
 from lakeport_engine.access import BROWSE, SELECT
 from teams.models import Role
 from teams.permissions import TeamScopedMixin
@@ -194,6 +196,8 @@ class CatalogTableDetailApi(TeamScopedMixin, APIView):
         detail = _metadata_call(
             lambda: catalog_table_describe(catalog=catalog, database=database, table=table, timeout=timeout)
         )
+        if table_protected(team=self.team, table=(name, database, table))[0]:
+            detail = dataclasses.replace(detail, row_count=None)  # the whole table's count would tell how many rows its row filter keeps out
         return Response(CatalogTableOutput({"catalog": catalog.catalog_name, **vars(detail)}).data)
 
 
@@ -215,6 +219,9 @@ class CatalogTableSampleApi(TeamScopedMixin, APIView):
                                             table=table)
         if not policy.allows(SELECT, (name, database, table)):
             raise Forbidden(f"Sampling table '{name}.{database}.{table}' needs SELECT on it.")
+        if any(table_protected(team=self.team, table=(name, database, table))):
+            raise Forbidden(f"Table '{name}.{database}.{table}' has a row filter or column masks, which a sample read "
+                            "without Spark cannot apply; preview a query on it instead (rule: row-policy).")
         timeout = resolve_timeout(request.query_params.get("timeout"))
         data = validated(self.InputSerializer, request.data)
         sample = _metadata_call(lambda: catalog_table_sample(catalog=catalog, database=database, table=table,

@@ -65,6 +65,8 @@ class CatalogChangeAction(models.TextChoices):
     GRANT = "grant", "Privilege granted"
     REVOKE = "revoke", "Privilege revoked"
     REFUSE = "refuse", "Access refused"
+    ROW_FILTER = "row_filter", "Row filter changed"
+    COLUMN_MASK = "column_mask", "Column mask changed"
 
 
 class CatalogChange(models.Model):

@@ -80,3 +80,52 @@ class Grant(models.Model):
     def principal(self) -> str:
         """`user:alice` or `group:analysts`."""
         return f"group:{self.group.name}" if self.group_id and self.group else f"user:{self.user}"
+
+
+class RowFilter(models.Model):
+    """A boolean SQL expression over a table's columns and the caller: a read of `table` returns only the rows for
+    which it is true (docs/access.md, "Row filters and column masks"). One per table."""
+
+    team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="row_filters")
+    table = models.CharField(max_length=200)  # `cat.db.t`, lower case
+    catalog = models.CharField(max_length=63, db_index=True)
+    expression = models.TextField()
+    description = models.CharField(max_length=500, blank=True, default="")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["team", "table"], name="uniq_row_filter_table")]
+        ordering = ["table", "id"]
+
+    def __str__(self) -> str:
+        return f"row filter on {self.table}"
+
+
+class ColumnMask(models.Model):
+    """A scalar SQL expression that replaces `column` of `table` in every read (its value cast to the column's
+    type). One per column."""
+
+    team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="column_masks")
+    table = models.CharField(max_length=200)
+    catalog = models.CharField(max_length=63, db_index=True)
+    column = models.CharField(max_length=128)
+    expression = models.TextField()
+    description = models.CharField(max_length=500, blank=True, default="")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["team", "table", "column"], name="uniq_column_mask_column")]
+        ordering = ["table", "column", "id"]
+
+    def __str__(self) -> str:
+        return f"column mask on {self.table}.{self.column}"

@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
-from grants.models import Grant, Group
-from lakeport_engine.access import BROWSE, AccessPolicy, securable_parts
-from lakeport_engine.protocol import AccessDocument, AccessGrant
+from grants.models import ColumnMask, Grant, Group, RowFilter
+from lakeport_engine.access import BROWSE, MANAGE, AccessPolicy, securable_parts
+from lakeport_engine.protocol import AccessDocument, AccessGrant, RowPolicyEntry
+from lakeport_engine.row_policy import ExpressionError, bind_caller
 from teams.models import Role, Team
 from teams.selectors import team_role
 
@@ -58,7 +59,65 @@ def access_document(*, team: Team, user: User | AnonymousUser | None) -> AccessD
         mine = Grant.objects.filter(team=team).filter(Q(user_id=user.pk) | Q(group__members__id=user.pk))
         grants = [{"securable": s, "privilege": p}  # type: ignore[typeddict-item]
                   for s, p in sorted(set(mine.values_list("securable", "privilege")))]
-    return {"user": username, "admin": admin, "governed": governed, "grants": grants}
+    doc: AccessDocument = {"user": username, "admin": admin, "governed": governed, "grants": grants}
+    rows = _row_policies(team=team, user=user, doc=doc)
+    if rows:
+        doc["rows"] = rows
+    return doc
+
+
+def _row_policies(*, team: Team, user: User | AnonymousUser | None, doc: AccessDocument) -> list[RowPolicyEntry]:
+    """Every row filter and column mask of the team, bound for the caller (their name and groups as literals); an
+    expression that no longer binds keeps every row out (filter FALSE) or every value (mask NULL)."""
+    filters = list(RowFilter.objects.filter(team=team).values_list("table", "expression"))
+    masks = list(ColumnMask.objects.filter(team=team).values_list("table", "column", "expression"))
+    if not filters and not masks:
+        return []
+    groups: list[str] = []
+    if user is not None and user.is_authenticated:
+        groups = list(Group.objects.filter(team=team, members__id=user.pk).values_list("name", flat=True))
+
+    def bound(text: str, fallback: str) -> str:
+        try:
+            return bind_caller(text, user=doc["user"], groups=groups)
+        except ExpressionError:
+            return fallback
+
+    policy = AccessPolicy.from_document(doc)
+    assert policy is not None
+    tables: dict[str, RowPolicyEntry] = {}
+    for table in sorted({t for t, _ in filters} | {t for t, _, _ in masks}):
+        tables[table] = {"table": table, "filter": None, "masks": {},
+                         "visible": expression_visible(table=table, policy=policy)}
+    for table, text in filters:
+        tables[table]["filter"] = bound(text, "FALSE")
+    for table, column, text in masks:
+        tables[table]["masks"][column] = bound(text, "NULL")
+    return list(tables.values())
+
+
+def row_filter_list(*, team: Team, user: User | AnonymousUser | None, table: str | None = None) -> list[RowFilter]:
+    """The team's row filters on tables the caller may BROWSE (`table`: that table's only)."""
+    qs = RowFilter.objects.filter(team=team).select_related("created_by", "updated_by").order_by("table", "id")
+    if table:
+        qs = qs.filter(table=".".join(securable_parts(table)))
+    policy = access_policy(team=team, user=user)
+    return [f for f in qs if policy.allows(BROWSE, securable_parts(f.table))]
+
+
+def column_mask_list(*, team: Team, user: User | AnonymousUser | None, table: str | None = None) -> list[ColumnMask]:
+    """The team's column masks on tables the caller may BROWSE (`table`: that table's only)."""
+    qs = ColumnMask.objects.filter(team=team).select_related("created_by", "updated_by").order_by("table", "column")
+    if table:
+        qs = qs.filter(table=".".join(securable_parts(table)))
+    policy = access_policy(team=team, user=user)
+    return [m for m in qs if policy.allows(BROWSE, securable_parts(m.table))]
+
+
+def expression_visible(*, table: str, policy: AccessPolicy) -> bool:
+    """True when the caller may read a filter's or mask's expression: a team admin, or MANAGE on its table."""
+    parts = securable_parts(table)
+    return policy.admin or (policy.is_governed(parts[0]) and policy.allows(MANAGE, parts))
 
 
 def access_policy(*, team: Team, user: User | AnonymousUser | None) -> AccessPolicy:
@@ -66,3 +125,10 @@ def access_policy(*, team: Team, user: User | AnonymousUser | None) -> AccessPol
     policy = AccessPolicy.from_document(access_document(team=team, user=user))
     assert policy is not None
     return policy
+
+
+def table_protected(*, team: Team, table: tuple[str, str, str]) -> tuple[bool, bool]:
+    """(has a row filter, has a column mask) for `table` of the team."""
+    name = ".".join(p.lower() for p in table)
+    return (RowFilter.objects.filter(team=team, table=name).exists(),
+            ColumnMask.objects.filter(team=team, table=name).exists())

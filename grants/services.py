@@ -72,17 +72,19 @@ def group_delete(*, group: Group, actor: User | None, operator: str | None = Non
         group.delete()
 
 
-def _may_manage(*, team: Team, actor: User | None, securable: tuple[str, ...], operator: str | None = None) -> None:
+def may_manage(*, team: Team, actor: User | None, securable: tuple[str, ...], what: str = "Granting and revoking",
+               operator: str | None = None) -> None:
+    """Forbidden unless `actor` is a team admin or holds MANAGE on `securable` (in a governed catalog), or, with no
+    user, a platform operator at the shell (`manage.py apply` without --as) recorded by name."""
     if actor is None:
-        # no user: only a platform operator at the shell (`manage.py apply` without --as), recorded by name
         if operator:
             return
-        raise Forbidden("Granting and revoking needs a signed-in member of the team.")
+        raise Forbidden(f"{what} needs a signed-in member of the team.")
     policy = access_policy(team=team, user=actor)
     if policy.admin:
         return
     if not (policy.is_governed(securable[0]) and policy.allows(MANAGE, securable)):
-        raise Forbidden(f"Granting and revoking on {describe(securable)} needs MANAGE on it (or a team admin).")
+        raise Forbidden(f"{what} on {describe(securable)} needs MANAGE on it (or a team admin).")
 
 
 def grant_create(*, team: Team, actor: User | None, securable: str, privilege: str, principal_type: str,
@@ -95,7 +97,7 @@ def grant_create(*, team: Team, actor: User | None, securable: str, privilege: s
         raise InvalidInput.of({"securable": [str(exc)]}) from None
     if privilege not in Privilege.values:
         raise InvalidInput.of({"privilege": [f"Use one of {', '.join(Privilege.values)}."]})
-    _may_manage(team=team, actor=actor, securable=parts, operator=operator)
+    may_manage(team=team, actor=actor, securable=parts, operator=operator)
     user, group = None, None
     if principal_type == "group":
         group = Group.objects.filter(team=team, name=principal).first()
@@ -118,7 +120,7 @@ def grant_create(*, team: Team, actor: User | None, securable: str, privilege: s
 
 def grant_delete(*, grant: Grant, actor: User | None, operator: str | None = None) -> None:
     """Revoke one grant (team admins, MANAGE on its securable, or the shell's `operator` with no user)."""
-    _may_manage(team=grant.team, actor=actor, securable=securable_parts(grant.securable), operator=operator)
+    may_manage(team=grant.team, actor=actor, securable=securable_parts(grant.securable), operator=operator)
     with transaction.atomic():
         access_changed(grant=grant, action="revoke", actor=actor, actor_name=operator)
         grant.delete()

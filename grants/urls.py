@@ -12,4 +12,8 @@ urlpatterns = [
          name="group-member-detail"),
     path("grants/", apis.GrantListApi.as_view(), name="grant-list"),
     path("grants/<int:grant_id>/", apis.GrantDetailApi.as_view(), name="grant-detail"),
+    path("row-filters/", apis.RowFilterListApi.as_view(), name="row-filter-list"),
+    path("row-filters/<int:filter_id>/", apis.RowFilterDetailApi.as_view(), name="row-filter-detail"),
+    path("column-masks/", apis.ColumnMaskListApi.as_view(), name="column-mask-list"),
+    path("column-masks/<int:mask_id>/", apis.ColumnMaskDetailApi.as_view(), name="column-mask-detail"),
 ]

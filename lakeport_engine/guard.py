@@ -27,6 +27,8 @@ from lakeport_engine.access import BROWSE, CREATE, MANAGE, MODIFY, SELECT, Acces
 from lakeport_engine.errors import SparkRuntimeError
 from lakeport_engine.grants_sql import AccessStatementError, access_statement, is_access_statement
 from lakeport_engine.matviews import view_statement_text
+from lakeport_engine.row_policy import FILE_FUNCTIONS, METADATA_COLUMN, RowPolicy
+from lakeport_engine.row_policy import RULE as ROW_POLICY_RULE
 from lakeport_engine.sqltext import QUOTED, STRING, WORD, Statement, delta_command, significant, tokenize
 
 # JAXP switches: no XML parser of the JVM opens an external DTD, schema or stylesheet (xpath_* fetched a DOCTYPE's
@@ -102,6 +104,7 @@ RULES: dict[str, str] = {
     "table-properties": "TBLPROPERTIES on a JDBC catalog's table are not allowed (Spark appends them to the "
                         "database's own CREATE TABLE)",
     "access-statement": "this GRANT, REVOKE or SHOW GRANTS statement is not well formed",
+    ROW_POLICY_RULE: "this statement cannot be run with a table's row filter or column masks in force",
     "access": "you do not hold the privilege this statement needs; ask a team admin or the securable's manager "
               "to grant it",
 }
@@ -264,6 +267,8 @@ class GuardScope:
     access: AccessPolicy | None = None
     aliases: dict[str, str] = field(default_factory=dict)
     current_names: Callable[[], tuple[str | None, str | None]] = lambda: (None, None)
+    # the request's row filters and column masks (docs/access.md): what cannot keep them is refused
+    rows: RowPolicy | None = None
 
 
 class GuardRefusal(SparkRuntimeError):
@@ -333,6 +338,7 @@ class SqlGuard:
             self._check_nodes(parsed.nodes, scope)
             self._check_hidden(parsed, scope)
             self._check_access(parsed, scope)
+            self._check_rows(parsed, scope)
         except _Refuse as refusal:
             raise GuardRefusal(refusal.rule, detail=refusal.detail, statement=stmt.index, line=stmt.line) from None
         return None
@@ -485,6 +491,51 @@ class SqlGuard:
         for privilege, target in needs:
             if not scope.access.allows(privilege, target):
                 raise _Refuse("access", f"{privilege} on {describe(target)}")
+
+    def _check_rows(self, parsed: _Parsed, scope: GuardScope | None) -> None:
+        """What a row filter or column mask cannot be kept for, refused by name (docs/access.md): a read of a
+        protected table outside the embedded lake catalogs (no snapshot view to filter), EXPLAIN (its plan prints
+        the expressions) unless the caller may see them, and where a row came from (`input_file_name()`,
+        `_metadata`). A temp view counts as protected: it may read a protected table."""
+        if scope is None or not scope.rows or not parsed.nodes:
+            return
+        ctes = {str(rel["_1"]).lower() for n in parsed.nodes if _simple(n["class"]) == "UnresolvedWith"
+                for rel in n.get("cteRelations") or [] if isinstance(rel, dict) and "_1" in rel}
+        protected: list[str] = []
+        hidden = False
+        for node in parsed.nodes:
+            if _simple(node["class"]) != "UnresolvedRelation":
+                continue
+            parts = _parts(node.get("multipartIdentifier"))
+            if not parts or (len(parts) == 1 and parts[0].lower() in ctes):
+                continue
+            if len(parts) == 1 and (parts[0] in scope.platform_views or self._temp_view(parts[0], scope)):
+                protected.append(f"temporary view '{parts[0]}'")
+                hidden = hidden or scope.rows.hidden
+                continue
+            target = self._relation_target(parts, scope)
+            policy = scope.rows.get(target)
+            if policy is None:
+                continue
+            if target[0] not in scope.embedded:
+                raise _Refuse(ROW_POLICY_RULE, f"table '{policy.name}' is in a catalog whose reads cannot be filtered "
+                                               "yet (only Delta, Iceberg and Paimon catalogs' can)")
+            protected.append(f"table '{policy.name}'")
+            hidden = hidden or not policy.visible
+        if not protected:
+            return
+        if hidden and any(_simple(n["class"]) == "ExplainCommand" for n in parsed.nodes):
+            raise _Refuse(ROW_POLICY_RULE, f"EXPLAIN of a statement reading {protected[0]}")
+        for node in parsed.nodes:
+            name = _simple(node["class"])
+            if name == "UnresolvedFunction":
+                parts = [p.lower() for p in _parts(node.get("nameParts"))]
+                if parts and parts[-1] in FILE_FUNCTIONS:
+                    raise _Refuse(ROW_POLICY_RULE, f"{parts[-1]}() in a statement reading {protected[0]}")
+            elif name in ("UnresolvedAttribute", "UnresolvedStar", "UnresolvedRegex"):
+                parts = [p.lower() for p in _parts(node.get("nameParts") or node.get("target"))]
+                if METADATA_COLUMN in parts:
+                    raise _Refuse(ROW_POLICY_RULE, f"{METADATA_COLUMN} in a statement reading {protected[0]}")
 
     def _check_access_text(self, sql: str, scope: GuardScope | None) -> None:
         """Statements Spark cannot parse (Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL, materialized views): in

@@ -13,12 +13,36 @@ import datetime as dt
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lakeport_engine.datasets import Dataset
+from lakeport_engine.row_policy import RowPolicy, session_row_policy
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
+
+
+# Statements that change rows of their target: with a row filter or masks in force they would change unseen rows.
+_ROW_CHANGES = {"delete": "DELETE", "update": "UPDATE", "merge": "MERGE INTO", "truncate": "TRUNCATE"}
+
+
+class _TableLike(Protocol):
+    @property
+    def catalog(self) -> str: ...
+    @property
+    def database(self) -> str: ...
+    @property
+    def table(self) -> str: ...
+
+
+class _PlanLike(Protocol):
+    """A connector's statement plan (lakeport_engine/delta/statements.py `Plan`), as far as the row policy reads it."""
+
+    kind: str
+    overwrite: bool
+
+    @property
+    def target(self) -> _TableLike | None: ...
 
 
 @dataclass
@@ -94,6 +118,34 @@ class ConnectorLineage:
         """The run's pinned snapshots (set on the session by the script runner while a run runs; else none kept)."""
         pins = getattr(self.spark, "_lakeport_snapshot", None)
         return pins if pins is not None else SnapshotPins()
+
+    @property
+    def row_policy(self) -> RowPolicy:
+        """The request's row filters and column masks (set on the session by the script runner; else none)."""
+        return session_row_policy(self.spark)
+
+    def protected(self, frame: DataFrame, ref: _TableLike) -> DataFrame:
+        """`frame`, a read of table `ref`, with the table's row filter and column masks applied (docs/access.md)."""
+        return self.row_policy.protect(frame, (ref.catalog, ref.database, ref.table))
+
+    def refuse_row_policy(self, plan: _PlanLike) -> None:
+        """What a table's row filter or column masks cannot be kept for is refused by name (docs/access.md): a
+        change of its rows, its history and RESTORE (unless the caller may see the policy), a materialized view."""
+        rows = self.row_policy
+        if not rows:
+            return
+        if plan.target is not None:
+            target = (plan.target.catalog, plan.target.database, plan.target.table)
+            verb = _ROW_CHANGES.get(plan.kind) or ("INSERT OVERWRITE" if plan.kind == "insert" and plan.overwrite
+                                                  else None)
+            if verb is not None:
+                rows.refuse(target, verb)
+            if plan.kind in ("history", "restore"):
+                rows.refuse_hidden(target, "DESCRIBE HISTORY" if plan.kind == "history" else "RESTORE")
+        if plan.kind == "create_mv":
+            for reference in getattr(plan, "query_references", None) or []:
+                rows.refuse((reference.ref.catalog, reference.ref.database, reference.ref.table),
+                            "a materialized view over a read")
 
     def take_lineage(self) -> tuple[dict[str, Dataset], list[tuple[Dataset, DataFrame]]]:
         """The snapshot views read and the commits made since the last call (then forgotten)."""

@@ -93,6 +93,16 @@ class AccessGrant(TypedDict):
     privilege: Literal["BROWSE", "SELECT", "MODIFY", "CREATE", "MANAGE"]
 
 
+class RowPolicyEntry(TypedDict):
+    """The row filter and column masks of one table, with the caller already bound into each expression
+    (`current_user()` and `is_member()` as literals; docs/access.md). `visible`: the caller may see them."""
+
+    table: str  # cat.db.t
+    filter: str | None
+    masks: dict[str, str]  # column → expression
+    visible: bool
+
+
 class AccessDocument(TypedDict):
     """The caller's effective privileges for one run or editor call, computed once by the platform
     (grants/selectors.py `access_document`). `admin`: a team admin holds everything. `governed`: the team catalogs
@@ -103,6 +113,7 @@ class AccessDocument(TypedDict):
     admin: bool
     governed: list[str]
     grants: list[AccessGrant]
+    rows: NotRequired[list[RowPolicyEntry]]  # every filtered or masked table of the team (absent: none)
 
 
 class SnapshotDocument(TypedDict):
@@ -531,7 +542,8 @@ _RESULT: dict[str, _Types] = {
     "succeeded": (B,), "error": (D, N), "errors": (L,), "schema": (L, N), "statements": (L,), "catalogs_used": (L,),
     "cancelled": (B,), "columns": (L, N), "rows": (L, N), "truncated": (B,), "writes": (B,), "streaming": (B,),
     "rows_sent": (I,), "stopped": (S, N), "engine_lost": (B,)}
-_ACCESS: _Spec = ({"user": (S,), "admin": (B,), "governed": (L,), "grants": (L,)}, {})
+_ACCESS: _Spec = ({"user": (S,), "admin": (B,), "governed": (L,), "grants": (L,)}, {"rows": (L,)})
+_ROW_POLICY: _Spec = ({"table": (S,), "filter": (S, N), "masks": (D,), "visible": (B,)}, {})
 _ACCESS_GRANT: _Spec = ({"securable": (S,), "privilege": (S,)}, {})
 PRIVILEGES = ("BROWSE", "SELECT", "MODIFY", "CREATE", "MANAGE")
 _RUN_ERROR: _Spec = ({"message": (S,)}, {"statement": (I, N), "line": (I, N), "column": (I, N)})
@@ -610,6 +622,10 @@ def _access(what: str, data: object) -> None:
         grant = _check(f"{what} access grant", entry, _ACCESS_GRANT)
         if grant["privilege"] not in PRIVILEGES:
             raise ProtocolError(f"{what} access grant: unknown privilege {grant['privilege']!r}.")
+    for entry in doc.get("rows") or []:
+        rows = _check(f"{what} access row policy", entry, _ROW_POLICY)
+        if not all(isinstance(c, str) and isinstance(e, str) for c, e in rows["masks"].items()):
+            raise ProtocolError(f"{what} access row policy: 'masks' maps column names to expressions.")
 
 
 def decode(data: bytes | str | Mapping[str, Any]) -> Message:
@@ -661,7 +677,7 @@ def from_engine(message: Message) -> FromEngine:
 
 
 __all__ = [
-    "AccessDocument", "AccessGrant", "AppEvent", "AskMessage", "BatchEvent", "EngineEvent", "EngineRequest", "FailedEvent", "InitMessage",
+    "AccessDocument", "AccessGrant", "RowPolicyEntry", "AppEvent", "AskMessage", "BatchEvent", "EngineEvent", "EngineRequest", "FailedEvent", "InitMessage",
     "LineageDocument", "LivePreviewRequest", "LiveRowsEvent", "Message", "PreviewRequest", "ProtocolError",
     "QueryStartedEvent", "RequestResult", "RunError", "RunScriptRequest", "StatementEvent", "StoppedEvent",
     "StreamRequest", "ValidateRequest", "decode", "encode", "event_message", "failed_result", "from_engine",

@@ -29,6 +29,7 @@ from lakeport_engine.grants_sql import access_statement, is_access_statement
 from lakeport_engine.guard import GuardScope, SqlGuard
 from lakeport_engine.locations import LocationJudge, check_locations, warehouse_judge
 from lakeport_engine.matviews import view_statement_text, view_store_of
+from lakeport_engine.row_policy import session_row_policy
 from lakeport_engine.sqltext import (
     NameChain,
     Statement,
@@ -244,6 +245,7 @@ class CatalogResolver:
             temp_views=temp_views,
             bind=self._bind_for_guard,
             access=self.access,
+            rows=session_row_policy(self.spark),
             aliases={b.spark_name: b.name for b in bindings if b.spark_name},
             current_names=lambda: self._current_names(jsession, current),
         )
@@ -401,6 +403,8 @@ class CatalogResolver:
         if isinstance(exc, SparkRuntimeError):
             return redact(exc.message)
         message = _exception_message(exc)
+        if session_row_policy(self.spark).hidden:
+            message = message.split("\n")[0].strip()  # what Spark prints below its first line is the plan, filters too
         found = _CATALOG_NOT_FOUND.search(message)
         if found:
             return UnknownCatalogError(found.group(1).lower(), self.team).message

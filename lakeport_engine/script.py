@@ -27,6 +27,7 @@ from lakeport_engine.lineage_capture import LineageContext, StatementLineage, fr
 from lakeport_engine.pins import SnapshotPins
 from lakeport_engine.protocol import AccessDocument, LineageDocument
 from lakeport_engine.resolver import CatalogResolver, session_catalogs, statement_refs
+from lakeport_engine.row_policy import RowPolicy
 from lakeport_engine.sqltext import (
     SqlTextError,
     Statement,
@@ -156,6 +157,9 @@ class ScriptRunner:
                  snapshot: dict[str, Any] | None = None, access: AccessDocument | None = None) -> None:
         self.spark = spark
         self.access = AccessPolicy.from_document(access)  # the caller's privileges, checked by the guard
+        # the row filters and column masks in force: the connectors read them from the session for every table read
+        self.rows = RowPolicy.from_document(access)
+        spark._lakeport_row_policy = self.rows
         self.capture_lineage = lineage
         # the embedded Delta connector reads its pins from the session while run() runs: one version per table
         self.pins = SnapshotPins.from_request(snapshot)
@@ -378,6 +382,7 @@ class ScriptRunner:
 
     def _analyse(self, statements: list[Statement]) -> tuple[list[dict[str, Any]], list[dict[str, str]] | None]:
         child = self.spark.newSession()
+        child._lakeport_row_policy = self.rows
         resolver = CatalogResolver(child, self.store, team=self.team, connect_timeout=self.resolver.connect_timeout,
                                    delta_mode=self.resolver.delta_mode, guard=SqlGuard(child, self.policy),
                                    access=self.access)

@@ -21,6 +21,7 @@ import tempfile
 import threading
 from typing import IO
 
+from core.errors import Unavailable
 from jobs.engines.process import ENV_ALLOWLIST, REPO
 from lakeport_engine.syntax import SyntaxProblem
 
@@ -102,6 +103,11 @@ class ParseServer:
                     return None
                 return problems
 
+    def wait_ready(self, timeout: float) -> bool:
+        """Start the server if needed and wait until it has loaded the parser (False: not within `timeout`)."""
+        self.start()
+        return self._ready.wait(timeout)
+
     def stop(self) -> None:
         """Stop the server (the next check starts a new one)."""
         proc, self._proc = self._proc, None
@@ -123,3 +129,14 @@ def parse_server() -> ParseServer:
         if _server is None:
             _server = ParseServer()
         return _server
+
+
+def statement_parse_error(sql: str, *, timeout: float = 60.0) -> str | None:
+    """Spark's parse error of one statement (None: it parses), asked of this process's parse server (started and
+    waited for if needed: a save of a row filter or column mask checks its expression this way). Unavailable
+    when the server does not come up or answer."""
+    server = parse_server()
+    problems = server.check(sql) if server.wait_ready(timeout) else None
+    if problems is None:
+        raise Unavailable("Spark's parser is not available to check the expression; try again in a moment.")
+    return str(problems[0]["message"]) if problems else None

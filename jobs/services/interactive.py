@@ -138,9 +138,10 @@ def _send_and_wait(*, team: Team, mode: str, sql: str, limit: int, check_writes:
         kwargs["snapshot"] = snapshot
     if syntax_while_starting:
         kwargs["syntax_while_starting"] = True
-    if access is not None and not access["admin"] and access["governed"]:
-        # the caller's privileges, computed here once (docs/access.md); left out when nothing is governed for them,
-        # which means the same, so a worker of the previous release takes such a call unchanged
+    if access is not None and (access.get("rows") or (not access["admin"] and access["governed"])):
+        # the caller's privileges, computed here once (docs/access.md); left out when nothing is governed for them
+        # and no row filter or mask exists (which means the same), so a worker of the previous release takes such a
+        # call unchanged; row filters and masks hold for team admins too
         kwargs["access"] = access
     result = current_app.send_task("jobs.sql_interactive", queue=EDITOR_QUEUE, expires=wait, kwargs=kwargs)
     backend = current_app.backend

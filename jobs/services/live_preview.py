@@ -112,7 +112,8 @@ def live_preview_start(*, team: Team, sql: str, default_catalog: str = "",
     if default_catalog:  # only when set: a worker of the previous release takes the call unchanged
         kwargs["default_catalog"] = default_catalog
     access = access_document(team=team, user=user)  # the caller's privileges (docs/access.md)
-    if not access["admin"] and access["governed"]:  # else the role defaults: the same as sending nothing
+    # else the role defaults and no row filter or mask: the same as sending nothing
+    if access.get("rows") or (not access["admin"] and access["governed"]):
         kwargs["access"] = access
     current_app.send_task("jobs.sql_live_preview", queue=EDITOR_QUEUE, task_id=preview_id, kwargs=kwargs)
     return _state(preview_id, {"status": LivePreviewStatus.STARTING})

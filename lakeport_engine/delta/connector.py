@@ -100,6 +100,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
         if plan is None:
             return self.spark.sql(sql)
         self.refuse_view_write(plan)
+        self.refuse_row_policy(plan)
         handler: Callable[[Plan], DataFrame | None] = getattr(self, f"_run_{plan.kind}")
         return handler(plan)
 
@@ -149,7 +150,7 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
             return
         table = open_table(self._catalog(ref.catalog), ref)
         travel(table, ref, version=version)
-        frame = snapshot_frame(self.spark, table, ref)
+        frame = self.row_policy.protect(snapshot_frame(self.spark, table, ref), (ref.catalog, ref.database, ref.table))
         for view in stale:
             # Replacing the view uncaches what was cached over it; a later read recomputes, as after a Spark write.
             frame.createOrReplaceTempView(view)
@@ -209,7 +210,10 @@ class EmbeddedDelta(MaterializedViews, TableCommands, ConnectorLineage):
                 if reference.version is None and reference.timestamp_sql is None:
                     self.pins.pin(key, table.version())
                 view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
-                snapshot_frame(self.spark, table, reference.ref).createOrReplaceTempView(view)
+                # the table's row filter and column masks sit in the snapshot view, below all the statement does
+                frame = snapshot_frame(self.spark, table, reference.ref)
+                ref = reference.ref
+                self.row_policy.protect(frame, (ref.catalog, ref.database, ref.table)).createOrReplaceTempView(view)
                 views[reference.snapshot_key] = view
                 self.views_read[view] = self._dataset(reference.ref, table.version())
                 read: dict[TableRef, int] = self._read_versions.read

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from lakeport_engine.datasets import Dataset
     from lakeport_engine.delta.storage import Storage
     from lakeport_engine.pins import SnapshotPins
+    from lakeport_engine.row_policy import RowPolicy
 
 logger = logging.getLogger(__name__)
 WRITES = {"insert": "INSERT INTO", "delete": "DELETE FROM", "update": "UPDATE", "truncate": "TRUNCATE TABLE",
@@ -70,6 +71,8 @@ class MaterializedViews:
 
         @property
         def pins(self) -> SnapshotPins: ...
+        @property
+        def row_policy(self) -> RowPolicy: ...
         def _catalog(self, name: str) -> DeltaCatalog: ...
         def _storage(self, catalog: DeltaCatalog) -> Storage: ...
         def _writer(self, name: str) -> DeltaWriter: ...
@@ -208,6 +211,9 @@ class MaterializedViews:
         read_at = view_table.version()
         reflected = reflected_sources(view_table) or dict(definition.sources)
         references = self._references(definition)
+        for reference in references:  # its stored rows would be one caller's view of the table
+            self.row_policy.refuse((reference.ref.catalog, reference.ref.database, reference.ref.table),
+                                   "a refresh of a materialized view over a read")
         shape = incremental_shape(definition.query, len({r.ref for r in references}))
         try:
             if full:

@@ -143,6 +143,7 @@ class EmbeddedIceberg(ConnectorLineage):
             reason = _REFUSED_KINDS.get(plan.kind, f"{plan.reason}")
             raise IcebergError(f"{reason} is not supported on Iceberg tables by the embedded Iceberg connector "
                                f"(it supports {SUPPORTED}).")
+        self.refuse_row_policy(plan)
         handler: Callable[[Plan], DataFrame | None] = getattr(self, f"_run_{plan.kind}")
         try:
             return handler(plan)
@@ -209,8 +210,9 @@ class EmbeddedIceberg(ConnectorLineage):
                 if not travel and snapshot is not None:
                     self.pins.pin(key, snapshot.snapshot_id)
                 view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
-                snapshot_frame(self.spark, table, snapshot, name=str(ref),
-                               warehouse=catalog.warehouse).createOrReplaceTempView(view)
+                # the table's row filter and column masks sit in the snapshot view, below all the statement does
+                self.protected(snapshot_frame(self.spark, table, snapshot, name=str(ref), warehouse=catalog.warehouse),
+                               ref).createOrReplaceTempView(view)
                 views[reference.snapshot_key] = view
                 self.views_read[view] = self._dataset(ref, snapshot.snapshot_id if snapshot else None)
                 if not travel:

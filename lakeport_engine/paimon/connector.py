@@ -154,6 +154,7 @@ class EmbeddedPaimon(ConnectorLineage):
             reason = _REFUSED_KINDS.get(plan.kind, f"{plan.reason}")
             raise PaimonError(f"{reason} is not supported on Paimon tables by the embedded Paimon connector "
                               f"(it supports {SUPPORTED}).")
+        self.refuse_row_policy(plan)
         handler: Callable[[Plan], DataFrame | None] = getattr(self, f"_run_{plan.kind}")
         try:
             return handler(plan)
@@ -208,8 +209,10 @@ class EmbeddedPaimon(ConnectorLineage):
                 if reference.snapshot_key in views:
                     continue
                 view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
-                frame, snapshot = self.snapshot_frame(reference, sql)
-                frame.createOrReplaceTempView(view)
+                # a filter or mask may name columns the statement does not: a protected table is read whole
+                policy = self.row_policy.get((reference.ref.catalog, reference.ref.database, reference.ref.table))
+                frame, snapshot = self.snapshot_frame(reference, None if policy is not None else sql)
+                self.protected(frame, reference.ref).createOrReplaceTempView(view)
                 views[reference.snapshot_key] = view
                 self.views_read[view] = self._dataset(reference.ref, snapshot)
         except BaseException:

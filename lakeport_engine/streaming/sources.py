@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lakeport_engine.bindings import BINDINGS, BindingFailure, binding_for, can_stream, session_catalogs
+from lakeport_engine.row_policy import session_row_policy
 from lakeport_engine.streamio.tables import StreamSourceError
 
 if TYPE_CHECKING:
@@ -85,7 +86,9 @@ def stream_view(resolver: CatalogResolver, catalog: str, database: str, table: s
         raise
     except BindingFailure as exc:
         raise StreamSourceError(str(exc)) from None
-    return register_stream_view(resolver, frame)
+    # the table's row filter and column masks hold on every micro-batch, below all the query does (docs/access.md)
+    return register_stream_view(resolver, session_row_policy(resolver.spark).protect(
+        frame, (catalog.lower(), database.lower(), table.lower())))
 
 
 def register_stream_view(resolver: CatalogResolver, frame: DataFrame) -> str:
@@ -102,7 +105,8 @@ def sample_rows(resolver: CatalogResolver, catalog: str, database: str, table: s
     """A batch DataFrame of the newest `limit` records of the stream table, oldest first."""
     kind, binding = _streaming_binding(resolver, catalog, database, table)
     try:
-        return kind.sample(resolver.spark, binding, database, table, max(0, int(limit)))
+        frame = kind.sample(resolver.spark, binding, database, table, max(0, int(limit)))
+        return session_row_policy(resolver.spark).protect(frame, (catalog.lower(), database.lower(), table.lower()))
     except StreamSourceError:
         raise
     except BindingFailure as exc:

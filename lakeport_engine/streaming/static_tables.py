@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from lakeport_engine.bindings import session_catalogs
 from lakeport_engine.bindings.base import register_data_source
+from lakeport_engine.row_policy import session_row_policy
 from lakeport_engine.streaming.errors import StreamingStatementError
 from lakeport_engine.streaming.statement import watermark_spans
 
@@ -99,6 +100,7 @@ def _static_view(resolver: CatalogResolver, ref: TableRef) -> str:
     register_data_source(spark, DeltaStaticDataSource)
     frame = (spark.read.format(FORMAT).option("uri", catalog.table_uri(ref)).option("table", str(ref))
              .option("schema", spark_schema(table.schema()).json()).load())
+    frame = session_row_policy(spark).protect(frame, (ref.catalog, ref.database, ref.table))  # docs/access.md
     state = session_catalogs(spark)
     with state.lock:
         state.stream_views += 1  # one numbering for the platform's stream and static views

@@ -17,7 +17,7 @@ from alerts.services.channels import channel_create
 from alerts.services.rules import rule_create
 from catalogs.models import Catalog, MaterializedView
 from catalogs.secrets import seal_configuration
-from grants.models import Grant, Group
+from grants.models import ColumnMask, Grant, Group, RowFilter
 from jobs.models import JobRun, JobRunLogLine, RunStatus, SqlJob
 from lakeport_engine.catalog_types.delta import DeltaConfig
 from lineage.models import Dataset, DatasetAlias
@@ -60,6 +60,8 @@ class TeamObjects:
     rule_id: int = 0
     group: str = ""
     grant_id: int = 0
+    filter_id: int = 0
+    mask_id: int = 0
 
 
 @dataclass
@@ -112,10 +114,14 @@ def team_objects(team: Team, warehouse: Path, member: str, catalog: str) -> Team
     group = Group.objects.create(team=team, name=f"{team.name}-analysts")
     group.members.set([m.user for m in Membership.objects.filter(team=team)])
     grant = Grant.objects.create(team=team, securable="archive", catalog="archive", privilege="MANAGE", group=group)
+    # a row filter and a column mask below that grant: its developers may change them too
+    row_filter = RowFilter.objects.create(team=team, table="archive.db.t", catalog="archive", expression="id > 0")
+    mask = ColumnMask.objects.create(team=team, table="archive.db.t", catalog="archive", column="email",
+                                     expression="'***'")
     return TeamObjects(team=team, catalog=catalog, database="sales", table="orders", job_id=job.id, run_id=run.id,
                        member=member, schedule_id=schedule.id, dataset_id=dataset.id, preview_id=live_preview_of(team),
                        view="orders_by_day", channel_id=channel.id, rule_id=rule.id, group=group.name,
-                       grant_id=grant.id)
+                       grant_id=grant.id, filter_id=row_filter.id, mask_id=mask.id)
 
 
 def live_preview_of(team: Team) -> str:

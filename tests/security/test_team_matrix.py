@@ -85,6 +85,13 @@ POLICY: dict[tuple[str, str], str] = {
     # granting and revoking: developers reach the service, which requires MANAGE on the securable (or admin)
     ("grants/", "get"): Role.VIEWER, ("grants/", "post"): Role.DEVELOPER,
     ("grants/<grant_id>/", "get"): Role.VIEWER, ("grants/<grant_id>/", "delete"): Role.DEVELOPER,
+    # row filters and column masks: developers reach the service, which requires MANAGE on the table (or admin)
+    ("row-filters/", "get"): Role.VIEWER, ("row-filters/", "post"): Role.DEVELOPER,
+    ("row-filters/<filter_id>/", "get"): Role.VIEWER, ("row-filters/<filter_id>/", "patch"): Role.DEVELOPER,
+    ("row-filters/<filter_id>/", "delete"): Role.DEVELOPER,
+    ("column-masks/", "get"): Role.VIEWER, ("column-masks/", "post"): Role.DEVELOPER,
+    ("column-masks/<mask_id>/", "get"): Role.VIEWER, ("column-masks/<mask_id>/", "patch"): Role.DEVELOPER,
+    ("column-masks/<mask_id>/", "delete"): Role.DEVELOPER,
 }
 
 
@@ -136,7 +143,8 @@ def url(endpoint: Endpoint, team: str, objects: TeamObjects) -> str:
               "job_id": objects.job_id, "run_id": objects.run_id, "username": objects.member,
               "schedule_id": objects.schedule_id, "dataset_id": objects.dataset_id, "column": "id",
               "preview_id": objects.preview_id, "view": objects.view, "channel_id": objects.channel_id,
-              "rule_id": objects.rule_id, "group": objects.group, "grant_id": objects.grant_id}
+              "rule_id": objects.rule_id, "group": objects.group, "grant_id": objects.grant_id,
+              "filter_id": objects.filter_id, "mask_id": objects.mask_id}
     path = endpoint.route
     for param in endpoint.params:
         assert param in values, f"{endpoint}: the matrix does not know how to fill <{param}>; add it to url()"
@@ -207,7 +215,7 @@ def test_other_team(world: World, endpoint: Endpoint, role: str) -> None:
 
 
 OBJECT_PARAMS = {"name", "job_id", "run_id", "username", "schedule_id", "dataset_id", "preview_id", "view",
-                 "channel_id", "rule_id", "group", "grant_id"}
+                 "channel_id", "rule_id", "group", "grant_id", "filter_id", "mask_id"}
 CREATES_BY_NAME = {("catalogs/<name>/", "put")}
 
 

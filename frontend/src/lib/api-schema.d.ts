@@ -479,6 +479,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/{team}/column-masks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A team's column masks (`?table=` one table's); team admins and MANAGE holders attach them. */
+        get: operations["column_masks_list"];
+        put?: never;
+        /** @description A team's column masks (`?table=` one table's); team admins and MANAGE holders attach them. */
+        post: operations["column_masks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/column-masks/{mask_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One column mask: read, change or remove it (team admins, or MANAGE on its table). */
+        get: operations["column_masks_get"];
+        put?: never;
+        post?: never;
+        /** @description One column mask: read, change or remove it (team admins, or MANAGE on its table). */
+        delete: operations["column_masks_delete"];
+        options?: never;
+        head?: never;
+        /** @description One column mask: read, change or remove it (team admins, or MANAGE on its table). */
+        patch: operations["column_masks_patch"];
+        trace?: never;
+    };
     "/api/v1/teams/{team}/engine/warm/": {
         parameters: {
             query?: never;
@@ -966,6 +1003,43 @@ export interface paths {
         patch: operations["members_patch"];
         trace?: never;
     };
+    "/api/v1/teams/{team}/row-filters/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A team's row filters (`?table=` one table's); team admins and MANAGE holders attach them. */
+        get: operations["row_filters_list"];
+        put?: never;
+        /** @description A team's row filters (`?table=` one table's); team admins and MANAGE holders attach them. */
+        post: operations["row_filters_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team}/row-filters/{filter_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One row filter: read, change or remove it (team admins, or MANAGE on its table). */
+        get: operations["row_filters_get"];
+        put?: never;
+        post?: never;
+        /** @description One row filter: read, change or remove it (team admins, or MANAGE on its table). */
+        delete: operations["row_filters_delete"];
+        options?: never;
+        head?: never;
+        /** @description One row filter: read, change or remove it (team admins, or MANAGE on its table). */
+        patch: operations["row_filters_patch"];
+        trace?: never;
+    };
     "/api/v1/teams/{team}/runs/": {
         parameters: {
             query?: never;
@@ -1267,9 +1341,11 @@ export interface components {
          *     * `grant` - Privilege granted
          *     * `revoke` - Privilege revoked
          *     * `refuse` - Access refused
+         *     * `row_filter` - Row filter changed
+         *     * `column_mask` - Column mask changed
          * @enum {string}
          */
-        ActionEnum: "create" | "update" | "delete" | "rotate" | "grant" | "revoke" | "refuse";
+        ActionEnum: "create" | "update" | "delete" | "rotate" | "grant" | "revoke" | "refuse" | "row_filter" | "column_mask";
         /**
          * @description * `webhook` - Webhook (JSON body, HMAC-SHA256 signature header)
          *     * `slack` - Slack-compatible incoming webhook
@@ -1588,6 +1664,28 @@ export interface components {
             dataset: components["schemas"]["DatasetOutput"];
             column: string;
             edges: components["schemas"]["ColumnStepOutput"][];
+        };
+        ColumnMaskListApiInputRequest: {
+            table: string;
+            column: string;
+            expression: string;
+            /** @default  */
+            description?: string;
+        };
+        ColumnMaskOutput: {
+            id: number;
+            /** @description catalog.schema.table */
+            table: string;
+            /** @description The SQL expression; null unless the caller may change it (team admin, MANAGE on the table). */
+            readonly expression: string | null;
+            description: string;
+            created_by?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            updated_by?: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            column: string;
         };
         ColumnStepOutput: {
             dataset: string;
@@ -1986,6 +2084,21 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["ChannelOutput"][];
         };
+        PaginatedColumnMaskOutputList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["ColumnMaskOutput"][];
+        };
         PaginatedGrantOutputList: {
             /** @example 123 */
             count: number;
@@ -2045,6 +2158,21 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["MemberOutput"][];
+        };
+        PaginatedRowFilterOutputList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["RowFilterOutput"][];
         };
         PaginatedRuleOutputList: {
             /** @example 123 */
@@ -2179,6 +2307,10 @@ export interface components {
             /** @default true */
             enabled?: boolean;
         };
+        PatchedColumnMaskDetailApiInputRequest: {
+            expression?: string;
+            description?: string;
+        };
         PatchedGroupDetailApiInputRequest: {
             description?: string;
             members?: string[];
@@ -2210,6 +2342,10 @@ export interface components {
         };
         PatchedMemberDetailApiInputRequest: {
             role?: components["schemas"]["RoleEnum"];
+        };
+        PatchedRowFilterDetailApiInputRequest: {
+            expression?: string;
+            description?: string;
         };
         PatchedRuleInputRequest: {
             name?: string;
@@ -2333,6 +2469,26 @@ export interface components {
          * @enum {string}
          */
         RoleEnum: "viewer" | "developer" | "admin";
+        RowFilterListApiInputRequest: {
+            table: string;
+            expression: string;
+            /** @default  */
+            description?: string;
+        };
+        RowFilterOutput: {
+            id: number;
+            /** @description catalog.schema.table */
+            table: string;
+            /** @description The SQL expression; null unless the caller may change it (team admin, MANAGE on the table). */
+            readonly expression: string | null;
+            description: string;
+            created_by?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            updated_by?: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
         RuleInputRequest: {
             name: string;
             event: components["schemas"]["AlertEventEnum"];
@@ -6119,6 +6275,408 @@ export interface operations {
             };
         };
     };
+    column_masks_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+                /** @description Only this table's (cat.db.t). */
+                table?: string;
+            };
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedColumnMaskOutputList"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    column_masks_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ColumnMaskListApiInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ColumnMaskOutput"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (LAKEPORT_MAX_BODY_BYTES, 1 MiB by default). `error.code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    column_masks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mask_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ColumnMaskOutput"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    column_masks_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mask_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    column_masks_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mask_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedColumnMaskDetailApiInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ColumnMaskOutput"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (LAKEPORT_MAX_BODY_BYTES, 1 MiB by default). `error.code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     engine_warm: {
         parameters: {
             query?: never;
@@ -9167,6 +9725,408 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MemberOutput"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (LAKEPORT_MAX_BODY_BYTES, 1 MiB by default). `error.code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    row_filters_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+                /** @description Only this table's (cat.db.t). */
+                table?: string;
+            };
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedRowFilterOutputList"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    row_filters_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RowFilterListApiInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowFilterOutput"];
+                };
+            };
+            /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (LAKEPORT_MAX_BODY_BYTES, 1 MiB by default). `error.code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`); form and multipart bodies are refused. `error.code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    row_filters_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filter_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowFilterOutput"];
+                };
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    row_filters_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filter_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credentials, or a token that is unknown, expired or revoked. `error.code`: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller's role in the team is too small (or a browser session sent no CSRF token). `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such object, or it belongs to a team the caller is not in (never a 403, so names do not leak). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request clashes with the current state (a taken name, a run that is not queued or running). `error.code`: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A backing service (database, workers, engine) is unavailable: retry after `Retry-After` seconds. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    row_filters_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filter_id: number;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedRowFilterDetailApiInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowFilterOutput"];
                 };
             };
             /** @description Invalid input: `details` maps each field (or header, or query parameter) to its messages. `error.code`: `invalid`, `parse_error`, `database_error`. */

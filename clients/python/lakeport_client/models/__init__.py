@@ -36,6 +36,8 @@ from .channel_input_request import ChannelInputRequest
 from .channel_output import ChannelOutput
 from .checked_enum import CheckedEnum
 from .column_lineage_output import ColumnLineageOutput
+from .column_mask_list_api_input_request import ColumnMaskListApiInputRequest
+from .column_mask_output import ColumnMaskOutput
 from .column_step_output import ColumnStepOutput
 from .concurrency_enum import ConcurrencyEnum
 from .connection_result import ConnectionResult
@@ -80,10 +82,12 @@ from .paginated_catalog_change_output_list import PaginatedCatalogChangeOutputLi
 from .paginated_catalog_output_list import PaginatedCatalogOutputList
 from .paginated_catalog_type_output_list import PaginatedCatalogTypeOutputList
 from .paginated_channel_output_list import PaginatedChannelOutputList
+from .paginated_column_mask_output_list import PaginatedColumnMaskOutputList
 from .paginated_grant_output_list import PaginatedGrantOutputList
 from .paginated_job_output_list import PaginatedJobOutputList
 from .paginated_materialized_view_list import PaginatedMaterializedViewList
 from .paginated_member_output_list import PaginatedMemberOutputList
+from .paginated_row_filter_output_list import PaginatedRowFilterOutputList
 from .paginated_rule_output_list import PaginatedRuleOutputList
 from .paginated_run_summary_output_list import PaginatedRunSummaryOutputList
 from .paginated_schedule_output_list import PaginatedScheduleOutputList
@@ -94,11 +98,17 @@ from .parameter_declaration_output import ParameterDeclarationOutput
 from .parameter_value_output import ParameterValueOutput
 from .patched_catalog_input_request import PatchedCatalogInputRequest
 from .patched_channel_input_request import PatchedChannelInputRequest
+from .patched_column_mask_detail_api_input_request import (
+    PatchedColumnMaskDetailApiInputRequest,
+)
 from .patched_group_detail_api_input_request import PatchedGroupDetailApiInputRequest
 from .patched_job_input_request import PatchedJobInputRequest
 from .patched_job_input_request_parameters import PatchedJobInputRequestParameters
 from .patched_job_input_request_spark_conf import PatchedJobInputRequestSparkConf
 from .patched_member_detail_api_input_request import PatchedMemberDetailApiInputRequest
+from .patched_row_filter_detail_api_input_request import (
+    PatchedRowFilterDetailApiInputRequest,
+)
 from .patched_rule_input_request import PatchedRuleInputRequest
 from .patched_schedule_input_request import PatchedScheduleInputRequest
 from .patched_schedule_input_request_parameters import (
@@ -115,6 +125,8 @@ from .reached_dataset_output import ReachedDatasetOutput
 from .refresh_mode_enum import RefreshModeEnum
 from .result_column_output import ResultColumnOutput
 from .role_enum import RoleEnum
+from .row_filter_list_api_input_request import RowFilterListApiInputRequest
+from .row_filter_output import RowFilterOutput
 from .rule_input_request import RuleInputRequest
 from .rule_output import RuleOutput
 from .run_edge_dataset_output import RunEdgeDatasetOutput
@@ -205,6 +217,8 @@ __all__ = (
     "ChannelOutput",
     "CheckedEnum",
     "ColumnLineageOutput",
+    "ColumnMaskListApiInputRequest",
+    "ColumnMaskOutput",
     "ColumnStepOutput",
     "ConcurrencyEnum",
     "ConnectionResult",
@@ -249,10 +263,12 @@ __all__ = (
     "PaginatedCatalogOutputList",
     "PaginatedCatalogTypeOutputList",
     "PaginatedChannelOutputList",
+    "PaginatedColumnMaskOutputList",
     "PaginatedGrantOutputList",
     "PaginatedJobOutputList",
     "PaginatedMaterializedViewList",
     "PaginatedMemberOutputList",
+    "PaginatedRowFilterOutputList",
     "PaginatedRuleOutputList",
     "PaginatedRunSummaryOutputList",
     "PaginatedScheduleOutputList",
@@ -263,11 +279,13 @@ __all__ = (
     "ParameterValueOutput",
     "PatchedCatalogInputRequest",
     "PatchedChannelInputRequest",
+    "PatchedColumnMaskDetailApiInputRequest",
     "PatchedGroupDetailApiInputRequest",
     "PatchedJobInputRequest",
     "PatchedJobInputRequestParameters",
     "PatchedJobInputRequestSparkConf",
     "PatchedMemberDetailApiInputRequest",
+    "PatchedRowFilterDetailApiInputRequest",
     "PatchedRuleInputRequest",
     "PatchedScheduleInputRequest",
     "PatchedScheduleInputRequestParameters",
@@ -282,6 +300,8 @@ __all__ = (
     "RefreshModeEnum",
     "ResultColumnOutput",
     "RoleEnum",
+    "RowFilterListApiInputRequest",
+    "RowFilterOutput",
     "RuleInputRequest",
     "RuleOutput",
     "RunEdgeDatasetOutput",

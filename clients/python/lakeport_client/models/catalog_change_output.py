@@ -29,6 +29,8 @@ class CatalogChangeOutput:
             * `grant` - Privilege granted
             * `revoke` - Privilege revoked
             * `refuse` - Access refused
+            * `row_filter` - Row filter changed
+            * `column_mask` - Column mask changed
         actor (str):
         time (datetime.datetime):
         version (int):

@@ -1,0 +1,189 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.api_error import ApiError
+from ...types import Response
+
+
+def _get_kwargs(
+    team: str,
+    mask_id: int,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/api/v1/teams/{team}/column-masks/{mask_id}/".format(
+            team=quote(str(team), safe=""),
+            mask_id=quote(str(mask_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiError | None:
+    if response.status_code == 204:
+        response_204 = cast(Any, None)
+        return response_204
+
+    if response.status_code == 401:
+        response_401 = ApiError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ApiError.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ApiError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ApiError.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 503:
+        response_503 = ApiError.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ApiError]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    team: str,
+    mask_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Any | ApiError]:
+    """One column mask: read, change or remove it (team admins, or MANAGE on its table).
+
+    Args:
+        team (str):
+        mask_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ApiError]
+    """
+
+    kwargs = _get_kwargs(
+        team=team,
+        mask_id=mask_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    team: str,
+    mask_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Any | ApiError | None:
+    """One column mask: read, change or remove it (team admins, or MANAGE on its table).
+
+    Args:
+        team (str):
+        mask_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ApiError
+    """
+
+    return sync_detailed(
+        team=team,
+        mask_id=mask_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    team: str,
+    mask_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Any | ApiError]:
+    """One column mask: read, change or remove it (team admins, or MANAGE on its table).
+
+    Args:
+        team (str):
+        mask_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ApiError]
+    """
+
+    kwargs = _get_kwargs(
+        team=team,
+        mask_id=mask_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    team: str,
+    mask_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Any | ApiError | None:
+    """One column mask: read, change or remove it (team admins, or MANAGE on its table).
+
+    Args:
+        team (str):
+        mask_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ApiError
+    """
+
+    return (
+        await asyncio_detailed(
+            team=team,
+            mask_id=mask_id,
+            client=client,
+        )
+    ).parsed

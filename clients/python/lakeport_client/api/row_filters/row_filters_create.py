@@ -1,0 +1,217 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.api_error import ApiError
+from ...models.row_filter_list_api_input_request import RowFilterListApiInputRequest
+from ...models.row_filter_output import RowFilterOutput
+from ...types import Response
+
+
+def _get_kwargs(
+    team: str,
+    *,
+    body: RowFilterListApiInputRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/teams/{team}/row-filters/".format(
+            team=quote(str(team), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApiError | RowFilterOutput | None:
+    if response.status_code == 201:
+        response_201 = RowFilterOutput.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ApiError.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ApiError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ApiError.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ApiError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ApiError.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ApiError.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ApiError.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 503:
+        response_503 = ApiError.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ApiError | RowFilterOutput]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    team: str,
+    *,
+    client: AuthenticatedClient,
+    body: RowFilterListApiInputRequest,
+) -> Response[ApiError | RowFilterOutput]:
+    """A team's row filters (`?table=` one table's); team admins and MANAGE holders attach them.
+
+    Args:
+        team (str):
+        body (RowFilterListApiInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | RowFilterOutput]
+    """
+
+    kwargs = _get_kwargs(
+        team=team,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    team: str,
+    *,
+    client: AuthenticatedClient,
+    body: RowFilterListApiInputRequest,
+) -> ApiError | RowFilterOutput | None:
+    """A team's row filters (`?table=` one table's); team admins and MANAGE holders attach them.
+
+    Args:
+        team (str):
+        body (RowFilterListApiInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | RowFilterOutput
+    """
+
+    return sync_detailed(
+        team=team,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    team: str,
+    *,
+    client: AuthenticatedClient,
+    body: RowFilterListApiInputRequest,
+) -> Response[ApiError | RowFilterOutput]:
+    """A team's row filters (`?table=` one table's); team admins and MANAGE holders attach them.
+
+    Args:
+        team (str):
+        body (RowFilterListApiInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | RowFilterOutput]
+    """
+
+    kwargs = _get_kwargs(
+        team=team,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    team: str,
+    *,
+    client: AuthenticatedClient,
+    body: RowFilterListApiInputRequest,
+) -> ApiError | RowFilterOutput | None:
+    """A team's row filters (`?table=` one table's); team admins and MANAGE holders attach them.
+
+    Args:
+        team (str):
+        body (RowFilterListApiInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | RowFilterOutput
+    """
+
+    return (
+        await asyncio_detailed(
+            team=team,
+            client=client,
+            body=body,
+        )
+    ).parsed

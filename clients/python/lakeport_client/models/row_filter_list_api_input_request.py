@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="RowFilterListApiInputRequest")
+
+
+@_attrs_define
+class RowFilterListApiInputRequest:
+    """
+    Attributes:
+        table (str):
+        expression (str):
+        description (str | Unset):  Default: ''.
+    """
+
+    table: str
+    expression: str
+    description: str | Unset = ""
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        table = self.table
+
+        expression = self.expression
+
+        description = self.description
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "table": table,
+                "expression": expression,
+            }
+        )
+        if description is not UNSET:
+            field_dict["description"] = description
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        table = d.pop("table")
+
+        expression = d.pop("expression")
+
+        description = d.pop("description", UNSET)
+
+        row_filter_list_api_input_request = cls(
+            table=table,
+            expression=expression,
+            description=description,
+        )
+
+        row_filter_list_api_input_request.additional_properties = d
+        return row_filter_list_api_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
