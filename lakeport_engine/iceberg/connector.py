@@ -37,6 +37,7 @@ from lakeport_engine.iceberg.catalog import (
     table_location,
     type_text,
 )
+from lakeport_engine.iceberg.planning import ReadTask, plan_reads
 from lakeport_engine.iceberg.scan import FIELD_ID_CONFS, pick_snapshot, plain_schema, snapshot_frame, spark_schema
 from lakeport_engine.iceberg.write import (
     commit_append,
@@ -302,7 +303,7 @@ class EmbeddedIceberg(ConnectorLineage):
         condition = plan.condition[1] if plan.condition else None
         columns = _identity_columns(table, str(ref), condition, plan.alias or ref.table)
         snapshot = table.current_snapshot()
-        tasks = list(table.scan().plan_files()) if snapshot is not None else []
+        tasks = plan_reads(table, snapshot) if snapshot is not None else []  # equality deletes too
         view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
         snapshot_frame(self.spark, table, snapshot, name=str(ref),
                        warehouse=self._catalog(ref.catalog).warehouse).createOrReplaceTempView(view)
@@ -327,11 +328,11 @@ class EmbeddedIceberg(ConnectorLineage):
             self._committed(ref, self._load(ref), None)
         return self.spark.createDataFrame([(affected,)], "num_affected_rows BIGINT")
 
-    def _files_matching(self, table: Table, tasks: list[Any], columns: dict[str, int], condition: str | None,
+    def _files_matching(self, table: Table, tasks: list[ReadTask], columns: dict[str, int], condition: str | None,
                         alias: str) -> list[Any]:
         """The data files whose identity partition values satisfy `condition` (all of them without one)."""
         if condition is None:
-            return [task.file for task in tasks]
+            return [task.data_file for task in tasks]
         spec = table.spec()
         positions = {name: next(i for i, f in enumerate(spec.fields) if f.source_id == source)
                      for name, source in columns.items()}
@@ -341,10 +342,10 @@ class EmbeddedIceberg(ConnectorLineage):
             T.StructField(name, types[name], True) for name in columns]
         rows = []
         for index, task in enumerate(tasks):
-            if task.file.spec_id != spec.spec_id:
+            if task.data_file.spec_id != spec.spec_id:
                 raise IcebergError(f"DELETE FROM: data files of an older partition spec cannot be decided by "
                                    f"partition values ({table.name()}); nothing was deleted.")
-            rows.append((index, *[_spark_value(types[name], task.file.partition[positions[name]])
+            rows.append((index, *[_spark_value(types[name], task.data_file.partition[positions[name]])
                                    for name in columns]))
         frame = self.spark.createDataFrame(rows, T.StructType(fields))
         view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
@@ -354,7 +355,7 @@ class EmbeddedIceberg(ConnectorLineage):
                        .collect()}
         finally:
             self.spark.catalog.dropTempView(view)
-        return [task.file for index, task in enumerate(tasks) if index in matched]
+        return [task.data_file for index, task in enumerate(tasks) if index in matched]
 
     def _run_create_table(self, plan: Plan) -> None:
         ref = _target(plan)

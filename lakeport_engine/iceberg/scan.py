@@ -1,6 +1,7 @@
 """Reading one Iceberg snapshot with Spark's parquet reader: `plan_files()` gives the data files and their delete
-files; columns are matched by Iceberg field id (renamed and dropped columns, files written before a column was
-added), positional delete files are applied by an anti-join on (file, row index)."""
+files (`planning.py`); columns are matched by Iceberg field id (renamed and dropped columns, files written before a
+column was added); positional delete files are applied by an anti-join on (file, row index), equality delete files
+by an anti-join on their columns, each only to the data files it applies to."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from lakeport_engine.iceberg.catalog import IcebergError, check_table_files, confined
+from lakeport_engine.iceberg.planning import EqualityDelete, ReadTask, Scope, equality_groups, plan_reads
 
 if TYPE_CHECKING:
     from pyiceberg.schema import Schema
@@ -24,6 +26,8 @@ FIELD_ID = "parquet.field.id"  # the StructField metadata key Spark's parquet re
 FIELD_ID_CONFS = {"spark.sql.parquet.fieldId.read.enabled": "true", "spark.sql.parquet.fieldId.write.enabled": "true"}
 _FILE = "__lp_ice_file"
 _POS = "__lp_ice_pos"
+_SEQ, _SCOPE = "__lp_ice_seq", "__lp_ice_scope"  # a data row's file's data sequence number and partition scope
+_DFILE, _DSEQ, _DSCOPE = "__lp_ice_dfile", "__lp_ice_dseq", "__lp_ice_dscope"  # the same of an equality delete
 
 
 def spark_type(kind: IcebergType, table: str) -> T.DataType:
@@ -99,25 +103,16 @@ def snapshot_frame(spark: SparkSession, table: Table, snapshot: Snapshot | None,
     empty = spark.createDataFrame([], plain_schema(read_schema))
     if snapshot is None:
         return empty
-    try:
-        tasks = list(table.scan(snapshot_id=snapshot.snapshot_id).plan_files())
-    except (NotImplementedError, ValueError) as exc:
-        if "equality delete" in str(exc).lower():
-            raise IcebergError(f"Iceberg table {name} has equality delete files, which the embedded Iceberg "
-                               "connector does not read yet (refused rather than return deleted rows).") from None
-        raise
+    tasks = plan_reads(table, snapshot)
     plain: list[str] = []
-    deleted: list[str] = []
-    delete_files: set[str] = set()
+    deleted: list[tuple[str, ReadTask]] = []
     for task in tasks:
-        path = confined(task.file.file_path, warehouse, what="data file", table=name)
-        if str(task.file.file_format).upper().endswith("PARQUET") is False:
-            raise IcebergError(f"Iceberg table {name}: data file format {task.file.file_format} is not supported "
-                               "(parquet only).")
-        if task.delete_files:
-            deleted.append(path)
-            for delete in task.delete_files:
-                delete_files.add(confined(delete.file_path, warehouse, what="delete file", table=name))
+        path = confined(task.path, warehouse, what="data file", table=name)
+        if str(task.data_file.file_format).upper().endswith("PARQUET") is False:
+            raise IcebergError(f"Iceberg table {name}: data file format {task.data_file.file_format} is not "
+                               "supported (parquet only).")
+        if task.positional or task.equality:
+            deleted.append((path, task))
         else:
             plain.append(path)
     columns = [F.col(f"`{f.name}`").alias(f.name, metadata={}) for f in read_schema.fields]
@@ -125,7 +120,7 @@ def snapshot_frame(spark: SparkSession, table: Table, snapshot: Snapshot | None,
     if plain:
         frames.append(spark.read.schema(read_schema).parquet(*[_uri(p) for p in plain]).select(*columns))
     if deleted:
-        frames.append(_with_positional_deletes(spark, read_schema, deleted, sorted(delete_files), columns))
+        frames.append(_with_deletes(spark, table, read_schema, deleted, columns, warehouse=warehouse, name=name))
     if not frames:
         return empty
     frame = frames[0]
@@ -134,15 +129,69 @@ def snapshot_frame(spark: SparkSession, table: Table, snapshot: Snapshot | None,
     return frame
 
 
-def _with_positional_deletes(spark: SparkSession, read_schema: T.StructType, data: list[str], deletes: list[str],
-                             columns: list[Column]) -> DataFrame:
-    """The rows of `data` files whose (file, position) no positional delete file names (a distributed anti-join)."""
-    rows = (spark.read.schema(read_schema).parquet(*[_uri(p) for p in data])
+def _with_deletes(spark: SparkSession, table: Table, read_schema: T.StructType, data: list[tuple[str, ReadTask]],
+                  columns: list[Column], *, warehouse: str, name: str) -> DataFrame:
+    """The rows of the `data` files that no delete file applying to them removes: distributed anti-joins, on
+    (file, row index) for positional deletes and on the equality columns (NULL equal to NULL, as the spec says)
+    for equality deletes, each limited to the data files the delete applies to by sequence number and partition."""
+    groups = equality_groups([task for _path, task in data])
+    by_id = {int(f.metadata[FIELD_ID]): f for f in read_schema.fields}
+    extra = [_dropped_field(table, field_id, name) for ids in groups for field_id in ids if field_id not in by_id]
+    for added in extra:  # an equality column dropped since: read under a hidden name, never shown
+        by_id[int(added.metadata[FIELD_ID])] = added
+    rows = (spark.read.schema(T.StructType([*read_schema.fields, *extra])).parquet(*[_uri(p) for p, _t in data])
             .select("*", _normalized(F.col("_metadata.file_path"), spark_uri=True).alias(_FILE),
                     F.col("_metadata.row_index").alias(_POS)))
-    removed = (spark.read.schema("file_path STRING, pos BIGINT").parquet(*[_uri(p) for p in deletes])
-               .select(_normalized(F.col("file_path")).alias(_FILE), F.col("pos").alias(_POS)))
-    return rows.join(removed, [_FILE, _POS], "left_anti").select(*columns)
+    positional = sorted({confined(d, warehouse, what="delete file", table=name)
+                         for _path, task in data for d in task.positional})
+    if positional:
+        removed = (spark.read.schema("file_path STRING, pos BIGINT").parquet(*[_uri(p) for p in positional])
+                   .select(_normalized(F.col("file_path")).alias(_FILE), F.col("pos").alias(_POS)))
+        rows = rows.join(removed, [_FILE, _POS], "left_anti")
+    if groups:
+        scopes: dict[Scope, int] = {}
+        for _path, task in data:
+            scopes.setdefault(task.scope, len(scopes))
+        files = spark.createDataFrame([(path, task.sequence, scopes[task.scope]) for path, task in data],
+                                      f"{_FILE} STRING, {_SEQ} BIGINT, {_SCOPE} INT")
+        rows = rows.join(F.broadcast(files), _FILE)
+        for ids, deletes in groups.items():
+            rows = _without_equal_rows(spark, rows, ids, deletes, by_id, scopes, warehouse=warehouse, name=name)
+    return rows.select(*columns)
+
+
+def _without_equal_rows(spark: SparkSession, rows: DataFrame, ids: tuple[int, ...], deletes: list[EqualityDelete],
+                        by_id: dict[int, T.StructField], scopes: dict[Scope, int], *, warehouse: str,
+                        name: str) -> DataFrame:
+    """`rows` less those equal on the columns `ids` to a row of an applying equality delete file."""
+    hidden = {field_id: f"__lp_ice_eq_{field_id}" for field_id in ids}
+    schema = T.StructType([T.StructField(hidden[i], by_id[i].dataType, True, {FIELD_ID: i}) for i in ids])
+    paths = [confined(d.path, warehouse, what="delete file", table=name) for d in deletes]
+    meta = spark.createDataFrame(
+        [(path, d.sequence, None if d.scope is None else scopes.get(d.scope, -1)) for path, d in zip(paths, deletes,
+                                                                                                     strict=True)],
+        f"{_DFILE} STRING, {_DSEQ} BIGINT, {_DSCOPE} INT")
+    removed = (spark.read.schema(schema).parquet(*[_uri(p) for p in paths])
+               .select(*[F.col(h) for h in hidden.values()],
+                       _normalized(F.col("_metadata.file_path"), spark_uri=True).alias(_DFILE))
+               .join(F.broadcast(meta), _DFILE))
+    condition = (removed[_DSEQ] > rows[_SEQ]) & (removed[_DSCOPE].isNull() | (removed[_DSCOPE] == rows[_SCOPE]))
+    for field_id in ids:
+        condition = condition & rows[f"`{by_id[field_id].name}`"].eqNullSafe(removed[hidden[field_id]])
+    return rows.join(removed, condition, "left_anti")
+
+
+def _dropped_field(table: Table, field_id: int, name: str) -> T.StructField:
+    """The field `field_id` of an older schema (an equality delete column dropped since), under a hidden name."""
+    for schema in sorted(table.schemas().values(), key=lambda s: -s.schema_id):
+        try:
+            found = schema.find_field(field_id)
+        except ValueError:
+            continue
+        return T.StructField(f"__lp_ice_col_{field_id}", spark_type(found.field_type, name), True,
+                             {FIELD_ID: field_id})
+    raise IcebergError(f"Iceberg table {name}: an equality delete file matches on field id {field_id}, which no "
+                       "schema of the table has.")
 
 
 def _normalized(path: Column, *, spark_uri: bool = False) -> Column:

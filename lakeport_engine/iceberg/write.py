@@ -24,6 +24,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from lakeport_engine.iceberg.catalog import IcebergConflictError, IcebergError, confined
+from lakeport_engine.iceberg.planning import plan_reads
 from lakeport_engine.iceberg.scan import spark_schema
 
 if TYPE_CHECKING:
@@ -348,12 +349,13 @@ def commit_overwrite(table: Table, files: Sequence[DataFile], *, dynamic: bool, 
 
     spec_id = table.spec().spec_id  # new files are written with the current spec
     targets = {(spec_id, _partition_key(f.partition)) for f in files}
-    current = list(table.scan().plan_files()) if table.current_snapshot() is not None else []
+    snapshot = table.current_snapshot()
+    current = plan_reads(table, snapshot) if snapshot is not None else []  # tables with equality deletes too
     try:
         with table.transaction() as tx, tx.update_snapshot(snapshot_properties=properties).overwrite() as overwrite:
             for task in current:
-                if not dynamic or (task.file.spec_id, _partition_key(task.file.partition)) in targets:
-                    overwrite.delete_data_file(task.file)
+                if not dynamic or (task.data_file.spec_id, _partition_key(task.data_file.partition)) in targets:
+                    overwrite.delete_data_file(task.data_file)
             for data_file in files:
                 overwrite.append_data_file(data_file)
     except (CommitFailedException, ValidationException):  # pyiceberg's own retry found the concurrent files
