@@ -158,7 +158,7 @@ SPECTACULAR_SETTINGS = {
         "and is listed in docs/api/CHANGELOG.md."
     ),
     # The contract's version (docs/api/CHANGELOG.md; released schemas in docs/api/openapi-<version>.json).
-    "VERSION": "1.7.0",
+    "VERSION": "1.8.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # Several models have a `kind`: each choice set keeps a stable name (the typed clients' type names).
