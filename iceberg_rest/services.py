@@ -27,6 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 from catalogs.models import Catalog
 from catalogs.secrets import open_configuration
 from catalogs.services.paths import catalog_reach_errors
+from grants.selectors import access_policy
 from iceberg_rest.errors import (
     AlreadyExists,
     BadRequest,
@@ -36,6 +37,7 @@ from iceberg_rest.errors import (
     NoSuchNamespace,
     NoSuchTable,
 )
+from lakeport_engine.access import AccessPolicy
 from lakeport_engine.catalog_types.iceberg import IcebergConfig
 from lakeport_engine.iceberg.catalog import (
     IcebergError,
@@ -74,6 +76,7 @@ class RestCatalogTarget:
     warehouse: str
     role: str
     user: User
+    policy: AccessPolicy  # the caller's grants in the team (iceberg_rest/access.py)
 
 
 def rest_target(*, user: User, team_name: str, catalog_name: str) -> RestCatalogTarget:
@@ -92,7 +95,7 @@ def rest_target(*, user: User, team_name: str, catalog_name: str) -> RestCatalog
         raise BadRequest(f"Iceberg catalog '{catalog_name}': its warehouse is outside the team's data roots now "
                          "(rule iceberg-location); an admin must fix the catalog.")
     return RestCatalogTarget(team=team, catalog=catalog.catalog_name, warehouse=config.warehouse, role=role,
-                             user=user)
+                             user=user, policy=access_policy(team=team, user=user))
 
 
 # ---- config ---------------------------------------------------------------------------------------------------
@@ -362,6 +365,21 @@ def table_drop(target: RestCatalogTarget, namespace: str, table: str, *, purge: 
         if directory != str(Path(target.warehouse).resolve()):
             shutil.rmtree(directory, ignore_errors=True)
     _audit(target, "table.drop", f"{ns}.{name}", purge=purge)
+
+
+def rename_identifiers(body: Mapping[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """A rename body's (source, destination) identifiers, checked (BadRequest when malformed)."""
+    return _identifier(body.get("source")), _identifier(body.get("destination"))
+
+
+def namespace_key(text: str) -> str:
+    """A namespace path parameter as the grants name it (checked as every route checks it)."""
+    return _namespace_name(text)
+
+
+def table_key(text: str) -> str:
+    """A table path parameter as the grants name it."""
+    return _table_name(text)
 
 
 # ---- helpers --------------------------------------------------------------------------------------------------

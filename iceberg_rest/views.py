@@ -1,7 +1,8 @@
 """Thin views of the Iceberg REST catalog (`/api/iceberg/<team>/<catalog>/v1/…`) over iceberg_rest/services.py.
 
-Each view declares the role each method needs (viewer reads, developer writes, admin drops); every answer that is
-not a success is the spec's error model `{"error": {"message", "type", "code"}}` — these routes follow the
+Each view declares the role each method needs (viewer reads, developer writes, admin drops), and in a catalog
+governed by grants checks the privilege on the namespace or table it touches (iceberg_rest/access.py); every answer
+that is not a success is the spec's error model `{"error": {"message", "type", "code"}}` — these routes follow the
 Iceberg REST OpenAPI document (docs/iceberg-rest/), not Lakeport's own API conventions.
 """
 
@@ -23,8 +24,10 @@ from rest_framework.views import APIView
 
 from core.errors import Conflict, DomainError, InvalidInput, NotFound
 from iceberg_rest import services
+from iceberg_rest.access import authorize, refuse_protected
 from iceberg_rest.auth import IcebergTokenAuthentication, OAuthError, oauth_token
-from iceberg_rest.services import RestCatalogTarget
+from iceberg_rest.services import RestCatalogTarget, namespace_key, table_key
+from lakeport_engine.access import BROWSE, CREATE, MANAGE, MODIFY, SELECT
 from teams.models import Role
 from teams.selectors import role_allows
 
@@ -98,6 +101,20 @@ class IcebergApi(APIView):
         return Response(error_body(500, "ServiceFailureException", "The catalog failed to carry out the request; "
                                    "the platform's log has the details."), status=500)
 
+    def need(self, privilege: str, namespace: str | None = None, table: str | None = None) -> None:
+        """The caller's grants allow `privilege` on the catalog, a namespace or a table of it (404/403 otherwise)."""
+        parts = [self.target.catalog]
+        if namespace is not None:
+            parts.append(namespace_key(namespace))
+        if table is not None:
+            parts.append(table_key(table))
+        authorize(self.target.policy, privilege, tuple(parts))
+
+    def unprotected(self, namespace: str, table: str) -> None:
+        """403 for a table with a row filter or column mask (its files would bypass them)."""
+        refuse_protected(team=self.target.team,
+                         securable=(self.target.catalog, namespace_key(namespace), table_key(table)))
+
     def _body(self, request: Request) -> dict[str, Any]:
         data = request.data
         if not isinstance(data, dict):
@@ -111,6 +128,7 @@ class ConfigApi(IcebergApi):
     roles = {"get": Role.VIEWER}
 
     def get(self, request: Request, team: str, catalog: str) -> Response:
+        self.need(BROWSE)
         return Response(services.catalog_config(self.target))
 
 
@@ -121,10 +139,15 @@ class NamespacesApi(IcebergApi):
 
     def get(self, request: Request, team: str, catalog: str) -> Response:
         q = request.query_params
-        return Response(services.namespaces_list(self.target, parent=q.get("parent"), page_token=q.get("pageToken"),
-                                                 page_size=q.get("pageSize")))
+        self.need(BROWSE)
+        listed = services.namespaces_list(self.target, parent=q.get("parent"), page_token=q.get("pageToken"),
+                                          page_size=q.get("pageSize"))
+        policy = self.target.policy  # a page may come back shorter: what the caller may not browse is left out
+        listed["namespaces"] = [n for n in listed["namespaces"] if policy.allows(BROWSE, (self.target.catalog, *n))]
+        return Response(listed)
 
     def post(self, request: Request, team: str, catalog: str) -> Response:
+        self.need(CREATE)
         return Response(services.namespace_create(self.target, self._body(request)))
 
 
@@ -134,13 +157,16 @@ class NamespaceApi(IcebergApi):
     roles = {"get": Role.VIEWER, "head": Role.VIEWER, "delete": Role.ADMIN}
 
     def get(self, request: Request, team: str, catalog: str, namespace: str) -> Response:
+        self.need(BROWSE, namespace)
         return Response(services.namespace_load(self.target, namespace))
 
     def head(self, request: Request, team: str, catalog: str, namespace: str) -> Response:
+        self.need(BROWSE, namespace)
         services.namespace_exists(self.target, namespace)
         return Response(status=204)
 
     def delete(self, request: Request, team: str, catalog: str, namespace: str) -> Response:
+        self.need(MANAGE, namespace)
         services.namespace_drop(self.target, namespace)
         return Response(status=204)
 
@@ -151,6 +177,7 @@ class NamespacePropertiesApi(IcebergApi):
     roles = {"post": Role.DEVELOPER}
 
     def post(self, request: Request, team: str, catalog: str, namespace: str) -> Response:
+        self.need(MANAGE, namespace)
         return Response(services.namespace_properties_update(self.target, namespace, self._body(request)))
 
 
@@ -161,10 +188,16 @@ class TablesApi(IcebergApi):
 
     def get(self, request: Request, team: str, catalog: str, namespace: str) -> Response:
         q = request.query_params
-        return Response(services.tables_list(self.target, namespace, page_token=q.get("pageToken"),
-                                             page_size=q.get("pageSize")))
+        self.need(BROWSE, namespace)
+        listed = services.tables_list(self.target, namespace, page_token=q.get("pageToken"),
+                                      page_size=q.get("pageSize"))
+        policy = self.target.policy
+        listed["identifiers"] = [i for i in listed["identifiers"]
+                                 if policy.allows(BROWSE, (self.target.catalog, *i["namespace"], i["name"]))]
+        return Response(listed)
 
     def post(self, request: Request, team: str, catalog: str, namespace: str) -> Response:
+        self.need(CREATE, namespace)
         return Response(services.table_create(self.target, namespace, self._body(request)))
 
 
@@ -174,16 +207,28 @@ class TableApi(IcebergApi):
     roles = {"get": Role.VIEWER, "head": Role.VIEWER, "post": Role.DEVELOPER, "delete": Role.ADMIN}
 
     def get(self, request: Request, team: str, catalog: str, namespace: str, table: str) -> Response:
+        self.need(SELECT, namespace, table)
+        self.unprotected(namespace, table)
         return Response(services.table_load(self.target, namespace, table))
 
     def head(self, request: Request, team: str, catalog: str, namespace: str, table: str) -> Response:
+        self.need(BROWSE, namespace, table)
         services.table_exists(self.target, namespace, table)
         return Response(status=204)
 
     def post(self, request: Request, team: str, catalog: str, namespace: str, table: str) -> Response:
-        return Response(services.table_commit(self.target, namespace, table, self._body(request)))
+        # a staged create's commit creates the table: CREATE on its namespace; any other commit changes rows
+        body = self._body(request)
+        creating = any(isinstance(r, dict) and r.get("type") == "assert-create" for r in body.get("requirements") or [])
+        if creating:
+            self.need(CREATE, namespace)
+        else:
+            self.need(MODIFY, namespace, table)
+        self.unprotected(namespace, table)
+        return Response(services.table_commit(self.target, namespace, table, body))
 
     def delete(self, request: Request, team: str, catalog: str, namespace: str, table: str) -> Response:
+        self.need(MANAGE, namespace, table)
         purge = request.query_params.get("purgeRequested", "false").lower() == "true"
         services.table_drop(self.target, namespace, table, purge=purge)
         return Response(status=204)
@@ -196,6 +241,7 @@ class TableMetricsApi(IcebergApi):
     roles = {"post": Role.VIEWER}
 
     def post(self, request: Request, team: str, catalog: str, namespace: str, table: str) -> Response:
+        self.need(BROWSE, namespace, table)
         services.table_exists(self.target, namespace, table)
         return Response(status=204)
 
@@ -206,7 +252,12 @@ class RenameApi(IcebergApi):
     roles = {"post": Role.DEVELOPER}
 
     def post(self, request: Request, team: str, catalog: str) -> Response:
-        services.table_rename(self.target, self._body(request))
+        body = self._body(request)
+        source, destination = services.rename_identifiers(body)
+        self.need(MANAGE, *source)
+        self.need(CREATE, destination[0])
+        self.unprotected(*source)
+        services.table_rename(self.target, body)
         return Response(status=204)
 
 
