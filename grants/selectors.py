@@ -44,11 +44,12 @@ def grants_visible(*, team: Team, user: User | AnonymousUser | None, securable: 
     return [g for g in grants if grant_visible(g, policy)]
 
 
-def access_document(*, team: Team, user: User | AnonymousUser | None) -> AccessDocument:
+def access_document(*, team: Team, user: User | AnonymousUser | None, rows: bool = True) -> AccessDocument:
     """The caller's effective privileges in `team`, as the engine protocol carries them (docs/access.md).
 
     Team admins (and platform admins) hold everything; `governed` is every catalog a grant of the team names; the
-    grants listed are the caller's own and their groups'. Two queries, once per run or editor call.
+    grants listed are the caller's own and their groups'. Two queries, once per run or editor call; with `rows`,
+    two more for the team's row filters and column masks (bound for the caller).
     """
     username = str(getattr(user, "username", "") or "")
     role = team_role(user=user, team=team) if user is not None and user.is_authenticated else None
@@ -60,9 +61,9 @@ def access_document(*, team: Team, user: User | AnonymousUser | None) -> AccessD
         grants = [{"securable": s, "privilege": p}  # type: ignore[typeddict-item]
                   for s, p in sorted(set(mine.values_list("securable", "privilege")))]
     doc: AccessDocument = {"user": username, "admin": admin, "governed": governed, "grants": grants}
-    rows = _row_policies(team=team, user=user, doc=doc)
-    if rows:
-        doc["rows"] = rows
+    policies = _row_policies(team=team, user=user, doc=doc) if rows else []
+    if policies:
+        doc["rows"] = policies
     return doc
 
 
@@ -122,7 +123,8 @@ def expression_visible(*, table: str, policy: AccessPolicy) -> bool:
 
 def access_policy(*, team: Team, user: User | AnonymousUser | None) -> AccessPolicy:
     """`access_document` as the policy that answers "may the caller …" (the metadata browser's filter)."""
-    policy = AccessPolicy.from_document(access_document(team=team, user=user))
+    # the policy answers privileges only: the row filters and masks are not read for it
+    policy = AccessPolicy.from_document(access_document(team=team, user=user, rows=False))
     assert policy is not None
     return policy
 
