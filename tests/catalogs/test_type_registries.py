@@ -136,4 +136,4 @@ def test_every_named_sink_factory_exists() -> None:
         if binding.sink:
             module, _, name = binding.sink.partition(":")
             assert callable(getattr(importlib.import_module(module), name)), key
-    assert {k for k, b in BINDINGS.items() if b.sink} == {"delta", "jdbc", "hive"}
+    assert {k for k, b in BINDINGS.items() if b.sink} == {"delta", "jdbc", "hive", "paimon"}
