@@ -219,7 +219,9 @@ class TableApi(IcebergApi):
     def post(self, request: Request, team: str, catalog: str, namespace: str, table: str) -> Response:
         # a staged create's commit creates the table: CREATE on its namespace; any other commit changes rows
         body = self._body(request)
-        creating = any(isinstance(r, dict) and r.get("type") == "assert-create" for r in body.get("requirements") or [])
+        requirements = body.get("requirements")  # checked by the service; any shape may arrive here
+        creating = isinstance(requirements, list) and any(
+            isinstance(r, dict) and r.get("type") == "assert-create" for r in requirements)
         if creating:
             self.need(CREATE, namespace)
         else:
