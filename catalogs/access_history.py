@@ -86,7 +86,10 @@ def _record(*, team_id: int, username: str, found: list[tuple[str, str, str]], e
         if catalog is None:
             continue  # a securable of no catalog of the team has no history (as for grants)
         changes = {"privilege": privilege, "level": level, "securable": securable, "entry": entry}
-        same = recent.filter(catalog_name=catalog.catalog_name, changes__contains=changes).order_by("time").first()
+        # compared here, not with a JSON `contains` lookup: SQLite (the README's default) has none, and the window's
+        # entries of one user are few (at most REFUSALS_PER_WINDOW)
+        same = next((c for c in recent.filter(catalog_name=catalog.catalog_name).order_by("time")
+                     if all(c.changes.get(k) == v for k, v in changes.items())), None)
         if same is not None:
             same.changes = {**same.changes, "repeats": int(same.changes.get("repeats", 1)) + 1}
             same.save(update_fields=["changes"])
