@@ -47,7 +47,7 @@ class CatalogHistoryAccessHook:
                      "principal_type": "group" if grant.group_id else "user", "principal": principal})
 
     def policy_changed(self, *, team_id: int, table: str, column: str | None, change: str,
-                       actor: User | None) -> None:
+                       actor: User | None, actor_name: str | None = None) -> None:
         """Record who added, changed or removed a row filter or column mask (not its expression: members who may
         not see it read the history)."""
         catalog = Catalog.objects.filter(team_id=team_id, catalog_name=table.split(".")[0]).first()
@@ -57,7 +57,8 @@ class CatalogHistoryAccessHook:
         CatalogChange.objects.create(
             team_id=team_id, catalog_name=catalog.catalog_name, catalog_type=catalog.catalog_type,
             action="column_mask" if column else "row_filter", actor=actor,
-            actor_name=actor.username if actor else "system", version=catalog.version, changes=changes)
+            actor_name=actor.username if actor else (actor_name or "system"), version=catalog.version,
+            changes=changes)
 
 
 def access_refused(*, team_id: int, access: AccessDocument | None, message: str, entry: str) -> int:

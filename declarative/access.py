@@ -1,7 +1,10 @@
-"""Declarative apply of a team's groups and grants (docs/access.md), beside catalogs and jobs in one document:
+"""Declarative apply of a team's groups, grants, row filters and column masks (docs/access.md), beside catalogs and
+jobs in one document:
 
     groups: [{name, description, members (usernames of the team's members)}]
     grants: [{securable, privileges (a list, or `privilege`: one), group | user}]
+    row_filters: [{table, expression, description}]            (the API's fields; one per table)
+    column_masks: [{table, column, expression, description}]    (one per column)
 
 Groups are applied before grants, so a grant may name a group of the same document. A grant entry has no name:
 it is what it says, one grant per privilege (`SELECT ON lake.sales.orders TO GROUP analysts` is how results name
@@ -9,7 +12,9 @@ it); a grant that already exists is unchanged, there is nothing to update. Every
 services, so the rules and the audit are the API's: a bad securable, privilege or principal is a 400 naming the
 entry and field, and each grant and revoke is in the catalog history (by the caller, or `cli:<OS user>` from the
 shell). `prune` deletes only within the sections present: groups not listed (with their grants, each recorded as a
-revoke) and grants not listed.
+revoke) and grants not listed. Row filters and column masks come after grants, through `grants/row_policies.py`
+(Spark's parser checks each expression; each change is in the history, without the expression); a filter is named
+by its table, a mask `table.column`; an omitted description is empty, as in the API.
 """
 
 from __future__ import annotations
@@ -21,13 +26,25 @@ from django.contrib.auth.models import User
 
 from catalogs.services import SectionResult
 from core.errors import InvalidInput
-from grants.models import Grant, Group, Privilege
+from grants.models import ColumnMask, Grant, Group, Privilege, RowFilter
+from grants.row_policies import (
+    column_mask_create,
+    column_mask_delete,
+    column_mask_update,
+    policy_column,
+    policy_table,
+    row_filter_create,
+    row_filter_delete,
+    row_filter_update,
+)
 from grants.services import grant_create, grant_delete, group_create, group_delete, group_update
 from lakeport_engine.access import securable_parts
 from teams.models import Team
 
 GROUP_FIELDS = {"name", "description", "members"}
 GRANT_FIELDS = {"securable", "privileges", "privilege", "group", "user"}
+ROW_FILTER_FIELDS = {"table", "expression", "description"}
+COLUMN_MASK_FIELDS = {"table", "column", "expression", "description"}
 
 Fail = Callable[[str, "str | None", Exception], InvalidInput]
 GrantKey = tuple[str, str, str, str]  # securable, privilege, principal type, principal
@@ -147,3 +164,95 @@ def apply_grants(team: Team, section: Any, prune: bool, result: SectionResult, a
         for key in sorted(set(existing) - set(wanted)):
             grant_delete(grant=existing[key], actor=actor, operator=operator)
             result.deleted.append(grant_label(key))
+
+
+def _policy_entry(entry: Any, fields: set[str], mask: bool) -> tuple[str, str, str]:
+    """(name, expression, description) of a filter or mask entry: `lake.sales.orders` or `lake.sales.orders.email`,
+    shape checked (the expression's own check is the service's)."""
+    if not isinstance(entry, dict):
+        raise InvalidInput.of({"table": ["Expected an object with table, expression and description."]})
+    unknown = sorted(set(entry) - fields)
+    if unknown:
+        raise InvalidInput.of({k: ["Unknown field."] for k in unknown})
+    missing = [k for k in ("table", "column", "expression") if k in fields and not isinstance(entry.get(k), str)]
+    if missing:
+        raise InvalidInput.of({k: ["This field is required (text)."] for k in missing})
+    description = entry.get("description", "")
+    if not isinstance(description, str):
+        raise InvalidInput.of({"description": ["Expected text."]})
+    name = ".".join(policy_table(entry["table"]))
+    if mask:
+        name = f"{name}.{policy_column(entry['column'])}"
+    return name, entry["expression"].strip(), description
+
+
+def _policy_wanted(section: Any, label: str, fields: set[str], mask: bool,
+                   fail: Fail) -> dict[str, tuple[int, str, str]]:
+    """name → (index, expression, description) of a row_filters / column_masks section (a 400 naming the entry)."""
+    if not isinstance(section, list):
+        raise InvalidInput(f"'{label}' must be a list.", {label: ["Expected a list."]})
+    wanted: dict[str, tuple[int, str, str]] = {}
+    for index, entry in enumerate(section):
+        try:
+            name, expression, description = _policy_entry(entry, fields, mask)
+        except InvalidInput as exc:
+            raise fail(f"{label}[{index}]", None, exc) from None
+        if name in wanted:
+            raise fail(f"{label}[{index}]", name, InvalidInput.of(
+                {"column" if mask else "table": [f"'{name}' appears more than once in the document."]}))
+        wanted[name] = (index, expression, description)
+    return wanted
+
+
+def apply_row_filters(team: Team, section: Any, prune: bool, result: SectionResult, actor: User | None,
+                      operator: str | None, fail: Fail) -> None:
+    """Make the team's row filters match the `row_filters` section: attach, change and (prune) remove."""
+    wanted = _policy_wanted(section, "row_filters", ROW_FILTER_FIELDS, False, fail)
+    existing = {f.table: f for f in RowFilter.objects.select_for_update().filter(team=team).select_related("team")}
+    for name, (index, expression, description) in wanted.items():
+        found = existing.get(name)
+        try:
+            if found is None:
+                row_filter_create(team=team, actor=actor, table=name, expression=expression, description=description,
+                                  operator=operator)
+                result.created.append(name)
+            elif (found.expression, found.description) != (expression, description):
+                row_filter_update(row_filter=found, actor=actor, expression=expression, description=description,
+                                  operator=operator)
+                result.updated.append(name)
+            else:
+                result.unchanged.append(name)
+        except InvalidInput as exc:
+            raise fail(f"row_filters[{index}]", name, exc) from None
+    if prune:
+        for name in sorted(set(existing) - set(wanted)):
+            row_filter_delete(row_filter=existing[name], actor=actor, operator=operator)
+            result.deleted.append(name)
+
+
+def apply_column_masks(team: Team, section: Any, prune: bool, result: SectionResult, actor: User | None,
+                       operator: str | None, fail: Fail) -> None:
+    """Make the team's column masks match the `column_masks` section (named `table.column`)."""
+    wanted = _policy_wanted(section, "column_masks", COLUMN_MASK_FIELDS, True, fail)
+    existing = {f"{m.table}.{m.column}": m
+                for m in ColumnMask.objects.select_for_update().filter(team=team).select_related("team")}
+    for name, (index, expression, description) in wanted.items():
+        found = existing.get(name)
+        table, column = name.rsplit(".", 1)
+        try:
+            if found is None:
+                column_mask_create(team=team, actor=actor, table=table, column=column, expression=expression,
+                                   description=description, operator=operator)
+                result.created.append(name)
+            elif (found.expression, found.description) != (expression, description):
+                column_mask_update(mask=found, actor=actor, expression=expression, description=description,
+                                   operator=operator)
+                result.updated.append(name)
+            else:
+                result.unchanged.append(name)
+        except InvalidInput as exc:
+            raise fail(f"column_masks[{index}]", name, exc) from None
+    if prune:
+        for name in sorted(set(existing) - set(wanted)):
+            column_mask_delete(mask=existing[name], actor=actor, operator=operator)
+            result.deleted.append(name)

@@ -1,6 +1,6 @@
 """A declarative document as read from a file or a request body: YAML (or JSON, which is YAML) without aliases,
 and its sections (`catalogs`, `jobs`, `schedules`, `materialized_views`, `alert_channels`, `alert_rules`, `groups`,
-`grants`)."""
+`grants`, `row_filters`, `column_masks`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import yaml
 
-PIPELINE_SECTIONS = ("jobs", "schedules", "materialized_views", "alert_channels", "alert_rules", "groups", "grants")
+PIPELINE_SECTIONS = ("jobs", "schedules", "materialized_views", "alert_channels", "alert_rules", "groups", "grants",
+                     "row_filters", "column_masks")
 
 
 class _NoAliasLoader(yaml.SafeLoader):

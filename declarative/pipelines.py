@@ -6,7 +6,7 @@
                  retry_backoff_seconds, parameters}]
     materialized_views: [{name (catalog.database.view), refresh (manual | on_commit | schedule), cron, time_zone}]
     alert_channels: [...], alert_rules: [...]   (declarative/alerting.py)
-    groups: [...], grants: [...]                (declarative/access.py)
+    groups: [...], grants: [...], row_filters: [...], column_masks: [...]   (declarative/access.py)
 
 A `materialized_views` entry sets how a view is refreshed (as ALTER MATERIALIZED VIEW); one with a `query` also
 declares the view itself — created, redefined or (prune) dropped by runs of the team's engine before the rest is
@@ -31,7 +31,7 @@ from catalogs.models import MaterializedView
 from catalogs.services import SectionResult
 from catalogs.services.materialized_views import view_refresh_set
 from core.errors import Conflict, InvalidInput
-from declarative.access import GROUP_FIELDS, apply_grants, apply_groups
+from declarative.access import GROUP_FIELDS, apply_column_masks, apply_grants, apply_groups, apply_row_filters
 from declarative.alerting import CHANNEL_FIELDS, RULE_FIELDS, apply_channels, apply_rules
 from declarative.views import APPLY_JOB as APPLY_VIEWS_JOB
 from jobs.models import Engine, JobKind, SqlJob
@@ -244,6 +244,14 @@ def pipelines_apply(*, team: Team, actor: User | None, sections: Mapping[str, An
         if "grants" in sections:
             results["grants"] = SectionResult()
             apply_grants(team, sections["grants"], prune, results["grants"], actor, operator, entry_error)
+        if "row_filters" in sections:  # after grants: the same MANAGE rule, through the row policy services
+            results["row_filters"] = SectionResult()
+            apply_row_filters(team, sections["row_filters"], prune, results["row_filters"], actor, operator,
+                              entry_error)
+        if "column_masks" in sections:
+            results["column_masks"] = SectionResult()
+            apply_column_masks(team, sections["column_masks"], prune, results["column_masks"], actor, operator,
+                               entry_error)
         if dry_run:
             transaction.set_rollback(True)  # report, then undo: the savepoint keeps the outer transaction
     return {name: r.sorted() for name, r in results.items()}

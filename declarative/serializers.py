@@ -37,3 +37,8 @@ class ApplyResultSerializer(serializers.Serializer[Any]):
     grants = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
                                    help_text="The same for a `grants` section, each grant named "
                                              "`SELECT ON lake.sales.orders TO GROUP analysts`.")
+    row_filters = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                        help_text="The same for a `row_filters` section, each named by its table.")
+    column_masks = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                         help_text="The same for a `column_masks` section, each named "
+                                                   "`catalog.schema.table.column`.")

@@ -1,5 +1,5 @@
 """Declarative apply of a whole document: its catalogs (catalogs/services/apply.py), then its jobs, schedules,
-alert channels and rules, groups and grants (declarative/pipelines.py), in one transaction, so the document is
+alert channels and rules, groups, grants, row filters and column masks (declarative/pipelines.py), in one transaction, so the document is
 applied all or nothing."""
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ class ApplyResult(SectionResult):
     alert_rules: dict[str, list[str]] | None = None  # …and its `alert_rules`
     groups: dict[str, list[str]] | None = None  # …its `groups` (declarative/access.py)
     grants: dict[str, list[str]] | None = None  # …and its `grants` (named `SELECT ON x TO GROUP g`)
+    row_filters: dict[str, list[str]] | None = None  # …its `row_filters` (named by table)
+    column_masks: dict[str, list[str]] | None = None  # …and its `column_masks` (named `table.column`)
 
     def as_dict(self) -> dict[str, Any]:
         """The API's response body: the sections the document had."""
@@ -88,4 +90,5 @@ def _apply(*, team: Team, actor: User | None, entries: Any, pipelines: Any, prun
             result.materialized_views = applied.get("materialized_views")
             result.alert_channels, result.alert_rules = applied.get("alert_channels"), applied.get("alert_rules")
             result.groups, result.grants = applied.get("groups"), applied.get("grants")
+            result.row_filters, result.column_masks = applied.get("row_filters"), applied.get("column_masks")
     return result

@@ -24,7 +24,8 @@ class AccessHook(Protocol):
         """Hear one grant (`action` "grant") or revoke; `actor_name` names an actor that is no user (the CLI)."""
 
     def policy_changed(self, *, team_id: int, table: str, column: str | None, change: str,
-                       actor: User | None) -> None: ...
+                       actor: User | None, actor_name: str | None = None) -> None:
+        """Hear one row filter (`column` None) or column mask change; `actor_name` as for grants."""
 
 
 class ExpressionParser(Protocol):
@@ -55,13 +56,15 @@ def access_changed(*, grant: Grant, action: str, actor: User | None, actor_name:
         hook.access_changed(grant=grant, action=action, actor=actor, actor_name=actor_name)
 
 
-def policy_changed(*, team_id: int, table: str, column: str | None, change: str, actor: User | None) -> None:
+def policy_changed(*, team_id: int, table: str, column: str | None, change: str, actor: User | None,
+                   actor_name: str | None = None) -> None:
     """Tell every hook that the row filter (`column` None) or a column mask of `table` was `change`d ("added",
-    "changed", "removed")."""
+    "changed", "removed"), by `actor` or, with no user, the name `actor_name` (`cli:<OS user>`)."""
     with _lock:
         hooks = list(_hooks)
     for hook in hooks:
-        hook.policy_changed(team_id=team_id, table=table, column=column, change=change, actor=actor)
+        hook.policy_changed(team_id=team_id, table=table, column=column, change=change, actor=actor,
+                            actor_name=actor_name)
 
 
 def register_expression_parser(parser: ExpressionParser) -> None:

@@ -27,7 +27,8 @@ MAX_EXPRESSION = 4000
 _WHAT = "Changing row filters and column masks"
 
 
-def _table(text: str) -> tuple[str, str, str]:
+def policy_table(text: str) -> tuple[str, str, str]:
+    """`cat.db.t` as its three parts (lower case), or InvalidInput naming `table`."""
     try:
         parts = securable_parts(text)
     except ValueError as exc:
@@ -37,7 +38,8 @@ def _table(text: str) -> tuple[str, str, str]:
     return parts[0], parts[1], parts[2]
 
 
-def _column(text: str) -> str:
+def policy_column(text: str) -> str:
+    """A column name as stored (lower case, unquoted), or InvalidInput naming `column`."""
     column = text.strip().strip("`").lower()
     if not COLUMN_RE.match(column):
         raise InvalidInput.of({"column": [f"'{text}' is not a column name (letters, digits and '_')."]})
@@ -67,26 +69,29 @@ def check_expression(text: str, *, kind: str) -> str:
     return text
 
 
-def row_filter_create(*, team: Team, actor: User, table: str, expression: str, description: str = "") -> RowFilter:
-    """Attach a row filter to `table` (one per table: Conflict when it has one)."""
-    parts = _table(table)
-    may_manage(team=team, actor=actor, securable=parts, what=_WHAT)
+def row_filter_create(*, team: Team, actor: User | None, table: str, expression: str, description: str = "",
+                      operator: str | None = None) -> RowFilter:
+    """Attach a row filter to `table` (one per table: Conflict when it has one), as `actor` or, with no user, the
+    shell's `operator` (`cli:<OS user>`, recorded by that name)."""
+    parts = policy_table(table)
+    may_manage(team=team, actor=actor, securable=parts, what=_WHAT, operator=operator)
     text = check_expression(expression, kind="filter")
     name = ".".join(parts)
     try:
         with transaction.atomic():
             found = RowFilter.objects.create(team=team, table=name, catalog=parts[0], expression=text,
                                              description=description, created_by=actor, updated_by=actor)
-            policy_changed(team_id=team.pk, table=name, column=None, change="added", actor=actor)
+            policy_changed(team_id=team.pk, table=name, column=None, change="added", actor=actor, actor_name=operator)
     except IntegrityError:
         raise Conflict(f"Table '{name}' already has a row filter; change it instead.") from None
     return found
 
 
-def row_filter_update(*, row_filter: RowFilter, actor: User, expression: str | None = None,
-                      description: str | None = None) -> RowFilter:
+def row_filter_update(*, row_filter: RowFilter, actor: User | None, expression: str | None = None,
+                      description: str | None = None, operator: str | None = None) -> RowFilter:
     """Change a row filter's expression or description."""
-    may_manage(team=row_filter.team, actor=actor, securable=_table(row_filter.table), what=_WHAT)
+    may_manage(team=row_filter.team, actor=actor, securable=policy_table(row_filter.table), what=_WHAT,
+                operator=operator)
     with transaction.atomic():
         if expression is not None:
             row_filter.expression = check_expression(expression, kind="filter")
@@ -95,40 +100,42 @@ def row_filter_update(*, row_filter: RowFilter, actor: User, expression: str | N
         row_filter.updated_by, row_filter.updated_at = actor, timezone.now()
         row_filter.save()
         policy_changed(team_id=row_filter.team_id, table=row_filter.table, column=None, change="changed",
-                       actor=actor)
+                       actor=actor, actor_name=operator)
     return row_filter
 
 
-def row_filter_delete(*, row_filter: RowFilter, actor: User) -> None:
+def row_filter_delete(*, row_filter: RowFilter, actor: User | None, operator: str | None = None) -> None:
     """Remove a row filter."""
-    may_manage(team=row_filter.team, actor=actor, securable=_table(row_filter.table), what=_WHAT)
+    may_manage(team=row_filter.team, actor=actor, securable=policy_table(row_filter.table), what=_WHAT,
+                operator=operator)
     with transaction.atomic():
         policy_changed(team_id=row_filter.team_id, table=row_filter.table, column=None, change="removed",
-                       actor=actor)
+                       actor=actor, actor_name=operator)
         row_filter.delete()
 
 
-def column_mask_create(*, team: Team, actor: User, table: str, column: str, expression: str,
-                       description: str = "") -> ColumnMask:
-    """Attach a mask to `column` of `table` (one per column: Conflict when it has one)."""
-    parts = _table(table)
-    name, col = ".".join(parts), _column(column)
-    may_manage(team=team, actor=actor, securable=parts, what=_WHAT)
+def column_mask_create(*, team: Team, actor: User | None, table: str, column: str, expression: str,
+                       description: str = "", operator: str | None = None) -> ColumnMask:
+    """Attach a mask to `column` of `table` (one per column: Conflict when it has one); `operator` as for filters."""
+    parts = policy_table(table)
+    name, col = ".".join(parts), policy_column(column)
+    may_manage(team=team, actor=actor, securable=parts, what=_WHAT, operator=operator)
     text = check_expression(expression, kind="mask")
     try:
         with transaction.atomic():
             mask = ColumnMask.objects.create(team=team, table=name, catalog=parts[0], column=col, expression=text,
                                              description=description, created_by=actor, updated_by=actor)
-            policy_changed(team_id=team.pk, table=name, column=col, change="added", actor=actor)
+            policy_changed(team_id=team.pk, table=name, column=col, change="added", actor=actor, actor_name=operator)
     except IntegrityError:
         raise Conflict(f"Column '{col}' of table '{name}' already has a mask; change it instead.") from None
     return mask
 
 
-def column_mask_update(*, mask: ColumnMask, actor: User, expression: str | None = None,
-                       description: str | None = None) -> ColumnMask:
+def column_mask_update(*, mask: ColumnMask, actor: User | None, expression: str | None = None,
+                       description: str | None = None, operator: str | None = None) -> ColumnMask:
     """Change a column mask's expression or description."""
-    may_manage(team=mask.team, actor=actor, securable=_table(mask.table), what=_WHAT)
+    may_manage(team=mask.team, actor=actor, securable=policy_table(mask.table), what=_WHAT,
+                operator=operator)
     with transaction.atomic():
         if expression is not None:
             mask.expression = check_expression(expression, kind="mask")
@@ -136,13 +143,16 @@ def column_mask_update(*, mask: ColumnMask, actor: User, expression: str | None 
             mask.description = description
         mask.updated_by, mask.updated_at = actor, timezone.now()
         mask.save()
-        policy_changed(team_id=mask.team_id, table=mask.table, column=mask.column, change="changed", actor=actor)
+        policy_changed(team_id=mask.team_id, table=mask.table, column=mask.column, change="changed", actor=actor,
+                       actor_name=operator)
     return mask
 
 
-def column_mask_delete(*, mask: ColumnMask, actor: User) -> None:
+def column_mask_delete(*, mask: ColumnMask, actor: User | None, operator: str | None = None) -> None:
     """Remove a column mask."""
-    may_manage(team=mask.team, actor=actor, securable=_table(mask.table), what=_WHAT)
+    may_manage(team=mask.team, actor=actor, securable=policy_table(mask.table), what=_WHAT,
+                operator=operator)
     with transaction.atomic():
-        policy_changed(team_id=mask.team_id, table=mask.table, column=mask.column, change="removed", actor=actor)
+        policy_changed(team_id=mask.team_id, table=mask.table, column=mask.column, change="removed", actor=actor,
+                       actor_name=operator)
         mask.delete()

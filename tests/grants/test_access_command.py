@@ -1,4 +1,4 @@
-"""`manage.py access`: groups and grants from a shell through the API's services — the same rules (a developer
+"""`manage.py access`: groups, grants, row filters and column masks from a shell through the API's services — the same rules (a developer
 without MANAGE may not grant; group changes need a team admin), the same messages, and every grant and revoke in the
 catalog history by `--as USER` or `cli:<OS user>`."""
 
@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.secrets import seal_configuration
-from grants.models import Grant, Group
+from grants.models import ColumnMask, Grant, Group, RowFilter
 from lakeport_engine.catalog_types.delta import DeltaConfig
 from teams.models import Role, Team
 from tests.factories import MembershipFactory, UserFactory
@@ -64,3 +64,21 @@ def test_groups_and_grants_from_the_shell(team: Team, tmp_path: Path) -> None:
                    .values_list("action", "actor_name"))
     assert [a for a, _ in entries] == ["grant", "grant", "grant", "revoke"]
     assert entries[1][1] == "ada" and entries[2][1] == "bob" and entries[0][1].startswith("cli:")
+
+
+def test_policies_lists_filters_and_masks_with_the_apis_visibility(team: Team, tmp_path: Path) -> None:
+    config = DeltaConfig.model_validate({"warehouse": str(tmp_path)})
+    Catalog.objects.create(team=team, catalog_type="delta", catalog_name="lake", configuration=seal_configuration(config))
+    for username, role in (("ada", Role.ADMIN), ("alice", Role.DEVELOPER), ("vic", Role.VIEWER)):
+        MembershipFactory(team=team, user=UserFactory(username=username), role=role)
+    access("grant", "SELECT", "lake.sales.orders", "--user", "alice")  # governs lake: vic may browse nothing in it
+    RowFilter.objects.create(team=team, table="lake.sales.orders", catalog="lake", expression="region = 'EU'")
+    ColumnMask.objects.create(team=team, table="lake.sales.orders", catalog="lake", column="email", expression="'***'")
+    every = "ROW FILTER ON lake.sales.orders: region = 'EU'\nCOLUMN MASK ON lake.sales.orders.email: '***'\n"
+    assert access("policies") == every
+    assert access("--as", "ada", "policies", "--table", "lake.sales.orders") == every
+    assert access("policies", "--table", "lake.sales.customers") == ""
+    hidden = access("--as", "alice", "policies")  # she may browse the table, not manage it
+    assert hidden == ("ROW FILTER ON lake.sales.orders: (expression hidden: needs MANAGE on the table)\n"
+                      "COLUMN MASK ON lake.sales.orders.email: (expression hidden: needs MANAGE on the table)\n")
+    assert access("--as", "vic", "policies") == ""

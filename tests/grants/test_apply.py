@@ -1,4 +1,4 @@
-"""`apply -f` / POST …/apply/ with `groups` and `grants` (docs/access.md): created, unchanged on a second apply,
+"""`apply -f` / POST …/apply/ with `groups`, `grants`, `row_filters` and `column_masks` (docs/access.md): created, unchanged on a second apply,
 members replaced, all or nothing with the entry and field named, prune within the section (a pruned group takes its
 grants with it), the same rules as the API (a developer may not apply), every grant and revoke in the catalog
 history — by the user through the API, by `cli:<OS user>` from the shell — and what apply grants is what the
@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from catalogs.models import Catalog, CatalogChange
 from catalogs.secrets import seal_configuration
-from grants.models import Grant, Group
+from grants.models import ColumnMask, Grant, Group, RowFilter
 from grants.selectors import access_document
 from jobs.models import SqlJob
 from lakeport_engine.access import SELECT, AccessPolicy
@@ -171,3 +171,98 @@ def test_cli_apply_records_the_shell_operator_and_honours_as(team: Team, world: 
     assert [a for a, name, *_ in history(team) if name == "admin-cli"] == ["revoke"] * 4
     with pytest.raises(CommandError, match="developer"):
         _cli(path, "--as", "alice")
+
+
+FILTER = "region = 'EU' OR is_member('analysts')"
+MASK = "CASE WHEN is_member('analysts') THEN email ELSE '***' END"
+
+
+def policies(**changes: Any) -> dict[str, Any]:
+    doc = document(row_filters=[{"table": "lake.sales.orders", "expression": FILTER, "description": "EU only"}],
+                   column_masks=[{"table": "lake.sales.orders", "column": "email", "expression": MASK},
+                                 {"table": "lake.sales.customers", "column": "phone", "expression": "'hidden'"}])
+    doc.update(changes)
+    return doc
+
+
+def policy_history(team: Team) -> list[tuple[str, str, dict[str, str]]]:
+    return [(c.action, c.actor_name, c.changes) for c in CatalogChange.objects.filter(
+        team=team, catalog_name="lake", action__in=["row_filter", "column_mask"]).order_by("id")]
+
+
+def test_apply_row_filters_and_column_masks_then_change_prune_and_dry_run(admin_client: APIClient, team: Team,
+                                                                         world: dict[str, Any]) -> None:
+    body = apply(admin_client, policies()).json()
+    assert body["row_filters"] == {"created": ["lake.sales.orders"], "updated": [], "deleted": [], "unchanged": []}
+    assert body["column_masks"]["created"] == ["lake.sales.customers.phone", "lake.sales.orders.email"]
+    assert body["grants"]["created"] == CREATED  # the grants of the same document, applied before them
+    found = RowFilter.objects.get(team=team)
+    assert (found.table, found.expression, found.description) == ("lake.sales.orders", FILTER, "EU only")
+    history = policy_history(team)
+    assert [(a, c["table"], c.get("column"), c["change"]) for a, _, c in history] == [
+        ("row_filter", "lake.sales.orders", None, "added"),
+        ("column_mask", "lake.sales.orders", "email", "added"),  # in the document's order
+        ("column_mask", "lake.sales.customers", "phone", "added")]
+    assert all("expression" not in c and "EU" not in str(c) for _, _, c in history)  # the history hides it
+    # what apply attached is what a run carries: carol (not in analysts, no MANAGE) gets it bound, unseen
+    rows = access_document(team=team, user=world["carol"])["rows"]
+    assert [(r["table"], r["filter"], r["visible"]) for r in rows] == [
+        ("lake.sales.customers", None, False), ("lake.sales.orders", "region = 'EU' OR FALSE", False)]
+
+    again = apply(admin_client, policies()).json()
+    assert again["row_filters"]["unchanged"] == ["lake.sales.orders"] and len(policy_history(team)) == 3
+
+    changed = policies(row_filters=[{"table": "lake.sales.orders", "expression": "region = 'US'"}],
+                       column_masks=[{"table": "lake.sales.orders", "column": "email", "expression": MASK}])
+    dry = apply(admin_client, changed, prune="true", dry_run="true").json()
+    assert dry["row_filters"]["updated"] == ["lake.sales.orders"]
+    assert dry["column_masks"]["deleted"] == ["lake.sales.customers.phone"]
+    assert RowFilter.objects.get(team=team).expression == FILTER and ColumnMask.objects.count() == 2
+    assert len(policy_history(team)) == 3  # the dry run wrote nothing
+
+    body = apply(admin_client, changed, prune="true").json()
+    assert body["row_filters"]["updated"] == ["lake.sales.orders"]
+    assert body["column_masks"] == {"created": [], "updated": [], "deleted": ["lake.sales.customers.phone"],
+                                    "unchanged": ["lake.sales.orders.email"]}
+    found = RowFilter.objects.get(team=team)
+    assert (found.expression, found.description) == ("region = 'US'", "")  # an omitted description is empty
+    assert [c["change"] for _, _, c in policy_history(team)][3:] == ["changed", "removed"]
+
+    assert apply(admin_client, {"row_filters": []}, prune="true").json()["row_filters"]["deleted"] == [
+        "lake.sales.orders"]
+    assert not RowFilter.objects.exists() and ColumnMask.objects.count() == 1  # the masks section was absent
+
+
+@pytest.mark.parametrize(("change", "where", "field"), [
+    ({"row_filters": [{"table": "lake.sales.orders", "expression": "region = 'EU' AND"}]}, "row_filters[0]",
+     "expression"),
+    ({"row_filters": [{"table": "lake.sales.orders", "expression": "id IN (SELECT 1)"}]}, "row_filters[0]",
+     "expression"),
+    ({"row_filters": [{"table": "lake.sales", "expression": "TRUE"}]}, "row_filters[0]", "table"),
+    ({"row_filters": [{"table": "lake.sales.orders", "expression": "TRUE", "column": "x"}]}, "row_filters[0]",
+     "column"),
+    ({"column_masks": [{"table": "lake.sales.orders", "expression": "'x'"}]}, "column_masks[0]", "column"),
+    ({"column_masks": [{"table": "lake.sales.orders", "column": "a", "expression": "'x'"},
+                       {"table": "lake.sales.orders", "column": "A", "expression": "'y'"}]}, "column_masks[1]",
+     "column"),
+])
+def test_a_bad_filter_or_mask_names_itself_and_nothing_is_applied(admin_client: APIClient, team: Team,
+                                                                  world: dict[str, Any], change: dict[str, Any],
+                                                                  where: str, field: str) -> None:
+    resp = apply(admin_client, policies(**change))
+    assert resp.status_code == 400, resp.content
+    error = resp.json()["error"]
+    assert where in error["message"] and "Nothing was applied" in error["message"], error
+    assert field in error["details"][where], error
+    assert not RowFilter.objects.exists() and not ColumnMask.objects.exists()
+    assert not Grant.objects.exists() and not CatalogChange.objects.exists()  # the grants before them: undone too
+
+
+def test_cli_apply_of_policies_records_the_shell_operator(team: Team, world: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "policies.yaml"
+    path.write_text(yaml.safe_dump(policies()))
+    out = _cli(path)
+    assert "row_filters: created lake.sales.orders;" in out
+    assert "column_masks: created lake.sales.customers.phone, lake.sales.orders.email;" in out
+    actors = {name for _, name, _ in policy_history(team)}
+    assert len(actors) == 1 and next(iter(actors)).startswith("cli:")

@@ -35,7 +35,7 @@ class Command(BaseCommand):
     help = (
         "Make a team's catalogs match a YAML/JSON file (a list of catalog bodies, or {catalogs: [...], jobs: [...], "
         "schedules: [...], materialized_views: [...], alert_channels: [...], alert_rules: [...], groups: [...], "
-        "grants: [...]}): create "
+        "grants: [...], row_filters: [...], column_masks: [...]}): create "
         "and update them, and with --prune delete the ones not listed. All or nothing. ${VAR} in configurations "
         "is read from the environment, so the file need not hold secrets; an entry without a secret keeps the "
         "stored one."
@@ -78,7 +78,8 @@ class Command(BaseCommand):
         for label, names in (("created", result.created), ("updated", result.updated), ("deleted", result.deleted),
                              ("unchanged", result.unchanged)):
             self.stdout.write(f"{prefix}{label}: {', '.join(names) if names else '-'}")
-        for section in ("jobs", "schedules", "materialized_views", "alert_channels", "alert_rules", "groups", "grants"):
+        for section in ("jobs", "schedules", "materialized_views", "alert_channels", "alert_rules", "groups", "grants",
+                        "row_filters", "column_masks"):
             counts = getattr(result, section)
             if counts is not None:
                 self.stdout.write(f"{section}: " + "; ".join(

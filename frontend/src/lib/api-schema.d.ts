@@ -1475,6 +1475,14 @@ export interface components {
             grants?: {
                 [key: string]: string[];
             };
+            /** @description The same for a `row_filters` section, each named by its table. */
+            row_filters?: {
+                [key: string]: string[];
+            };
+            /** @description The same for a `column_masks` section, each named `catalog.schema.table.column`. */
+            column_masks?: {
+                [key: string]: string[];
+            };
         };
         CatalogChangeOutput: {
             catalog_name: string;

@@ -8,6 +8,7 @@ same audit (each grant and revoke in the catalog history, by `--as USER` or `cli
     access --team T grants [--securable S]
     access --team T grant PRIVILEGE SECURABLE (--group G | --user U)
     access --team T revoke PRIVILEGE SECURABLE (--group G | --user U)
+    access --team T policies [--table CAT.DB.T]      (row filters and column masks; write them with `apply -f`)
 """
 
 from __future__ import annotations
@@ -18,8 +19,16 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.errors import DomainError
-from grants.models import Group, Privilege
-from grants.selectors import grant_list, grants_visible, group_list
+from grants.models import ColumnMask, Group, Privilege, RowFilter
+from grants.selectors import (
+    access_policy,
+    column_mask_list,
+    expression_visible,
+    grant_list,
+    grants_visible,
+    group_list,
+    row_filter_list,
+)
 from grants.services import (
     grant_create,
     grant_delete,
@@ -29,12 +38,14 @@ from grants.services import (
     group_member_add,
     group_member_remove,
 )
+from lakeport_engine.access import securable_parts
 from teams.management.actor import CliActor, add_as_argument, cli_actor
 from teams.models import Role, Team
 
 # the API's role rule per action (the services check MANAGE on top of it for grant and revoke)
 ROLES = {"groups": Role.VIEWER, "grants": Role.VIEWER, "grant": Role.DEVELOPER, "revoke": Role.DEVELOPER,
-         "group-create": Role.ADMIN, "group-add": Role.ADMIN, "group-remove": Role.ADMIN, "group-delete": Role.ADMIN}
+         "group-create": Role.ADMIN, "group-add": Role.ADMIN, "group-remove": Role.ADMIN, "group-delete": Role.ADMIN,
+         "policies": Role.VIEWER}
 
 
 def _principal(parser: argparse.ArgumentParser) -> None:
@@ -66,6 +77,8 @@ class Command(BaseCommand):
         listing.add_argument("--securable")
         _principal(actions.add_parser("grant", help="Grant a privilege to a group or a member."))
         _principal(actions.add_parser("revoke", help="Revoke a grant."))
+        policies = actions.add_parser("policies", help="The team's row filters and column masks (--table: one table's).")
+        policies.add_argument("--table")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         team = Team.objects.filter(name=opts["team"]).first()
@@ -112,6 +125,8 @@ class Command(BaseCommand):
             for g in grants:
                 kind, name = ("group", g.group.name) if g.group else ("user", g.user.username if g.user else "")
                 self.stdout.write(f"{g.privilege} ON {g.securable} TO {kind.upper()} {name}")
+        elif action == "policies":
+            self._policies(team, actor, opts["table"])
         else:
             kind, principal = ("group", opts["group"]) if opts["group"] else ("user", opts["user"])
             if action == "grant":
@@ -123,3 +138,28 @@ class Command(BaseCommand):
                                    principal_type=kind, principal=principal)
                 grant_delete(grant=grant, actor=actor.user, operator=operator)
                 self.stdout.write(f"revoked {opts['privilege']} ON {opts['securable']} FROM {kind.upper()} {principal}")
+
+    def _policies(self, team: Team, actor: CliActor, table: str | None) -> None:
+        """One line per filter and mask; with --as, the API's visibility (listed if BROWSE, expression if MANAGE)."""
+        try:
+            if actor.user:
+                filters = row_filter_list(team=team, user=actor.user, table=table)
+                masks = column_mask_list(team=team, user=actor.user, table=table)
+            else:  # the shell's operator sees every filter and mask, expressions included
+                filters = list(RowFilter.objects.filter(team=team).order_by("table"))
+                masks = list(ColumnMask.objects.filter(team=team).order_by("table", "column"))
+                if table:
+                    name = ".".join(securable_parts(table))
+                    filters, masks = [f for f in filters if f.table == name], [m for m in masks if m.table == name]
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        policy = access_policy(team=team, user=actor.user) if actor.user else None
+
+        def shown(item: RowFilter | ColumnMask) -> str:
+            visible = policy is None or expression_visible(table=item.table, policy=policy)
+            return item.expression if visible else "(expression hidden: needs MANAGE on the table)"
+
+        for f in filters:
+            self.stdout.write(f"ROW FILTER ON {f.table}: {shown(f)}")
+        for m in masks:
+            self.stdout.write(f"COLUMN MASK ON {m.table}.{m.column}: {shown(m)}")

@@ -10,10 +10,12 @@ from .apply_input_request import ApplyInputRequest
 from .apply_result import ApplyResult
 from .apply_result_alert_channels import ApplyResultAlertChannels
 from .apply_result_alert_rules import ApplyResultAlertRules
+from .apply_result_column_masks import ApplyResultColumnMasks
 from .apply_result_grants import ApplyResultGrants
 from .apply_result_groups import ApplyResultGroups
 from .apply_result_jobs import ApplyResultJobs
 from .apply_result_materialized_views import ApplyResultMaterializedViews
+from .apply_result_row_filters import ApplyResultRowFilters
 from .apply_result_schedules import ApplyResultSchedules
 from .catalog_change_output import CatalogChangeOutput
 from .catalog_change_output_changes import CatalogChangeOutputChanges
@@ -193,10 +195,12 @@ __all__ = (
     "ApplyResult",
     "ApplyResultAlertChannels",
     "ApplyResultAlertRules",
+    "ApplyResultColumnMasks",
     "ApplyResultGrants",
     "ApplyResultGroups",
     "ApplyResultJobs",
     "ApplyResultMaterializedViews",
+    "ApplyResultRowFilters",
     "ApplyResultSchedules",
     "CatalogChangeOutput",
     "CatalogChangeOutputChanges",

@@ -11,10 +11,12 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.apply_result_alert_channels import ApplyResultAlertChannels
     from ..models.apply_result_alert_rules import ApplyResultAlertRules
+    from ..models.apply_result_column_masks import ApplyResultColumnMasks
     from ..models.apply_result_grants import ApplyResultGrants
     from ..models.apply_result_groups import ApplyResultGroups
     from ..models.apply_result_jobs import ApplyResultJobs
     from ..models.apply_result_materialized_views import ApplyResultMaterializedViews
+    from ..models.apply_result_row_filters import ApplyResultRowFilters
     from ..models.apply_result_schedules import ApplyResultSchedules
 
 
@@ -42,6 +44,9 @@ class ApplyResult:
         groups (ApplyResultGroups | Unset): The same for a `groups` section.
         grants (ApplyResultGrants | Unset): The same for a `grants` section, each grant named `SELECT ON
             lake.sales.orders TO GROUP analysts`.
+        row_filters (ApplyResultRowFilters | Unset): The same for a `row_filters` section, each named by its table.
+        column_masks (ApplyResultColumnMasks | Unset): The same for a `column_masks` section, each named
+            `catalog.schema.table.column`.
     """
 
     created: list[str]
@@ -56,6 +61,8 @@ class ApplyResult:
     alert_rules: ApplyResultAlertRules | Unset = UNSET
     groups: ApplyResultGroups | Unset = UNSET
     grants: ApplyResultGrants | Unset = UNSET
+    row_filters: ApplyResultRowFilters | Unset = UNSET
+    column_masks: ApplyResultColumnMasks | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,6 +104,14 @@ class ApplyResult:
         if not isinstance(self.grants, Unset):
             grants = self.grants.to_dict()
 
+        row_filters: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.row_filters, Unset):
+            row_filters = self.row_filters.to_dict()
+
+        column_masks: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.column_masks, Unset):
+            column_masks = self.column_masks.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -122,6 +137,10 @@ class ApplyResult:
             field_dict["groups"] = groups
         if grants is not UNSET:
             field_dict["grants"] = grants
+        if row_filters is not UNSET:
+            field_dict["row_filters"] = row_filters
+        if column_masks is not UNSET:
+            field_dict["column_masks"] = column_masks
 
         return field_dict
 
@@ -129,12 +148,14 @@ class ApplyResult:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.apply_result_alert_channels import ApplyResultAlertChannels  # noqa: PLC0415
         from ..models.apply_result_alert_rules import ApplyResultAlertRules  # noqa: PLC0415
+        from ..models.apply_result_column_masks import ApplyResultColumnMasks  # noqa: PLC0415
         from ..models.apply_result_grants import ApplyResultGrants  # noqa: PLC0415
         from ..models.apply_result_groups import ApplyResultGroups  # noqa: PLC0415
         from ..models.apply_result_jobs import ApplyResultJobs  # noqa: PLC0415
         from ..models.apply_result_materialized_views import (
             ApplyResultMaterializedViews,  # noqa: PLC0415
         )
+        from ..models.apply_result_row_filters import ApplyResultRowFilters  # noqa: PLC0415
         from ..models.apply_result_schedules import ApplyResultSchedules  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -197,6 +218,20 @@ class ApplyResult:
         else:
             grants = ApplyResultGrants.from_dict(_grants)
 
+        _row_filters = d.pop("row_filters", UNSET)
+        row_filters: ApplyResultRowFilters | Unset
+        if isinstance(_row_filters, Unset):
+            row_filters = UNSET
+        else:
+            row_filters = ApplyResultRowFilters.from_dict(_row_filters)
+
+        _column_masks = d.pop("column_masks", UNSET)
+        column_masks: ApplyResultColumnMasks | Unset
+        if isinstance(_column_masks, Unset):
+            column_masks = UNSET
+        else:
+            column_masks = ApplyResultColumnMasks.from_dict(_column_masks)
+
         apply_result = cls(
             created=created,
             updated=updated,
@@ -210,6 +245,8 @@ class ApplyResult:
             alert_rules=alert_rules,
             groups=groups,
             grants=grants,
+            row_filters=row_filters,
+            column_masks=column_masks,
         )
 
         apply_result.additional_properties = d

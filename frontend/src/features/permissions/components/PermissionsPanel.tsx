@@ -7,6 +7,7 @@ import { useCreateGrant } from "@/features/permissions/api/create-grant";
 import { useGrants } from "@/features/permissions/api/get-grants";
 import { useGroups } from "@/features/permissions/api/get-groups";
 import { useRevokeGrant } from "@/features/permissions/api/revoke-grant";
+import { RowPolicies } from "@/features/permissions/components/RowPolicies";
 import { PRIVILEGES, type Grant, type PrincipalType, type Privilege, type Securable } from "@/features/permissions/types";
 import { grantOrigin, isDirect, levelOf, mayManage, securableName, sortGrants } from "@/features/permissions/utils/grants";
 import { useTeam } from "@/hooks/use-team";
@@ -15,8 +16,8 @@ import { useMe } from "@/lib/auth";
 import { formatDateTime } from "@/lib/format";
 
 /** The Permissions tab of a catalog, a schema or a table: the grants that hold on it (its own and those inherited
- * from above, each saying where it comes from), and grant / revoke for team admins and MANAGE holders.
- * `children` are further sections of the tab (a table's row filter and column masks, when the API has them). */
+ * from above, each saying where it comes from), and grant / revoke for team admins and MANAGE holders; on a table,
+ * its row filter and column masks too. `children` are further sections of the tab. */
 export function PermissionsPanel({ securable, children }: { securable: Securable; children?: ReactNode }) {
   const { team, isAdmin } = useTeam();
   const { data: me } = useMe();
@@ -37,6 +38,8 @@ export function PermissionsPanel({ securable, children }: { securable: Securable
         )}
       </section>
       {manage && <GrantForm securable={securable} groupNames={groups.data?.map((g) => g.name) ?? []} />}
+      {/* MANAGE is known once the grants are: until then the policies show read-only */}
+      {securable.table && <RowPolicies table={name} canManage={manage} />}
       {children}
     </div>
   );
