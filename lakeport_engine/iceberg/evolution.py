@@ -257,7 +257,10 @@ def _change_properties(table: Table, plan: TablePlan, *, what: str,
                        properties: Callable[[Mapping[str, str]], dict[str, str]]) -> None:
     with table.transaction() as tx:
         if plan.action == "set_properties":
-            wanted = properties(plan.properties)  # path properties and unknown keys refused by name
+            try:
+                wanted = properties(plan.properties)  # path properties and unknown keys refused by name
+            except IcebergError as exc:
+                raise IcebergError(f"{what} SET TBLPROPERTIES: {exc}") from None
             version = wanted.pop("format-version", None)
             if version is not None:
                 _upgrade(tx, version, what=what)
