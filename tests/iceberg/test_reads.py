@@ -229,3 +229,86 @@ def test_bad_alter_table_is_refused_by_name_and_changes_nothing(ice: Ice) -> Non
             ice.sql(statement)
         assert "ALTER TABLE" in str(raised.value) and "Delta" not in str(raised.value), statement
         assert ice.table("default.bad").metadata_location == before, statement
+
+
+def _cell(value: Any) -> Any:
+    """A metadata cell comparable across Spark and pyarrow: maps as sorted items, structs as tuples, UTC instants."""
+    if isinstance(value, dict):
+        return tuple((k, _cell(v)) for k, v in value.items())  # Spark's map or pyarrow's struct
+    if isinstance(value, list) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):
+        return tuple(sorted((k, _cell(v)) for k, v in value))  # pyarrow's map
+    if isinstance(value, (list, tuple)):
+        return tuple(_cell(v) for v in value)
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).replace(tzinfo=None)  # Spark's local time as UTC
+    if isinstance(value, bytearray):
+        return bytes(value)  # Spark's binary
+    return value
+
+
+def _spark_cells(frame: Any) -> Counter[tuple[Any, ...]]:
+    rows = []
+    for row in frame.collect():
+        cells = []
+        for value in row:
+            if isinstance(value, dict):
+                value = sorted(value.items())  # a Spark map, compared as pyarrow gives maps
+            elif hasattr(value, "asDict"):
+                value = value.asDict(recursive=False)
+            cells.append(_cell(value))
+        rows.append(tuple(cells))
+    return Counter(rows)
+
+
+def _arrow_cells(arrow: pa.Table, columns: list[str]) -> Counter[tuple[Any, ...]]:
+    utc = [pa.types.is_timestamp(arrow.schema.field(c).type) for c in columns]
+    return Counter(tuple(v.replace(tzinfo=dt.UTC).astimezone(dt.UTC).replace(tzinfo=None) if z and v else _cell(v)
+                         for v, z in zip((r[c] for c in columns), utc, strict=True))
+                   for r in arrow.select(columns).to_pylist())
+
+
+def test_metadata_tables_read_as_pyiceberg_inspects_them(ice: Ice) -> None:
+    rng = random.Random(5)
+    ice.sql("CREATE TABLE ice.default.m (id BIGINT, region STRING, ts TIMESTAMP) PARTITIONED BY (region, days(ts))")
+    for batch in range(3):
+        rows = ", ".join(f"({batch * 100 + i}, '{rng.choice('ns')}', TIMESTAMP'2024-01-0{rng.randint(1, 2)} "
+                         f"0{rng.randint(0, 9)}:00:00 UTC')" for i in range(30))
+        ice.sql(f"INSERT INTO ice.default.m VALUES {rows}")
+    ice.sql("DELETE FROM ice.default.m WHERE region = 'n'")
+    table = ice.table("default.m")
+    first = table.snapshots()[0].snapshot_id
+    inspect = table.inspect
+    cases: list[tuple[str, pa.Table, list[str]]] = [
+        ("snapshots", inspect.snapshots(), ["committed_at", "snapshot_id", "parent_id", "operation", "manifest_list",
+                                            "summary"]),
+        ("history", inspect.history(), ["made_current_at", "snapshot_id", "parent_id", "is_current_ancestor"]),
+        ("refs", inspect.refs(), ["name", "type", "snapshot_id", "max_reference_age_in_ms", "min_snapshots_to_keep"]),
+        ("manifests", inspect.manifests(), ["content", "path", "length", "partition_spec_id", "added_snapshot_id",
+                                            "added_data_files_count", "existing_data_files_count",
+                                            "deleted_data_files_count"]),
+        ("files", inspect.files(), ["content", "file_path", "file_format", "spec_id", "partition", "record_count",
+                                    "file_size_in_bytes", "value_counts", "null_value_counts", "lower_bounds"]),
+        (f"files VERSION AS OF {first}", inspect.files(snapshot_id=first), ["file_path", "partition", "record_count"]),
+        ("partitions", inspect.partitions(), ["partition", "spec_id", "record_count", "file_count",
+                                              "total_data_file_size_in_bytes", "last_updated_snapshot_id"]),
+        ("entries", inspect.entries(), ["status", "snapshot_id", "sequence_number", "file_sequence_number"]),
+        ("metadata_log_entries", inspect.metadata_log_entries(), ["file", "latest_snapshot_id", "latest_schema_id"]),
+    ]
+    for name, expected, columns in cases:
+        frame = ice.sql(f"SELECT {', '.join(columns)} FROM ice.default.m.{name}")
+        assert _spark_cells(frame) == _arrow_cells(expected, columns), name
+    assert len(ice.sql("SELECT * FROM ice.default.m.snapshots").collect()) == 4
+    # Iceberg's column names; the metadata table name works as a qualifier and in joins with the table
+    assert ice.sql("SELECT * FROM ice.default.m.history").columns == inspect.history().column_names
+    assert ice.rows("SELECT count(*) FROM ice.default.m.snapshots s JOIN ice.default.m.history h "
+                    "ON s.snapshot_id = h.snapshot_id") == Counter([(4,)])
+    assert ice.rows("SELECT sum(files.record_count) FROM ice.default.m.files") == Counter(
+        [(sum(oracle(table).values()),)])
+    with pytest.raises(IcebergError, match="lists the whole table"):
+        ice.sql(f"SELECT * FROM ice.default.m.snapshots VERSION AS OF {first}")
+    with pytest.raises(IcebergError, match="not supported by the embedded Iceberg connector"):
+        ice.sql("SELECT * FROM ice.default.m.position_deletes")
+    with pytest.raises(IcebergError, match="'nope' is not an Iceberg metadata table"):
+        ice.sql("SELECT * FROM ice.default.m.nope")
+    with pytest.raises(IcebergError, match="read-only"):
+        ice.sql("INSERT INTO ice.default.m.files SELECT * FROM ice.default.m.files")
