@@ -559,6 +559,9 @@ class SqlGuard:
     def _relation_target(self, parts: list[str], scope: GuardScope) -> tuple[str, ...]:
         """`(catalog, database, table)` of a relation name as the user wrote it (team catalog names)."""
         head = parts[0]
+        if len(parts) == 4 and head.lower() in scope.embedded:
+            # an Iceberg metadata table (`cat.ns.t.snapshots`) is read with the privileges of its table
+            return (self._team_catalog(head, scope), parts[1].lower(), parts[2].lower())
         qualified = len(parts) >= 3 or (len(parts) == 2 and (
             head in scope.catalogs or head.lower() in scope.embedded or head.lower() == SESSION_CATALOG))
         if qualified:

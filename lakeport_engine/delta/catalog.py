@@ -17,14 +17,15 @@ _REMOTE_SCHEMES = ("s3a://", "s3://", "abfss://", "gs://")
 
 @dataclass(frozen=True)
 class TableRef:
-    """A Delta table addressed as `catalog.database.table`."""
+    """A Delta table addressed as `catalog.database.table` (`metadata`: an Iceberg metadata table of it, `….snapshots`)."""
 
     catalog: str
     database: str
     table: str
+    metadata: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.catalog}.{self.database}.{self.table}"
+        return f"{self.catalog}.{self.database}.{self.table}" + (f".{self.metadata}" if self.metadata else "")
 
 
 @dataclass(frozen=True)

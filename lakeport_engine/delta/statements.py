@@ -102,9 +102,10 @@ class StatementReader:
 
     def __init__(self, catalogs: Mapping[str, NamedCatalog], *, current_catalog: str | None,
                  current_database: str | None, is_temp_view: Callable[[str], bool],
-                 table_format: str = "delta") -> None:
+                 table_format: str = "delta", metadata_tables: bool = False) -> None:
         self.catalogs = catalogs
         self.table_format = table_format
+        self.metadata_tables = metadata_tables  # `cat.db.t.<name>` names a metadata table of `cat.db.t` (Iceberg)
         self.current_catalog = current_catalog.lower() if current_catalog else None
         self.current_database = current_database
         self.is_temp_view = is_temp_view
@@ -115,7 +116,12 @@ class StatementReader:
 
     # ---- names ---------------------------------------------------------------------------------------
     def table(self, parts: list[str]) -> TableRef | None:
-        """The Delta table a 1-, 2- or 3-part name means here, or None when it is not a Delta table."""
+        """The Delta table a 1-, 2- or 3-part name means here, or None when it is not a Delta table (with
+        `metadata_tables`, a 4-part `cat.db.t.name` is metadata table `name` of `cat.db.t`)."""
+        if len(parts) == 4 and self.metadata_tables and parts[0].lower() in self.catalogs:
+            catalog = parts[0].lower()
+            return TableRef(catalog, check_name(parts[1], what="database", catalog=catalog),
+                            check_name(parts[2], what="table", catalog=catalog), metadata=parts[3].lower())
         if len(parts) == 3 and parts[0].lower() in self.catalogs:
             catalog = parts[0].lower()
             return TableRef(catalog, check_name(parts[1], what="database", catalog=catalog),
@@ -311,7 +317,7 @@ class StatementReader:
                 version = int(clause)
             else:
                 timestamp_sql = clause
-        alias = None if table.args.get("alias") is not None else ref.table
+        alias = None if table.args.get("alias") is not None else (ref.metadata or ref.table)
         return Reference(ref, start + offset, end + offset, version, timestamp_sql, alias, tag)
 
     def _insert(self, text: str, tree: exp.Insert, tokens: list[Token]) -> Plan | None:

@@ -30,10 +30,13 @@ class TablePlan(Plan):
     """A table-change or maintenance statement; `target` is the table."""
 
     action: str = ""  # ALTER TABLE: add_columns | set_properties | unset_properties | column_comment | rename_column
-    #                   | drop_columns
+    #                   | drop_columns; Iceberg catalogs also column_type | column_position | column_optional
     column: str | None = None  # ALTER COLUMN c COMMENT, RENAME COLUMN c TO …
     new_name: str | None = None  # RENAME COLUMN … TO new_name
     keys: list[str] = field(default_factory=list)  # UNSET TBLPROPERTIES, DROP COLUMNS
+    new_type: str | None = None  # ALTER COLUMN c TYPE <type>, as written (Iceberg catalogs)
+    position: str | None = None  # ALTER COLUMN c FIRST | AFTER <after> (Iceberg catalogs)
+    after: str | None = None
     restore_version: int | None = None
     restore_timestamp_sql: str | None = None
     where: str | None = None  # OPTIMIZE … WHERE, as written
@@ -182,6 +185,8 @@ def _alter(reader: StatementReader, text: str, cursor: _Cursor) -> TablePlan | P
             plan.column, plan.comment, plan.action = ".".join(column), _string(tok), "column_comment"
             return plan
         what = cursor.word("type", "set", "drop", "first", "after")
+        if reader.table_format == "iceberg":
+            return _iceberg_column_change(plan, text, cursor, ".".join(column), what)
         if what == "type":
             return Plan("unsupported", text, reason="ALTER TABLE … ALTER COLUMN … TYPE (type widening is not written by "
                                                     "the embedded Delta connector yet)")
@@ -205,6 +210,31 @@ def _alter(reader: StatementReader, text: str, cursor: _Cursor) -> TablePlan | P
         return plan
     return Plan("unsupported", text, reason="this form of ALTER TABLE (ADD COLUMNS, SET/UNSET TBLPROPERTIES, "
                                             "ALTER COLUMN … COMMENT, RENAME COLUMN and DROP COLUMNS are supported)")
+
+
+def _iceberg_column_change(plan: TablePlan, text: str, cursor: _Cursor, column: str, what: str | None) -> TablePlan:
+    """ALTER COLUMN c TYPE t | DROP NOT NULL | FIRST | AFTER x on an Iceberg table (the connector judges them)."""
+    ref = plan.target
+    plan.column = column
+    if what == "type" and not cursor.done():
+        plan.new_type, plan.action = text[cursor.tokens[cursor.position].start:].strip(), "column_type"
+        return plan
+    if what == "drop" and cursor.word("not") and cursor.word("null") and cursor.done():
+        plan.action = "column_optional"
+        return plan
+    if what == "first" and cursor.done():
+        plan.position, plan.action = "first", "column_position"
+        return plan
+    if what == "after":
+        after = cursor.name()
+        if after and cursor.done():
+            plan.position, plan.after, plan.action = "after", ".".join(after), "column_position"
+            return plan
+    if what == "set" and cursor.word("not") and cursor.word("null"):
+        raise DeltaConnectorError(f"ALTER TABLE {ref} ALTER COLUMN {column} SET NOT NULL: Iceberg does not make an "
+                                  "optional column required (rows already written may hold NULL).")
+    raise DeltaConnectorError(f"ALTER TABLE {ref} ALTER COLUMN {column}: write COMMENT '…', TYPE <type>, DROP NOT "
+                              "NULL, FIRST or AFTER <column>.")
 
 
 def _at(cursor: _Cursor, word: str) -> bool:

@@ -28,6 +28,7 @@ from lakeport_engine.delta.commit import align
 from lakeport_engine.delta.errors import DeltaConnectorError
 from lakeport_engine.delta.metadata import DESCRIBE, SHOW_DATABASES, SHOW_TABLES, like
 from lakeport_engine.delta.statements import Plan, Reference, StatementReader, rewrite
+from lakeport_engine.delta.table_sql import TablePlan, read_table_statement
 from lakeport_engine.iceberg.catalog import (
     IcebergConflictError,
     IcebergError,
@@ -37,6 +38,8 @@ from lakeport_engine.iceberg.catalog import (
     table_location,
     type_text,
 )
+from lakeport_engine.iceberg.evolution import schema_change
+from lakeport_engine.iceberg.metadata_tables import check_metadata_table, metadata_frame
 from lakeport_engine.iceberg.planning import ReadTask, plan_reads
 from lakeport_engine.iceberg.scan import FIELD_ID_CONFS, pick_snapshot, plain_schema, snapshot_frame, spark_schema
 from lakeport_engine.iceberg.write import (
@@ -59,8 +62,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 VIEW_PREFIX = "__lp_iceberg_"
-SUPPORTED = ("SELECT with VERSION/TIMESTAMP AS OF, INSERT INTO/OVERWRITE, DELETE FROM of whole files, CREATE TABLE [PARTITIONED BY transforms] [AS SELECT], "
-             "DROP TABLE, CREATE/DROP DATABASE, SHOW DATABASES/TABLES, DESCRIBE [HISTORY]")
+SUPPORTED = ("SELECT with VERSION/TIMESTAMP AS OF, metadata tables (t.snapshots, t.history, t.files, …), INSERT "
+             "INTO/OVERWRITE, DELETE FROM of whole files, CREATE TABLE [PARTITIONED BY transforms] [AS SELECT], ALTER "
+             "TABLE schema evolution and TBLPROPERTIES, DROP TABLE, CREATE/DROP DATABASE, SHOW DATABASES/TABLES, "
+             "DESCRIBE [HISTORY]")
 _REFUSED_KINDS = {
     "update": "UPDATE (needs positional delete files, not written yet)",
     "merge": "MERGE INTO (needs positional delete files, not written yet)",
@@ -144,6 +149,8 @@ class EmbeddedIceberg(ConnectorLineage):
             reason = _REFUSED_KINDS.get(plan.kind, f"{plan.reason}")
             raise IcebergError(f"{reason} is not supported on Iceberg tables by the embedded Iceberg connector "
                                f"(it supports {SUPPORTED}).")
+        if plan.target is not None and plan.target.metadata:
+            raise IcebergError(f"{plan.target} is an Iceberg metadata table: it is read-only (SELECT from it).")
         self.refuse_row_policy(plan)
         handler: Callable[[Plan], DataFrame | None] = getattr(self, f"_run_{plan.kind}")
         try:
@@ -154,9 +161,12 @@ class EmbeddedIceberg(ConnectorLineage):
     def _plan(self, sql: str, current_catalog: str | None, current_database: str | None) -> Plan | None:
         catalog = self.spark._jsparkSession.sessionState().catalog()
         reader = StatementReader(dict(self._catalogs), current_catalog=current_catalog,
-                                 current_database=current_database, table_format="iceberg",
+                                 current_database=current_database, table_format="iceberg", metadata_tables=True,
                                  is_temp_view=lambda name: bool(catalog.getTempView(name).isDefined()))
         try:
+            altered = read_table_statement(reader, sql)
+            if altered is not None and altered.kind in ("alter_table", "unsupported"):
+                return altered  # ALTER TABLE on an Iceberg table (RESTORE, OPTIMIZE, … are Delta's: refused below)
             return reader.read(sql)
         except DeltaConnectorError as exc:
             raise IcebergError(_iceberg_words(str(exc))) from None
@@ -198,6 +208,9 @@ class EmbeddedIceberg(ConnectorLineage):
                     continue
                 ref = reference.ref
                 catalog = self._catalog(ref.catalog)
+                if ref.metadata:
+                    views[reference.snapshot_key] = self._register_metadata(reference)
+                    continue
                 table = self._load(ref)
                 key = self._dataset(ref, None).key
                 snapshot_id, timestamp = reference.version, None
@@ -212,8 +225,10 @@ class EmbeddedIceberg(ConnectorLineage):
                     self.pins.pin(key, snapshot.snapshot_id)
                 view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
                 # the table's row filter and column masks sit in the snapshot view, below all the statement does
-                self.protected(snapshot_frame(self.spark, table, snapshot, name=str(ref), warehouse=catalog.warehouse),
-                               ref).createOrReplaceTempView(view)
+                # a read of the current table sees its current schema (columns altered since its last commit too)
+                frame = snapshot_frame(self.spark, table, snapshot, name=str(ref), warehouse=catalog.warehouse,
+                                       schema=None if travel else table.schema())
+                self.protected(frame, ref).createOrReplaceTempView(view)
                 views[reference.snapshot_key] = view
                 self.views_read[view] = self._dataset(ref, snapshot.snapshot_id if snapshot else None)
                 if not travel:
@@ -223,6 +238,23 @@ class EmbeddedIceberg(ConnectorLineage):
                 self.spark.catalog.dropTempView(view)
             raise
         return views
+
+    def _register_metadata(self, reference: Reference) -> str:
+        """A temp view of metadata table `t.<name>` (pyiceberg's `inspect`), refused by name for a table whose row
+        filter or masks the caller may not see: file statistics and partition values hold the table's values."""
+        ref = reference.ref
+        base = TableRef(ref.catalog, ref.database, ref.table)
+        name = ref.metadata or ""
+        travel = reference.version is not None or reference.timestamp_sql is not None
+        check_metadata_table(name, str(base), time_travel=travel)
+        self.row_policy.refuse_hidden((base.catalog, base.database, base.table), f"the metadata table '{name}'")
+        table = self._load(base)
+        timestamp = self._timestamp(reference) if reference.timestamp_sql else None
+        snapshot_id = reference.version if travel else self.pins.version_for(self._dataset(base, None).key)
+        snapshot = pick_snapshot(table, str(base), snapshot_id=snapshot_id, timestamp=timestamp)
+        view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
+        metadata_frame(self.spark, table, name, snapshot).createOrReplaceTempView(view)
+        return view
 
     def _timestamp(self, reference: Reference) -> dt.datetime:
         """`TIMESTAMP AS OF <expr>` evaluated by Spark (session time zone), as an aware UTC datetime."""
@@ -305,8 +337,8 @@ class EmbeddedIceberg(ConnectorLineage):
         snapshot = table.current_snapshot()
         tasks = plan_reads(table, snapshot) if snapshot is not None else []  # equality deletes too
         view = f"{VIEW_PREFIX}{uuid.uuid4().hex[:12]}"
-        snapshot_frame(self.spark, table, snapshot, name=str(ref),
-                       warehouse=self._catalog(ref.catalog).warehouse).createOrReplaceTempView(view)
+        snapshot_frame(self.spark, table, snapshot, name=str(ref), warehouse=self._catalog(ref.catalog).warehouse,
+                       schema=table.schema()).createOrReplaceTempView(view)
         try:
             where = f" WHERE {condition}" if condition else ""
             alias = f"`{plan.alias or ref.table}`"
@@ -465,6 +497,25 @@ class EmbeddedIceberg(ConnectorLineage):
         sql.drop_namespace(database)
         return None
 
+    def _run_alter_table(self, plan: Plan) -> None:
+        """ALTER TABLE: one metadata-only commit through pyiceberg (`evolution.py`), rebuilt and checked again on
+        the refreshed table when a concurrent commit wins the race."""
+        assert isinstance(plan, TablePlan)
+        ref = _target(plan)
+        catalog = self._catalog(ref.catalog)
+        change = schema_change(plan, name=str(ref), parse_type=self._parse_type,
+                               properties=lambda props: self._table_properties(ref, props, altering=True))
+        committed = commit_with_retries(lambda: self._load(ref), change, name=str(ref), retries=catalog.retries)
+        self._committed(ref, committed, None)
+        logger.info("iceberg.altered", extra={"table": str(ref), "action": plan.action,
+                                               "schema": committed.schema().schema_id})
+        return None
+
+    def _parse_type(self, text: str) -> T.DataType:
+        """A Spark SQL type as written (`BIGINT`, `DECIMAL(12, 2)`, `STRUCT<x: INT>`), parsed by Spark."""
+        parsed = jvm(self.spark).org.apache.spark.sql.types.DataType.fromDDL(text)
+        return T._parse_datatype_json_string(parsed.json())
+
     # ---- metadata ----------------------------------------------------------------------------------------
     def _run_show_dbs(self, plan: Plan) -> DataFrame:
         catalog = self._catalog(plan.catalog or "")
@@ -549,14 +600,15 @@ class EmbeddedIceberg(ConnectorLineage):
             raise IcebergError(f"CREATE TABLE {ref}: invalid column definitions: {_first_line(exc)}") from None
         return T.StructType.fromJson(json.loads(parsed.json()))
 
-    def _table_properties(self, ref: TableRef, properties: Mapping[str, str]) -> dict[str, str]:
+    def _table_properties(self, ref: TableRef, properties: Mapping[str, str], *,
+                          altering: bool = False) -> dict[str, str]:
         for key in properties:
             lowered = key.lower()
             if "path" in lowered or "location" in lowered:  # a path property could point writes out of the warehouse
                 raise IcebergError(f"TBLPROPERTIES '{key}' on {ref}: table paths are not settable (rule "
                                    "iceberg-location); tables live at <warehouse>/<namespace>/<table>.")
         allowed = {"format-version", "write.parquet.compression-codec", "write.metadata.metrics.default",
-                   "commit.retry.num-retries"}
+                   "commit.retry.num-retries"} | ({"comment"} if altering else set())
         for key in properties:
             if key.lower() not in allowed and not key.lower().startswith("lakeport."):
                 raise IcebergError(f"TBLPROPERTIES '{key}' on {ref} is not supported by the embedded Iceberg "

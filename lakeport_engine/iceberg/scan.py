@@ -94,11 +94,13 @@ def pick_snapshot(table: Table, name: str, *, snapshot_id: int | None,
 
 
 def snapshot_frame(spark: SparkSession, table: Table, snapshot: Snapshot | None, *, name: str,
-                   warehouse: str) -> DataFrame:
-    """The rows of `table` at `snapshot`, read by Spark (distributed) with its deletes applied."""
+                   warehouse: str, schema: Schema | None = None) -> DataFrame:
+    """The rows of `table` at `snapshot`, read by Spark (distributed) with its deletes applied, in `schema` (default:
+    the snapshot's own schema, as time travel reads; a current read passes the table's current schema)."""
     check_table_files(table, warehouse, name)
-    schema_id = snapshot.schema_id if snapshot is not None else None
-    schema = table.schemas().get(schema_id, table.schema()) if schema_id is not None else table.schema()
+    if schema is None:
+        schema_id = snapshot.schema_id if snapshot is not None else None
+        schema = table.schemas().get(schema_id, table.schema()) if schema_id is not None else table.schema()
     read_schema = spark_schema(schema, name)
     empty = spark.createDataFrame([], plain_schema(read_schema))
     if snapshot is None:

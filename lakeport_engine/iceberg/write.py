@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pyiceberg.partitioning import PartitionField
     from pyiceberg.schema import Schema
     from pyiceberg.table import Table, Transaction
+    from pyiceberg.types import IcebergType
 
 HIDDEN = "__lp_part_"  # the directory columns of partition fields (never stored in the files)
 _DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
@@ -73,6 +74,12 @@ def iceberg_schema(schema: T.StructType, table: str) -> Schema:
     counter = iter(range(1, 1_000_000))
     return Schema(*[_nested(f.name, f.dataType, f.nullable, counter, table, f.metadata.get("comment"))
                     for f in schema.fields])
+
+
+def iceberg_type(kind: T.DataType, table: str) -> IcebergType:
+    """The Iceberg type of a Spark type (nested field ids placeholders: pyiceberg assigns fresh ones when adding)."""
+    result: IcebergType = _iceberg_type(kind, iter(range(1, 1_000_000)), table)
+    return result
 
 
 def _nested(name: str, kind: T.DataType, nullable: bool, ids: Any, table: str, doc: str | None = None) -> Any:  # noqa: ANN401

@@ -115,3 +115,200 @@ def test_files_outside_the_warehouse_are_refused(ice: Ice, tmp_path: Any) -> Non
 
 
 
+
+
+def _values(rng: random.Random, start: int, n: int, columns: list[str]) -> str:
+    """`n` generated rows for the evolving table's current `columns`, as a VALUES list."""
+    makers = {
+        "id": lambda i: str(i), "ident": lambda i: str(i),
+        "qty": lambda i: rng.choice(["NULL", str(rng.randint(-1000, 1000))]),
+        "price": lambda i: rng.choice(["NULL", f"{rng.uniform(-100, 100):.3f}"]),
+        "amount": lambda i: rng.choice(["NULL", f"{rng.randint(-10**6, 10**6) / 100:.2f}"]),
+        "region": lambda i: rng.choice(["'n'", "'s'", "'ç'"]),
+        "note": lambda i: rng.choice(["NULL", "'x'", "'long note'"]),
+        "tag": lambda i: rng.choice(["NULL", "'t'"]),
+        "pt": lambda i: rng.choice(["NULL", f"named_struct('x', {rng.randint(0, 9)}, 'y', 'y{i}')"]),
+        "pt2": lambda i: rng.choice(["NULL", f"named_struct('xx', {rng.randint(0, 9)}, 'y', 'y{i}', 'z', {i})"]),
+    }
+    return ", ".join("(" + ", ".join(makers[c](start + k) for c in columns) + ")" for k in range(n))
+
+
+def test_alter_table_evolves_by_field_id_and_every_snapshot_reads_as_pyiceberg_scans_it(ice: Ice) -> None:
+    """ALTER TABLE through the connector (pyiceberg's update_schema), generated inserts between the changes, and a
+    pyiceberg append in the evolved schema: after each change the current read equals pyiceberg's scan, and at the
+    end every snapshot does, each in its own schema."""
+    rng = random.Random(41)
+    ice.sql("CREATE TABLE ice.default.ev (id INT, qty INT, price FLOAT, amount DECIMAL(9,2), region STRING, "
+            "pt STRUCT<x: INT, y: STRING>) PARTITIONED BY (region, bucket(4, id))")
+    columns = ["id", "qty", "price", "amount", "region", "pt"]
+    ice.sql(f"INSERT INTO ice.default.ev VALUES {_values(rng, 0, 40, columns)}")
+    steps: list[tuple[str, list[str]]] = [
+        ("ALTER TABLE ice.default.ev ADD COLUMNS (note STRING COMMENT 'free text' AFTER id, pt.z BIGINT)",
+         ["id", "note", "qty", "price", "amount", "region", "pt2"]),
+        ("ALTER TABLE ice.default.ev ALTER COLUMN qty TYPE BIGINT", []),
+        ("ALTER TABLE ice.default.ev ALTER COLUMN price TYPE DOUBLE", []),
+        ("ALTER TABLE ice.default.ev ALTER COLUMN amount TYPE DECIMAL(20,2)", []),
+        ("ALTER TABLE ice.default.ev RENAME COLUMN pt.x TO xx", []),
+        ("ALTER TABLE ice.default.ev RENAME COLUMN id TO ident", ["ident", "note", "qty", "price", "amount", "region",
+                                                                  "pt2"]),
+        ("ALTER TABLE ice.default.ev DROP COLUMN note", ["ident", "qty", "price", "amount", "region", "pt2"]),
+        ("ALTER TABLE ice.default.ev ADD COLUMN note STRING FIRST", ["note", "ident", "qty", "price", "amount",
+                                                                     "region", "pt2"]),  # a new field id
+        ("ALTER TABLE ice.default.ev ALTER COLUMN qty COMMENT 'pieces'", []),
+        ("ALTER TABLE ice.default.ev ALTER COLUMN price AFTER amount", ["note", "ident", "qty", "amount", "price",
+                                                                        "region", "pt2"]),
+    ]
+    start = 40
+    for statement, now in steps:
+        ice.sql(statement)
+        table = ice.table("default.ev")
+        assert ice.rows("SELECT * FROM ice.default.ev") == oracle(table), statement
+        if now:
+            columns = now
+            ice.sql(f"INSERT INTO ice.default.ev VALUES {_values(rng, start, 25, columns)}")
+            start += 25
+            assert ice.rows("SELECT * FROM ice.default.ev") == oracle(ice.table("default.ev")), statement
+    table = ice.table("default.ev")
+    schema = table.schema()
+    assert [f.name for f in schema.fields] == ["note", "ident", "qty", "amount", "price", "region", "pt"]
+    assert (str(schema.find_field("qty").field_type), schema.find_field("qty").doc) == ("long", "pieces")
+    assert str(schema.find_field("amount").field_type) == "decimal(20, 2)"
+    assert [f.name for f in schema.find_field("pt").field_type.fields] == ["xx", "y", "z"]
+    assert schema.find_field("note").field_id > 7  # the dropped note's id is not reused: old files read NULL
+    # pyiceberg appends in the evolved schema; then every snapshot, in its own schema, reads as pyiceberg scans it
+    arrow = ice.sql("SELECT * FROM ice.default.ev WHERE ident < 5").toArrow().cast(table.schema().as_arrow())
+    table.append(arrow)
+    table = ice.table("default.ev")
+    assert ice.rows("SELECT * FROM ice.default.ev") == oracle(table)
+    assert len(table.snapshots()) >= 5
+    for snapshot in table.snapshots():
+        assert ice.rows(f"SELECT * FROM ice.default.ev VERSION AS OF {snapshot.snapshot_id}") == oracle(
+            table, snapshot.snapshot_id), snapshot.snapshot_id
+    # the partition source renamed (id → ident): pruning by the new name still finds every row written after
+    for ident in rng.sample(range(start), 10):
+        assert oracle(table, row_filter=f"ident == {ident}") == ice.rows(
+            f"SELECT * FROM ice.default.ev WHERE ident = {ident}")
+    # properties: set, unset
+    ice.sql("ALTER TABLE ice.default.ev SET TBLPROPERTIES ('comment' = 'evolved', 'lakeport.owner' = 'ops')")
+    assert {k: v for k, v in ice.table("default.ev").properties.items() if k in ("comment", "lakeport.owner")} == {
+        "comment": "evolved", "lakeport.owner": "ops"}
+    ice.sql("ALTER TABLE ice.default.ev UNSET TBLPROPERTIES ('lakeport.owner')")
+    ice.sql("ALTER TABLE ice.default.ev UNSET TBLPROPERTIES IF EXISTS ('lakeport.owner')")
+    assert "lakeport.owner" not in ice.table("default.ev").properties
+
+
+_BAD_ALTERS = [
+    ("ALTER TABLE ice.default.bad ALTER COLUMN s TYPE INT", "string to int.*rule iceberg-type-promotion"),
+    ("ALTER TABLE ice.default.bad ALTER COLUMN l TYPE INT", "bigint to int.*rule iceberg-type-promotion"),
+    ("ALTER TABLE ice.default.bad ALTER COLUMN d TYPE DECIMAL(12,3)", "decimal.*rule iceberg-type-promotion"),
+    ("ALTER TABLE ice.default.bad ALTER COLUMN d TYPE DECIMAL(8,2)", "decimal.*rule iceberg-type-promotion"),
+    ("ALTER TABLE ice.default.bad ALTER COLUMN i TYPE DOUBLE", "int to double.*rule iceberg-type-promotion"),
+    ("ALTER TABLE ice.default.bad DROP COLUMN region", "partition field 'region'.*rule iceberg-partition-source"),
+    ("ALTER TABLE ice.default.bad DROP COLUMN nope", "DROP COLUMNS: 'nope' is not a column"),
+    ("ALTER TABLE ice.default.bad RENAME COLUMN nope TO x", "RENAME COLUMN: 'nope' is not a column"),
+    ("ALTER TABLE ice.default.bad RENAME COLUMN i TO s", "'s' already exists"),
+    ("ALTER TABLE ice.default.bad ADD COLUMNS (s INT)", "'s' already exists"),
+    ("ALTER TABLE ice.default.bad ADD COLUMNS (n INT NOT NULL)", "cannot be added NOT NULL"),
+    ("ALTER TABLE ice.default.bad ADD COLUMNS (n NOTATYPE)", "'NOTATYPE' is not a type"),
+    ("ALTER TABLE ice.default.bad ADD COLUMNS (a ARRAY<INT>)", "array and map columns"),
+    ("ALTER TABLE ice.default.bad ALTER COLUMN i SET NOT NULL", "does not make an optional column required"),
+    ("ALTER TABLE ice.default.bad ALTER COLUMN nope COMMENT 'x'", "'nope' is not a column"),
+    ("ALTER TABLE ice.default.bad SET TBLPROPERTIES ('write.data.path' = '/tmp/x')", "iceberg-location"),
+    ("ALTER TABLE ice.default.bad SET TBLPROPERTIES ('owner' = 'x')", "'owner' .* is not supported"),
+    ("ALTER TABLE ice.default.bad UNSET TBLPROPERTIES ('nope')", "nope is not set"),
+    ("ALTER TABLE ice.default.bad RENAME TO other", "this form of ALTER TABLE"),
+]
+
+
+def test_bad_alter_table_is_refused_by_name_and_changes_nothing(ice: Ice) -> None:
+    ice.sql("CREATE TABLE ice.default.bad (i INT, l BIGINT, d DECIMAL(10,2), s STRING, region STRING) "
+            "PARTITIONED BY (region)")
+    before = ice.table("default.bad").metadata_location
+    for statement, message in _BAD_ALTERS:  # one table for all: none of them may change it
+        with pytest.raises(IcebergError, match=message) as raised:
+            ice.sql(statement)
+        assert "ALTER TABLE" in str(raised.value) and "Delta" not in str(raised.value), statement
+        assert ice.table("default.bad").metadata_location == before, statement
+
+
+def _cell(value: Any) -> Any:
+    """A metadata cell comparable across Spark and pyarrow: maps as sorted items, structs as tuples, UTC instants."""
+    if isinstance(value, dict):
+        return tuple((k, _cell(v)) for k, v in value.items())  # Spark's map or pyarrow's struct
+    if isinstance(value, list) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):
+        return tuple(sorted((k, _cell(v)) for k, v in value))  # pyarrow's map
+    if isinstance(value, (list, tuple)):
+        return tuple(_cell(v) for v in value)
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).replace(tzinfo=None)  # Spark's local time as UTC
+    if isinstance(value, bytearray):
+        return bytes(value)  # Spark's binary
+    return value
+
+
+def _spark_cells(frame: Any) -> Counter[tuple[Any, ...]]:
+    rows = []
+    for row in frame.collect():
+        cells = []
+        for value in row:
+            if isinstance(value, dict):
+                value = sorted(value.items())  # a Spark map, compared as pyarrow gives maps
+            elif hasattr(value, "asDict"):
+                value = value.asDict(recursive=False)
+            cells.append(_cell(value))
+        rows.append(tuple(cells))
+    return Counter(rows)
+
+
+def _arrow_cells(arrow: pa.Table, columns: list[str]) -> Counter[tuple[Any, ...]]:
+    utc = [pa.types.is_timestamp(arrow.schema.field(c).type) for c in columns]
+    return Counter(tuple(v.replace(tzinfo=dt.UTC).astimezone(dt.UTC).replace(tzinfo=None) if z and v else _cell(v)
+                         for v, z in zip((r[c] for c in columns), utc, strict=True))
+                   for r in arrow.select(columns).to_pylist())
+
+
+def test_metadata_tables_read_as_pyiceberg_inspects_them(ice: Ice) -> None:
+    rng = random.Random(5)
+    ice.sql("CREATE TABLE ice.default.m (id BIGINT, region STRING, ts TIMESTAMP) PARTITIONED BY (region, days(ts))")
+    for batch in range(3):
+        rows = ", ".join(f"({batch * 100 + i}, '{rng.choice('ns')}', TIMESTAMP'2024-01-0{rng.randint(1, 2)} "
+                         f"0{rng.randint(0, 9)}:00:00 UTC')" for i in range(30))
+        ice.sql(f"INSERT INTO ice.default.m VALUES {rows}")
+    ice.sql("DELETE FROM ice.default.m WHERE region = 'n'")
+    table = ice.table("default.m")
+    first = table.snapshots()[0].snapshot_id
+    inspect = table.inspect
+    cases: list[tuple[str, pa.Table, list[str]]] = [
+        ("snapshots", inspect.snapshots(), ["committed_at", "snapshot_id", "parent_id", "operation", "manifest_list",
+                                            "summary"]),
+        ("history", inspect.history(), ["made_current_at", "snapshot_id", "parent_id", "is_current_ancestor"]),
+        ("refs", inspect.refs(), ["name", "type", "snapshot_id", "max_reference_age_in_ms", "min_snapshots_to_keep"]),
+        ("manifests", inspect.manifests(), ["content", "path", "length", "partition_spec_id", "added_snapshot_id",
+                                            "added_data_files_count", "existing_data_files_count",
+                                            "deleted_data_files_count"]),
+        ("files", inspect.files(), ["content", "file_path", "file_format", "spec_id", "partition", "record_count",
+                                    "file_size_in_bytes", "value_counts", "null_value_counts", "lower_bounds"]),
+        (f"files VERSION AS OF {first}", inspect.files(snapshot_id=first), ["file_path", "partition", "record_count"]),
+        ("partitions", inspect.partitions(), ["partition", "spec_id", "record_count", "file_count",
+                                              "total_data_file_size_in_bytes", "last_updated_snapshot_id"]),
+        ("entries", inspect.entries(), ["status", "snapshot_id", "sequence_number", "file_sequence_number"]),
+        ("metadata_log_entries", inspect.metadata_log_entries(), ["file", "latest_snapshot_id", "latest_schema_id"]),
+    ]
+    for name, expected, columns in cases:
+        frame = ice.sql(f"SELECT {', '.join(columns)} FROM ice.default.m.{name}")
+        assert _spark_cells(frame) == _arrow_cells(expected, columns), name
+    assert len(ice.sql("SELECT * FROM ice.default.m.snapshots").collect()) == 4
+    # Iceberg's column names; the metadata table name works as a qualifier and in joins with the table
+    assert ice.sql("SELECT * FROM ice.default.m.history").columns == inspect.history().column_names
+    assert ice.rows("SELECT count(*) FROM ice.default.m.snapshots s JOIN ice.default.m.history h "
+                    "ON s.snapshot_id = h.snapshot_id") == Counter([(4,)])
+    assert ice.rows("SELECT sum(files.record_count) FROM ice.default.m.files") == Counter(
+        [(sum(oracle(table).values()),)])
+    with pytest.raises(IcebergError, match="lists the whole table"):
+        ice.sql(f"SELECT * FROM ice.default.m.snapshots VERSION AS OF {first}")
+    with pytest.raises(IcebergError, match="not supported by the embedded Iceberg connector"):
+        ice.sql("SELECT * FROM ice.default.m.position_deletes")
+    with pytest.raises(IcebergError, match="'nope' is not an Iceberg metadata table"):
+        ice.sql("SELECT * FROM ice.default.m.nope")
+    with pytest.raises(IcebergError, match="read-only"):
+        ice.sql("INSERT INTO ice.default.m.files SELECT * FROM ice.default.m.files")

@@ -67,3 +67,40 @@ def test_refusals_in_a_script_name_the_statement_and_the_rule(spark: Any, tmp_pa
     assert failed.status.value.lower() == "failed"
     assert "DELETE FROM" in (failed.error or "") and "Iceberg" in (failed.error or "")
     assert "Traceback" not in (failed.error or "") and "at org.apache" not in (failed.error or "")
+
+
+def test_metadata_tables_obey_grants_and_row_policies_and_a_bad_alter_fails_the_run(spark: Any, tmp_path: Path) -> None:
+    runner, _warehouse = _runner(spark, tmp_path)
+    setup = runner.run("CREATE DATABASE ice.sales;\nCREATE TABLE ice.sales.t (id BIGINT, region STRING);\n"
+                       "CREATE TABLE ice.sales.u (id BIGINT);\nINSERT INTO ice.sales.t VALUES (1, 'EU'), (2, 'US');")
+    assert setup.succeeded, setup.error
+
+    def as_alice(script: str, *, visible: bool | None = None) -> Any:
+        doc: dict[str, Any] = {"user": "alice", "admin": False, "governed": ["ice"],
+                               "grants": [{"securable": "ice.sales.t", "privilege": "SELECT"}]}
+        if visible is not None:
+            doc["rows"] = [{"table": "ice.sales.t", "filter": "region = 'EU'", "masks": {}, "visible": visible}]
+        alice = ScriptRunner(spark.newSession(), runner.store, team="acme", access=doc)  # type: ignore[arg-type]
+        return alice.run(script)
+
+    allowed = as_alice("SELECT operation, summary['added-records'] FROM ice.sales.t.snapshots")
+    assert allowed.succeeded, allowed.error
+    assert allowed.statements[0].rows == [["append", "2"]]
+    refused = as_alice("SELECT * FROM ice.sales.u.snapshots")  # SELECT on the table is what its metadata needs
+    assert not refused.succeeded and "SELECT on table 'ice.sales.u'" in refused.error["message"]
+    hidden = as_alice("SELECT file_path, lower_bounds FROM ice.sales.t.files", visible=False)
+    assert not hidden.succeeded
+    assert "metadata table 'files'" in hidden.error["message"] and "rule: row-policy" in hidden.error["message"]
+    assert as_alice("SELECT * FROM ice.sales.t", visible=False).statements[0].rows == [[1, "EU"]]
+    shown = as_alice("SELECT sum(record_count) FROM ice.sales.t.files", visible=True)  # the policy is the caller's to see
+    assert shown.succeeded and shown.statements[0].rows == [[2]], shown.error
+    bad = runner.run("ALTER TABLE ice.sales.t ADD COLUMN note STRING;\nALTER TABLE ice.sales.t ALTER COLUMN region "
+                     "TYPE BIGINT;\nSELECT 1;")
+    assert not bad.succeeded
+    assert bad.statements[0].status.value.lower() == "succeeded"
+    failed = bad.statements[1]
+    assert failed.status.value.lower() == "failed"
+    assert "ALTER TABLE ice.sales.t ALTER COLUMN region" in (failed.error or "")
+    assert "rule iceberg-type-promotion" in (failed.error or "") and "at org.apache" not in (failed.error or "")
+    assert [f.name for f in open_catalog(str(tmp_path / "ice")).load_table("sales.t").schema().fields] == [
+        "id", "region", "note"]

@@ -141,7 +141,7 @@ def test_delete_from_removes_whole_files_decided_by_partition_values(ice: Ice) -
     ("UPDATE ice.default.t SET s = 'x'", "UPDATE"),
     ("INSERT INTO ice.default.t PARTITION (id = 1) VALUES ('a')", "partitions are hidden"),
     ("MERGE INTO ice.default.t a USING ice.default.t b ON a.id = b.id WHEN MATCHED THEN DELETE", "MERGE INTO"),
-    ("ALTER TABLE ice.default.t ADD COLUMN x INT", "ALTER TABLE"),
+    ("ALTER TABLE ice.default.t RENAME TO x", "this form of ALTER TABLE"),
     ("CREATE TABLE ice.default.u (id INT) LOCATION '/tmp/elsewhere'", "LOCATION"),
     ("CREATE TABLE ice.default.u (id INT) TBLPROPERTIES ('write.data.path'='/tmp/x')", "iceberg-location"),
     ("CREATE TABLE ice.default.u (id INT) PARTITIONED BY (bucket(id))", "(?i)bucket"),
