@@ -171,8 +171,9 @@ def _fast_batch(rng: random.Random, n: int, base: int) -> list[dict[str, Any]]:
 
 def _files_read(frame: Any) -> int:
     """How many data files Spark's file scans opened to run the frame (0 for the Python data source)."""
-    frame.collect()
-    pending, opened = [frame._jdf.queryExecution().executedPlan()], 0
+    plan = frame._jdf.queryExecution().executedPlan()
+    plan.executeCollect()  # this plan's own scans run (an action on the frame may plan afresh)
+    pending, opened = [plan], 0
     while pending:
         node = pending.pop()
         if node.nodeName() == "AdaptiveSparkPlan":
