@@ -1,6 +1,7 @@
 """`EmbeddedPaimon`: Paimon catalogs in Spark SQL without paimon-spark jars.
 
-pypaimon owns the metadata and the merge-on-read; Spark distributes the work (source.py reads one pypaimon split
+pypaimon owns the metadata and the merge-on-read; Spark distributes the work (files.py hands an append table's
+planned files to Spark's own parquet/ORC reader where that is exact, source.py otherwise reads one pypaimon split
 per task, write.py writes from the executors and commits once from the driver). Statements are read with the
 Delta connector's `StatementReader` (same grammar, same name rules; `VERSION AS OF 'tag'` for tags): reads
 register each referenced snapshot as a temp view and hand the rewritten statement on (to Iceberg, Delta or
@@ -41,6 +42,7 @@ from lakeport_engine.paimon.catalog import (
     table_path,
     type_text,
 )
+from lakeport_engine.paimon.files import files_frame
 from lakeport_engine.paimon.source import FILTER_PUSHDOWN_CONF, FORMAT, PaimonDataSource
 from lakeport_engine.paimon.write import commit, writable, write_messages
 from lakeport_engine.pins import ConnectorLineage
@@ -258,6 +260,9 @@ class EmbeddedPaimon(ConnectorLineage):
         at = loaded.copy(travel) if travel else loaded
         schema = _spark_schema(at, str(ref))
         keep = needed_columns(sql, [f.name for f in schema.fields]) if sql is not None else None
+        fast = files_frame(self.spark, at, schema, keep) if travel else None  # Spark's own reader where exact
+        if fast is not None:
+            return fast, snapshot
         if keep is not None:
             schema = T.StructType([f for f in schema.fields if f.name in keep])
         self.spark.conf.set(FILTER_PUSHDOWN_CONF, "true")  # again: a script may have SET it off since
