@@ -226,9 +226,10 @@ class ColumnLineageApi(LineageMixin, APIView):
 
     @extend_schema(operation_id="lineage_column_get", tags=TAGS, responses=ColumnLineageOutput, parameters=[DEPTH])
     def get(self, request: Request, team: str, dataset_id: int, column: str) -> Response:
-        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id,
-                                        policy=access_policy(team=self.team, user=request.user))
-        lineage = selectors.column_lineage(team=self.team, dataset=dataset, column=column, depth=_depth(request))
+        policy = access_policy(team=self.team, user=request.user)
+        dataset = selectors.dataset_get(team=self.team, dataset_id=dataset_id, policy=policy)
+        lineage = selectors.column_lineage(team=self.team, dataset=dataset, column=column, depth=_depth(request),
+                                           policy=policy)
         return Response(ColumnLineageOutput(lineage).data)
 
 
@@ -238,7 +239,8 @@ class JobLineageApi(LineageMixin, APIView):
     @extend_schema(operation_id="lineage_job_get", tags=TAGS, responses=JobLineageOutput)
     def get(self, request: Request, team: str, job_id: int) -> Response:
         job = job_get(team=self.team, job_id=job_id)
-        return Response(JobLineageOutput(selectors.job_lineage(team=self.team, job=job)).data)
+        policy = access_policy(team=self.team, user=request.user)  # hidden datasets are left out (docs/access.md)
+        return Response(JobLineageOutput(selectors.job_lineage(team=self.team, job=job, policy=policy)).data)
 
 
 class RunLineageApi(LineageMixin, APIView):
@@ -247,4 +249,5 @@ class RunLineageApi(LineageMixin, APIView):
     @extend_schema(operation_id="lineage_run_get", tags=TAGS, responses=RunLineageOutput)
     def get(self, request: Request, team: str, run_id: int) -> Response:
         run = run_get(team=self.team, run_id=run_id)
-        return Response(RunLineageOutput(selectors.run_lineage(team=self.team, run=run)).data)
+        policy = access_policy(team=self.team, user=request.user)  # hidden datasets are left out (docs/access.md)
+        return Response(RunLineageOutput(selectors.run_lineage(team=self.team, run=run, policy=policy)).data)

@@ -309,23 +309,29 @@ def _mark_views(team: Team, datasets: list[ReachedDataset]) -> None:
                         "sources": [{"name": k, **v} for k, v in fresh["sources"].items()]}
 
 
-def job_lineage(*, team: Team, job: SqlJob) -> JobLineage:
-    """What a job reads and writes (as of its latest runs), with the last run and status of each edge."""
+def job_lineage(*, team: Team, job: SqlJob, policy: AccessPolicy | None = None) -> JobLineage:
+    """What a job reads and writes (as of its latest runs), with the last run and status of each edge; with
+    `policy`, without the datasets the caller may not browse."""
     edges = list(JobEdge.objects.filter(team=team, job=job).select_related("dataset").order_by("direction", "id"))
     aliases = _aliases(team, [e.dataset_id for e in edges])
     out = JobLineage(job=LineageJob(id=job.id, name=job.name))
     for edge in edges:
+        if not browsable(aliases.get(edge.dataset_id, []), policy):
+            continue
         (out.inputs if edge.direction == Direction.IN else out.outputs).append(JobEdgeDataset.of(
             edge.dataset, aliases.get(edge.dataset_id, []), last_run=edge.last_run_id, last_status=edge.last_status))
     return out
 
 
-def run_lineage(*, team: Team, run: JobRun) -> RunLineage:
-    """What one run read and wrote, statement by statement, with Delta versions, and its snapshot request."""
+def run_lineage(*, team: Team, run: JobRun, policy: AccessPolicy | None = None) -> RunLineage:
+    """What one run read and wrote, statement by statement, with Delta versions, and its snapshot request; with
+    `policy`, without the datasets the caller may not browse."""
     edges = list(RunEdge.objects.filter(team=team, run=run).select_related("dataset").order_by("statement", "id"))
     aliases = _aliases(team, [e.dataset_id for e in edges])
     out = RunLineage(run=run.id, status=run.status)
     for edge in edges:
+        if not browsable(aliases.get(edge.dataset_id, []), policy):
+            continue
         (out.inputs if edge.direction == Direction.IN else out.outputs).append(RunEdgeDataset.of(
             edge.dataset, aliases.get(edge.dataset_id, []), statement=edge.statement, version=edge.version,
             run_status=edge.run_status))
@@ -333,8 +339,10 @@ def run_lineage(*, team: Team, run: JobRun) -> RunLineage:
     return out
 
 
-def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int) -> ColumnLineage:
-    """Where `column` of `dataset` comes from, `depth` hops up, through the team's jobs only."""
+def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int,
+                   policy: AccessPolicy | None = None) -> ColumnLineage:
+    """Where `column` of `dataset` comes from, `depth` hops up, through the team's jobs only; with `policy`, without
+    the steps that name a dataset the caller may not browse."""
     depth = max(1, min(depth, MAX_DEPTH))
     table, col = ColumnEdge._meta.db_table, connection.ops.quote_name("column")  # a reserved word everywhere
     with connection.cursor() as cursor:
@@ -362,7 +370,8 @@ def column_lineage(*, team: Team, dataset: Dataset, column: str, depth: int) -> 
     return ColumnLineage(dataset=names[dataset.id], column=column, edges=[
         ColumnStep(dataset=names[r[0]].name, dataset_id=r[0], column=r[1], input_dataset=names[r[2]].name,
                    input_dataset_id=r[2], input_column=r[3], kind=r[4],
-                   job=LineageJob(id=r[5], name=jobs.get(r[5], "")), depth=r[6]) for r in rows])
+                   job=LineageJob(id=r[5], name=jobs.get(r[5], "")), depth=r[6]) for r in rows
+        if browsable(aliases.get(r[0], []), policy) and browsable(aliases.get(r[2], []), policy)])
 
 
 def dataset_columns(*, team: Team, dataset: Dataset) -> list[str]:

@@ -316,6 +316,20 @@ def test_the_lineage_api_hides_datasets_the_caller_may_not_browse(access_worker:
         assert hidden.status_code == 404, (path, hidden.status_code)
     assert people.bob.get(f"{API}/lineage/datasets/{pay['id']}/").status_code == 404  # bob browses nothing in lake
 
+    # the job's and the run's lineage, and a column's, leave the hidden table out for alice, not for the admin
+    def aliases(client: APIClient, path: str) -> set[str]:
+        resp = client.get(f"{API}/lineage/{path}")
+        assert resp.status_code == 200, (path, resp.content)
+        body = resp.json()
+        if "edges" in body:  # column lineage: the datasets its steps name
+            return {step[k] for step in body["edges"] for k in ("dataset", "input_dataset")}
+        return {a for side in ("inputs", "outputs") for d in body[side] for a in d["aliases"]}
+
+    for path in (f"jobs/{done.job_id}/", f"runs/{done.id}/", f"datasets/{pay['id']}/columns/salary/"):
+        assert "lake.hr.salaries" in aliases(people.admin, path), path
+        assert "lake.hr.salaries" not in aliases(people.alice, path), path
+    assert aliases(people.alice, f"runs/{done.id}/") == {"lake.sales.orders", "lake.scratch.pay"}
+
 
 def test_refused_accesses_are_in_the_catalog_history_without_the_statement(access_worker: Worker, people: People,
                                                                           team: Team) -> None:
