@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 import schemathesis
-from schemathesis.config import SchemathesisConfig
 from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections
@@ -20,6 +19,7 @@ from hypothesis import HealthCheck, settings
 from pyiceberg import types as it
 from pyiceberg.schema import Schema
 from schemathesis.checks import not_a_server_error
+from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from catalogs.models import Catalog
