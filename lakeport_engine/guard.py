@@ -597,6 +597,21 @@ class SqlGuard:
         except _Refuse as refusal:
             raise GuardRefusal(refusal.rule, detail=refusal.detail, statement=stmt.index, line=stmt.line) from None
 
+    def reads_catalog(self, sql: str, scope: GuardScope, catalog: str, views: frozenset[str]) -> bool:
+        """True when `sql` names a relation of team catalog `catalog` (CTEs, temp views and `views` are not)."""
+        parsed = self._parse(sql)
+        ctes = {str(rel["_1"]).lower() for n in parsed.nodes if _simple(n["class"]) == "UnresolvedWith"
+                for rel in n.get("cteRelations") or [] if isinstance(rel, dict) and "_1" in rel}
+        for node in parsed.nodes:
+            name = _simple(node["class"])
+            parts = _parts(node.get(RELATION_NODES[name])) if name in RELATION_NODES else []
+            if not parts or (len(parts) == 1 and (parts[0] in views or parts[0].lower() in ctes
+                                                  or self._temp_view(parts[0], scope))):
+                continue
+            if self._relation_target(parts, scope)[0] == catalog:
+                return True
+        return False
+
     def _check_access_text(self, sql: str, scope: GuardScope | None) -> None:
         """Statements Spark cannot parse (Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL, materialized views): in
         a governed catalog they need MANAGE on the catalog they name (or the current one, for unqualified names)."""

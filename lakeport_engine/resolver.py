@@ -37,7 +37,7 @@ from lakeport_engine.protected_reads import (
     substitute,
 )
 from lakeport_engine.protected_reads import drop as drop_policy_views
-from lakeport_engine.row_policy import session_row_policy
+from lakeport_engine.row_policy import RowPolicy, RowPolicyRefusal, session_row_policy
 from lakeport_engine.sqltext import (
     NameChain,
     Statement,
@@ -340,13 +340,35 @@ class CatalogResolver:
                                current_database=database or None)
         try:
             if self.guard is not None:
-                self.guard.check_protected_reads(protected.sql, stmt, self.guard_scope(policy_views=True),
-                                                 frozenset(protected.views))
-            hive_refusal(self.spark, protected.sql, rows, self._state.hive)
+                scope = self.guard_scope(policy_views=True)
+                self.guard.check_protected_reads(protected.sql, stmt, scope, frozenset(protected.views))
+            self._check_hive_reads(protected, stmt, rows)
         except BaseException:
             drop_policy_views(self.spark, protected.views)
             raise
         return protected
+
+    def _check_hive_reads(self, protected: ProtectedStatement, stmt: Statement, rows: RowPolicy) -> None:
+        """A protected Hive table read outside its policy view (a metastore view over it) is refused, decided on
+        Spark's analyzed plan; a statement Spark alone cannot analyze (it names embedded lake tables, which their
+        connector replaces later) is refused instead when it reads the Hive catalog at all."""
+        hive = self._state.hive
+        if hive is None or not any(t[0] == hive for t in rows.tables):
+            return
+        if delta_command(protected.sql) is not None or view_statement_text(protected.sql) is not None:
+            return  # the Delta connector's own statements: they name its tables only
+        current = self.binding(self.current_catalog)
+        names = statement_refs(stmt).candidates
+        lake = (current is not None and current.embedded) or any(
+            (b := self.binding(n)) is not None and b.embedded for n in names)
+        if not lake:
+            hive_refusal(self.spark, protected.sql, rows, hive)
+            return
+        if self.guard is not None and self.guard.reads_catalog(
+                protected.sql, self.guard_scope(policy_views=True), hive, frozenset(protected.views)):
+            raise RowPolicyRefusal(f"a statement reading tables of Hive catalog '{hive}', some with a row filter or "
+                                   "masks, and of a Delta, Iceberg or Paimon catalog is not allowed; read them in "
+                                   "two statements (a temporary view of each)", statement=stmt.index)
 
     def _run_prepared(self, sql: str, stmt: Statement, bindings: list[Binding]) -> Any:  # noqa: ANN401
         """Run a checked statement: through the embedded connectors it involves (Paimon, Iceberg, Delta), else Spark."""
