@@ -18,7 +18,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from py4j.java_gateway import JavaObject
@@ -338,6 +338,8 @@ class SqlGuard:
                 if view.query is None:
                     return None  # REFRESH/DROP/SHOW/…: names only, of the team's Delta catalogs (the connector's)
                 sql = view.query
+                if scope is not None:  # the Delta connector computes it: no policy views for JDBC or Hive reads
+                    scope = replace(scope, spark_read=frozenset())
             parsed = self._parse(sql)
             self._check_root(sql, parsed)
             self._check_nodes(parsed.nodes, scope)
@@ -538,8 +540,8 @@ class SqlGuard:
             if target[0] not in scope.embedded:
                 if target[0] not in scope.spark_read:
                     raise _Refuse(ROW_POLICY_RULE, f"table '{policy.name}' is read where its row filter and masks "
-                                                   "cannot be applied (a JDBC or Hive table in a streaming query, or "
-                                                   "a catalog type without them)")
+                                                   "cannot be applied (a JDBC or Hive table read by a streaming "
+                                                   "query or a materialized view, or a catalog type without them)")
                 privileges = writes.get(tuple(p.lower() for p in parts))
                 if privileges:  # a write target; the lake connectors refuse these for their own tables
                     written = set(privileges.pop(0).replace(" ", "").split(","))

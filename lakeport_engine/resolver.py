@@ -329,6 +329,8 @@ class CatalogResolver:
         bound = [b for b in self._state.bindings.values() if b.type in SPARK_READ_TYPES and b.spark_name]
         if not rows or not any(t[0] in {b.name for b in bound} for t in rows.tables):
             return ProtectedStatement(sql)
+        if delta_command(sql) is not None or view_statement_text(sql) is not None:
+            return ProtectedStatement(sql)  # the Delta connector's own statements (the guard refused JDBC/Hive reads)
         catalogs = {str(b.spark_name).lower(): SparkReadCatalog(b.name, str(
             binding_for(b.type).default_database(b.configuration) or "default")) for b in bound}
         current = self.binding(self.current_catalog)
@@ -355,8 +357,6 @@ class CatalogResolver:
         hive = self._state.hive
         if hive is None or not any(t[0] == hive for t in rows.tables):
             return
-        if delta_command(protected.sql) is not None or view_statement_text(protected.sql) is not None:
-            return  # the Delta connector's own statements: they name its tables only
         current = self.binding(self.current_catalog)
         names = statement_refs(stmt).candidates
         lake = (current is not None and current.embedded) or any(
