@@ -18,7 +18,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from py4j.java_gateway import JavaObject
@@ -172,6 +172,9 @@ MODIFY_ROOTS = frozenset({"TruncateTable", "TruncatePartition"})
 CREATE_ROOTS = frozenset({"CreateTable", "CreateTableAsSelect", "ReplaceTable", "ReplaceTableAsSelect", "CreateView",
                           "CreateNamespace", "CreateMetricViewCommand"})
 WRAPPER_ROOTS = frozenset({"ExplainCommand", "DescribeQueryCommand"})  # judged by the statement they wrap
+# Parsed roots that change the rows of their target, as a refusal names them.
+_ROW_CHANGES = {"UpdateTable": "UPDATE", "DeleteFromTable": "DELETE", "MergeIntoTable": "MERGE INTO",
+                "TruncateTable": "TRUNCATE", "TruncatePartition": "TRUNCATE"}
 # Built-in functions with an options map: name → position of the options argument (from there on, every
 # argument must be map('key', value, …) with literal keys).
 OPTION_FUNCTIONS: dict[str, int] = {
@@ -267,8 +270,10 @@ class GuardScope:
     access: AccessPolicy | None = None
     aliases: dict[str, str] = field(default_factory=dict)
     current_names: Callable[[], tuple[str | None, str | None]] = lambda: (None, None)
-    # the request's row filters and column masks (docs/access.md): what cannot keep them is refused
+    # the request's row filters and column masks (docs/access.md): what cannot keep them is refused; `spark_read`:
+    # the team's JDBC and Hive catalogs (team names), whose protected tables the resolver reads through policy views
     rows: RowPolicy | None = None
+    spark_read: frozenset[str] = field(default_factory=frozenset)
 
 
 class GuardRefusal(SparkRuntimeError):
@@ -333,6 +338,8 @@ class SqlGuard:
                 if view.query is None:
                     return None  # REFRESH/DROP/SHOW/…: names only, of the team's Delta catalogs (the connector's)
                 sql = view.query
+                if scope is not None:  # the Delta connector computes it: no policy views for JDBC or Hive reads
+                    scope = replace(scope, spark_read=frozenset())
             parsed = self._parse(sql)
             self._check_root(sql, parsed)
             self._check_nodes(parsed.nodes, scope)
@@ -494,16 +501,29 @@ class SqlGuard:
 
     def _check_rows(self, parsed: _Parsed, scope: GuardScope | None) -> None:
         """What a row filter or column mask cannot be kept for, refused by name (docs/access.md): a read of a
-        protected table outside the embedded lake catalogs (no snapshot view to filter), EXPLAIN (its plan prints
-        the expressions) unless the caller may see them, and where a row came from (`input_file_name()`,
-        `_metadata`). A temp view counts as protected: it may read a protected table."""
+        protected table outside the catalogs whose reads get the policy (lake snapshot views, JDBC and Hive policy
+        views), a change of a protected JDBC or Hive table's rows (UPDATE, DELETE, MERGE, INSERT OVERWRITE,
+        TRUNCATE; the lake connectors refuse their own), EXPLAIN (its plan prints the expressions) unless the caller
+        may see them, and where a row came from (`input_file_name()`, `_metadata`). A temp view counts as protected:
+        it may read a protected table."""
         if scope is None or not scope.rows or not parsed.nodes:
             return
         ctes = {str(rel["_1"]).lower() for n in parsed.nodes if _simple(n["class"]) == "UnresolvedWith"
                 for rel in n.get("cteRelations") or [] if isinstance(rel, dict) and "_1" in rel}
         protected: list[str] = []
         hidden = False
+        statement = next((_simple(n["class"]) for n in parsed.nodes if _simple(n["class"]) not in WRAPPER_ROOTS),
+                         parsed.root)
+        writes: dict[tuple[str, ...], list[str]] = {}
+        for parts, privileges in parsed.nodes[0].get("_write_targets") or []:
+            writes.setdefault(tuple(p.lower() for p in parts), []).append(privileges)
         for node in parsed.nodes:
+            named = _parts(node.get(RELATION_NODES.get(_simple(node["class"]), ""))) if statement in MODIFY_ROOTS else []
+            if named:
+                target = self._relation_target(named, scope)
+                policy = scope.rows.get(target)
+                if policy is not None and target[0] not in scope.embedded:  # the lake connectors refuse their own
+                    raise _Refuse(ROW_POLICY_RULE, f"TRUNCATE of table '{policy.name}'")
             if _simple(node["class"]) != "UnresolvedRelation":
                 continue
             parts = _parts(node.get("multipartIdentifier"))
@@ -518,8 +538,18 @@ class SqlGuard:
             if policy is None:
                 continue
             if target[0] not in scope.embedded:
-                raise _Refuse(ROW_POLICY_RULE, f"table '{policy.name}' is in a catalog whose reads cannot be filtered "
-                                               "yet (only Delta, Iceberg and Paimon catalogs' can)")
+                if target[0] not in scope.spark_read:
+                    raise _Refuse(ROW_POLICY_RULE, f"table '{policy.name}' is read where its row filter and masks "
+                                                   "cannot be applied (a JDBC or Hive table read by a streaming "
+                                                   "query or a materialized view, or a catalog type without them)")
+                privileges = writes.get(tuple(p.lower() for p in parts))
+                if privileges:  # a write target; the lake connectors refuse these for their own tables
+                    written = set(privileges.pop(0).replace(" ", "").split(","))
+                    if written - {"INSERT"}:
+                        verb = "INSERT OVERWRITE" if statement == "InsertIntoStatement" else \
+                            _ROW_CHANGES.get(statement, statement)
+                        raise _Refuse(ROW_POLICY_RULE, f"{verb} of table '{policy.name}'")
+                    continue  # INSERT INTO adds rows: nothing of the table is read
             protected.append(f"table '{policy.name}'")
             hidden = hidden or not policy.visible
         if not protected:
@@ -536,6 +566,53 @@ class SqlGuard:
                 parts = [p.lower() for p in _parts(node.get("nameParts") or node.get("target"))]
                 if METADATA_COLUMN in parts:
                     raise _Refuse(ROW_POLICY_RULE, f"{METADATA_COLUMN} in a statement reading {protected[0]}")
+
+    def check_protected_reads(self, sql: str, stmt: Statement, scope: GuardScope, views: frozenset[str]) -> None:
+        """After the resolver rewrote `sql` onto policy views (`views`, lakeport_engine/protected_reads.py): refuse it
+        when Spark's parser still finds a protected table of a JDBC or Hive catalog read in it (a name the rewrite
+        did not see), so such a read never runs without its filter and masks."""
+        rows = scope.rows
+        if not rows or not any(t[0] in scope.spark_read for t in rows.tables):
+            return
+        try:
+            parsed = self._parse(sql)
+            ctes = {str(rel["_1"]).lower() for n in parsed.nodes if _simple(n["class"]) == "UnresolvedWith"
+                    for rel in n.get("cteRelations") or [] if isinstance(rel, dict) and "_1" in rel}
+            inserts = {tuple(p.lower() for p in parts) for parts, privileges in
+                       (parsed.nodes[0].get("_write_targets") or [] if parsed.nodes else [])
+                       if privileges.replace(" ", "") == "INSERT"}
+            for node in parsed.nodes:
+                name = _simple(node["class"])
+                if name not in ("UnresolvedRelation", "UnresolvedIdentifier"):
+                    continue
+                parts = _parts(node.get(RELATION_NODES[name]))
+                if not parts or tuple(p.lower() for p in parts) in inserts:
+                    continue
+                if len(parts) == 1 and (parts[0] in views or parts[0].lower() in ctes or self._temp_view(
+                        parts[0], scope)):
+                    continue
+                target = self._relation_target(parts, scope)
+                policy = rows.get(target)
+                if policy is not None and target[0] in scope.spark_read:
+                    raise _Refuse(ROW_POLICY_RULE, f"a read of table '{policy.name}' that its row filter and masks "
+                                                   "could not be put under")
+        except _Refuse as refusal:
+            raise GuardRefusal(refusal.rule, detail=refusal.detail, statement=stmt.index, line=stmt.line) from None
+
+    def reads_catalog(self, sql: str, scope: GuardScope, catalog: str, views: frozenset[str]) -> bool:
+        """True when `sql` names a relation of team catalog `catalog` (CTEs, temp views and `views` are not)."""
+        parsed = self._parse(sql)
+        ctes = {str(rel["_1"]).lower() for n in parsed.nodes if _simple(n["class"]) == "UnresolvedWith"
+                for rel in n.get("cteRelations") or [] if isinstance(rel, dict) and "_1" in rel}
+        for node in parsed.nodes:
+            name = _simple(node["class"])
+            parts = _parts(node.get(RELATION_NODES[name])) if name in RELATION_NODES else []
+            if not parts or (len(parts) == 1 and (parts[0] in views or parts[0].lower() in ctes
+                                                  or self._temp_view(parts[0], scope))):
+                continue
+            if self._relation_target(parts, scope)[0] == catalog:
+                return True
+        return False
 
     def _check_access_text(self, sql: str, scope: GuardScope | None) -> None:
         """Statements Spark cannot parse (Delta's OPTIMIZE/VACUUM/RESTORE/DESCRIBE DETAIL, materialized views): in

@@ -29,7 +29,15 @@ from lakeport_engine.grants_sql import access_statement, is_access_statement
 from lakeport_engine.guard import GuardScope, SqlGuard
 from lakeport_engine.locations import LocationJudge, check_locations, warehouse_judge
 from lakeport_engine.matviews import view_statement_text, view_store_of
-from lakeport_engine.row_policy import session_row_policy
+from lakeport_engine.protected_reads import (
+    SPARK_READ_TYPES,
+    ProtectedStatement,
+    SparkReadCatalog,
+    hive_refusal,
+    substitute,
+)
+from lakeport_engine.protected_reads import drop as drop_policy_views
+from lakeport_engine.row_policy import RowPolicy, RowPolicyRefusal, session_row_policy
 from lakeport_engine.sqltext import (
     NameChain,
     Statement,
@@ -230,8 +238,10 @@ class CatalogResolver:
                 replacements[head.start] = _quote(binding.spark_name)
         return rewrite(stmt.sql, replacements, stmt.tokens), list(bindings.values())
 
-    def guard_scope(self, temp_views: frozenset[str] = frozenset()) -> GuardScope:
-        """The team's catalogs bound in this session and the current catalog, as the SQL guard needs them."""
+    def guard_scope(self, temp_views: frozenset[str] = frozenset(), *, policy_views: bool = False) -> GuardScope:
+        """The team's catalogs bound in this session and the current catalog, as the SQL guard needs them.
+        `policy_views`: the statement runs through `execute`, which reads protected JDBC and Hive tables through
+        policy views (the streaming runtime does not: there such a read stays refused)."""
         bindings = list(self._state.bindings.values())
         jsession = self.spark._jsparkSession
         current = self.binding(self.current_catalog)
@@ -246,6 +256,8 @@ class CatalogResolver:
             bind=self._bind_for_guard,
             access=self.access,
             rows=session_row_policy(self.spark),
+            spark_read=frozenset(b.name for b in bindings if b.type in SPARK_READ_TYPES and b.spark_name
+                                 ) if policy_views else frozenset(),
             aliases={b.spark_name: b.name for b in bindings if b.spark_name},
             current_names=lambda: self._current_names(jsession, current),
         )
@@ -270,7 +282,7 @@ class CatalogResolver:
         """Apply the SQL guard to a prepared statement (raises GuardRefusal; nothing without a guard), then, on a
         session whose session catalog is a team's Hive catalog, the table locations (raises LocationRefusal)."""
         if self.guard is not None:
-            self.guard.check(sql, stmt, self.guard_scope(temp_views))
+            self.guard.check(sql, stmt, self.guard_scope(temp_views, policy_views=True))
         self.check_locations(sql, stmt)
 
     def check_locations(self, sql: str, stmt: Statement) -> None:
@@ -300,6 +312,66 @@ class CatalogResolver:
         used = self._track_use(refs.namespace, bindings) if refs.namespace is not None else None
         if used is not None and used.embedded:
             return None  # USE of a database in an embedded catalog (Delta): ours to track, Spark has no such catalog
+        protected = self._protect_reads(sql, stmt)
+        try:
+            result = self._run_prepared(protected.sql, stmt, bindings)
+        except BaseException:
+            drop_policy_views(self.spark, protected.views)
+            raise
+        if not protected.keep:
+            drop_policy_views(self.spark, protected.views)  # the analyzed plan inlined them
+        return result
+
+    def _protect_reads(self, sql: str, stmt: Statement) -> ProtectedStatement:
+        """`sql` with the protected tables of JDBC and Hive catalogs it reads put behind policy views, then checked
+        by Spark's parser and (Hive) analyzer: no read of one is left outside its policy (docs/access.md)."""
+        rows = session_row_policy(self.spark)
+        bound = [b for b in self._state.bindings.values() if b.type in SPARK_READ_TYPES and b.spark_name]
+        if not rows or not any(t[0] in {b.name for b in bound} for t in rows.tables):
+            return ProtectedStatement(sql)
+        if delta_command(sql) is not None or view_statement_text(sql) is not None:
+            return ProtectedStatement(sql)  # the Delta connector's own statements (the guard refused JDBC/Hive reads)
+        catalogs = {str(b.spark_name).lower(): SparkReadCatalog(b.name, str(
+            binding_for(b.type).default_database(b.configuration) or "default")) for b in bound}
+        current = self.binding(self.current_catalog)
+        manager = self.spark._jsparkSession.sessionState().catalogManager()
+        namespace = manager.currentNamespace()
+        spark_current = None if current is not None and current.embedded else str(manager.currentCatalog().name())
+        database = ".".join(str(namespace[i]) for i in range(len(namespace))) if namespace is not None else None
+        protected = substitute(self.spark, sql, rows, catalogs, current_catalog=spark_current,
+                               current_database=database or None)
+        try:
+            if self.guard is not None:
+                scope = self.guard_scope(policy_views=True)
+                self.guard.check_protected_reads(protected.sql, stmt, scope, frozenset(protected.views))
+            self._check_hive_reads(protected, stmt, rows)
+        except BaseException:
+            drop_policy_views(self.spark, protected.views)
+            raise
+        return protected
+
+    def _check_hive_reads(self, protected: ProtectedStatement, stmt: Statement, rows: RowPolicy) -> None:
+        """A protected Hive table read outside its policy view (a metastore view over it) is refused, decided on
+        Spark's analyzed plan; a statement Spark alone cannot analyze (it names embedded lake tables, which their
+        connector replaces later) is refused instead when it reads the Hive catalog at all."""
+        hive = self._state.hive
+        if hive is None or not any(t[0] == hive for t in rows.tables):
+            return
+        current = self.binding(self.current_catalog)
+        names = statement_refs(stmt).candidates
+        lake = (current is not None and current.embedded) or any(
+            (b := self.binding(n)) is not None and b.embedded for n in names)
+        if not lake:
+            hive_refusal(self.spark, protected.sql, rows, hive)
+            return
+        if self.guard is not None and self.guard.reads_catalog(
+                protected.sql, self.guard_scope(policy_views=True), hive, frozenset(protected.views)):
+            raise RowPolicyRefusal(f"a statement reading tables of Hive catalog '{hive}', some with a row filter or "
+                                   "masks, and of a Delta, Iceberg or Paimon catalog is not allowed; read them in "
+                                   "two statements (a temporary view of each)", statement=stmt.index)
+
+    def _run_prepared(self, sql: str, stmt: Statement, bindings: list[Binding]) -> Any:  # noqa: ANN401
+        """Run a checked statement: through the embedded connectors it involves (Paimon, Iceberg, Delta), else Spark."""
         delta = self._state.delta
         if delta is not None and delta.views is None:
             delta.views = view_store_of(self.store)  # materialized view definitions, when the store keeps them

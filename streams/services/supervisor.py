@@ -15,6 +15,11 @@ it sends one `stream` request (jobs/engines/calls.py `EngineCall`). While the dr
 - a driver that dies or whose query fails is restarted from its checkpoint after an exponential backoff, up to
   LAKEPORT_STREAM_RESTART_BUDGET consecutive failures (a completed batch resets the count), then FAILED with the
   last error; a statement refused at planning is FAILED at once (it would be refused again);
+- the heartbeat also recomputes the job owner's access document (grants, groups, row filters and masks: docs/access.md);
+  when it differs from the one the driver started with, the driver is stopped gracefully and started again on its
+  checkpoint with the new one (exactly once, as any restart), so a revoke, a new filter or a new mask applies to a
+  running stream within a heartbeat or two and its batch in flight; access the new document refuses fails the
+  stream at planning (FAILED, naming the privilege and securable);
 - a worker shutting down stops its drivers gracefully and frees their leases: the tick (tick.py) sends the
   supervise task again and another worker, or this one once it is back, resumes from the checkpoint.
 """
@@ -22,6 +27,8 @@ it sends one `stream` request (jobs/engines/calls.py `EngineCall`). While the dr
 from __future__ import annotations
 
 import enum
+import hashlib
+import json
 import logging
 import os
 import queue
@@ -47,6 +54,7 @@ from jobs.engines.process import EngineError, EngineKey
 from jobs.engines.users import EngineUserError, engine_user
 from jobs.models import SqlJob
 from lakeport_engine.protocol import (
+    AccessDocument,
     BatchEvent,
     EngineEvent,
     FailedEvent,
@@ -100,6 +108,16 @@ class LeaseView:
     desired: str = Desired.RUNNING
     restart_seq: int = 0
     lost: threading.Event = field(default_factory=threading.Event)
+    # the running driver's owner and the digest of the access document it started with; `access_changed` once the
+    # owner's document is another (the driver restarts with the new one)
+    owner: tuple[Any, Any] | None = None
+    access_digest: str = ""
+    access_changed: threading.Event = field(default_factory=threading.Event)
+
+
+def access_digest(doc: AccessDocument) -> str:
+    """A digest of an access document (its lists come sorted, so equal documents digest equal)."""
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
 
 
 _EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Za-z_]\w*: ")
@@ -220,6 +238,7 @@ class Supervisor:
                         last_ok = time.monotonic()
                         changed = (row["desired"], row["restart_seq"]) != (self.view.desired, self.view.restart_seq)
                         self.view.desired, self.view.restart_seq = row["desired"], row["restart_seq"]
+                        changed = self._access_changed() or changed
                         if not changed:
                             continue
                 except DatabaseError:
@@ -233,6 +252,23 @@ class Supervisor:
                     return
         finally:
             connection.close()
+
+    def _access_changed(self) -> bool:
+        """True (once) when the running driver's owner now has another access document than it started with."""
+        owner, started = self.view.owner, self.view.access_digest
+        if owner is None or not started or self.view.access_changed.is_set():
+            return False
+        try:
+            if access_digest(access_document(team=owner[0], user=owner[1])) == started:
+                return False
+        except DatabaseError:
+            raise  # the heartbeat's own handling: the database is away
+        except Exception:  # a heartbeat that dies would lose the lease: the driver keeps its document this time
+            logger.exception("stream.access_check_failed", extra={"job_id": self.job_id})
+            return False
+        logger.info("stream.access_changed", extra={"job_id": self.job_id})
+        self.view.access_changed.set()
+        return True
 
     # ---- the supervision loop ----------------------------------------------------------------------------
     def run(self) -> str:
@@ -353,8 +389,16 @@ class Supervisor:
             except (EngineError, EngineUserError, OSError) as exc:
                 return DriverEnd(Ending.CRASHED, redact(str(exc))[:2000])
             follow = DriverFollow(self, job, generation, seen_seq)
-            with EngineCall(engine, stream_request(job, script, str(checkpoint)), on_event=follow.hear) as call:
-                return follow.until_end(call)
+            access = access_document(team=job.team, user=job.created_by)
+            request = stream_request(job, script, str(checkpoint), access=access)
+            self.view.access_changed.clear()
+            self.view.access_digest = access_digest(access)
+            self.view.owner = (job.team, job.created_by)
+            try:
+                with EngineCall(engine, request, on_event=follow.hear) as call:
+                    return follow.until_end(call)
+            finally:
+                self.view.owner = None
 
     def _driver_plan(self, job: SqlJob) -> tuple[str, EngineKey]:
         """The script the driver runs (parameters rendered) and its engine's key (the job's own engine)."""
@@ -381,20 +425,21 @@ class Supervisor:
         """What users (or this worker) asked of the running driver: stop, restart, shutdown, or nothing."""
         if self.view.desired == Desired.STOPPED:
             return Ending.STOPPED
-        if self.view.restart_seq != seen_seq:
-            return Ending.RESTART
+        if self.view.restart_seq != seen_seq or self.view.access_changed.is_set():
+            return Ending.RESTART  # asked for, or the owner's access changed: the new driver gets the new document
         if SHUTDOWN.is_set():
             return Ending.SHUTDOWN
         return None
 
 
-def stream_request(job: SqlJob, script: str, checkpoint: str) -> StreamRequest:
-    """The engine request of a stream's driver."""
+def stream_request(job: SqlJob, script: str, checkpoint: str, *,
+                   access: AccessDocument | None = None) -> StreamRequest:
+    """The engine request of a stream's driver (`access`: the owner's document, computed here when not given)."""
     return {"mode": "stream", "script": script, "checkpoint": checkpoint,
             "default_catalog": job.default_catalog or None, "spark_conf": dict(job.spark_conf or {}),
             "query_name": f"lakeport_job_{job.id}", "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE),
             # a stream runs as its job's owner, with the owner's privileges when its driver starts (docs/access.md)
-            "access": access_document(team=job.team, user=job.created_by)}
+            "access": access if access is not None else access_document(team=job.team, user=job.created_by)}
 
 
 class DriverFollow:

@@ -7,6 +7,12 @@ on `sink`; bob (developer) holds nothing there. Reads go through the editor's pr
 real worker (the team's engine for JDBC, the Hive engine for Hive). Each cell is allowed with the rows it must give,
 or refused naming the privilege and the table (rule `access`) with no row of `secret` (a canary) anywhere; what an
 allowed write wrote is read back, and a refused one wrote nothing.
+
+Then row filters and column masks on a table `ppl` of each catalog (`_policies`): alice (SELECT and MODIFY on it) reads
+only the rows the filter keeps and the mask's values — directly, through a CTE, a join, subqueries and a temporary
+view, in preview and in a run — each query answering what it answers over `ppl_seen`, the table pre-filtered and
+pre-masked (the oracle); no output carries the canary, and what cannot keep the policy (EXPLAIN, INSERT OVERWRITE,
+TRUNCATE, DELETE; in Hive a view of the metastore over the table) is refused (rule `row-policy`) and wrote nothing.
 """
 
 from __future__ import annotations
@@ -119,6 +125,70 @@ def _matrix(w: World) -> None:
         assert back.status_code == 200 and back.json()["rows"] == rows, (table, back.content[:300])
 
 
+# `ppl`: ids 1 and 3 pass the filter, CANARY does not; every stored email carries the canary, the mask replaces it.
+PPL = [(1, f"one-{CANARY}@x.org"), (3, f"three-{CANARY}@x.org"), (CANARY, f"hidden-{CANARY}@x.org")]
+SEEN = [(1, "m-1"), (3, "m-3")]  # what the filter and the mask leave of it: `ppl_seen`, the oracle
+ROW_FILTER = "id < 1000 OR is_member('auditors')"
+MASK = "CASE WHEN current_user() = 'nobody' THEN email ELSE concat('m-', CAST(id AS STRING)) END"
+# Queries over {t} (the protected table, or the oracle): each answers the same over both.
+POLICY_QUERIES = [
+    "SELECT id, email FROM {t} ORDER BY id",
+    "WITH c AS (SELECT * FROM {t}) SELECT id, email FROM c ORDER BY id",
+    "SELECT a.id, b.email FROM {p}.pub a JOIN {t} b ON a.id = b.id ORDER BY a.id",
+    "SELECT id FROM {p}.pub WHERE id IN (SELECT id FROM {t}) ORDER BY id",
+    "SELECT (SELECT max(id) FROM {t}) AS top, (SELECT count(*) FROM {t}) AS n",
+    "SELECT id FROM {t} WHERE email LIKE '%{canary}%' OR id > 100",
+    "SELECT count(*), max(email), sum(id) FROM (SELECT * FROM {t}) s",
+    "SELECT id, email FROM {t} UNION ALL SELECT id, 'pub' FROM {p}.pub ORDER BY id, email",
+]
+
+
+def _policies(w: World) -> None:
+    """Row filter and mask on `{prefix}.ppl` (tables ppl, ppl_seen made by the caller): alice reads what they leave."""
+    p, admin = w.prefix, w.admin
+    for privilege in ("SELECT", "MODIFY"):
+        resp = admin.post(f"{API}/grants/", {"securable": f"{p}.ppl", "privilege": privilege,
+                                             "principal_type": "group", "principal": "readers"}, format="json")
+        assert resp.status_code == 201, resp.content
+    assert admin.post(f"{API}/row-filters/", {"table": f"{p}.ppl", "expression": ROW_FILTER},
+                      format="json").status_code == 201
+    assert admin.post(f"{API}/column-masks/", {"table": f"{p}.ppl", "column": "email", "expression": MASK},
+                      format="json").status_code == 201
+    for query in POLICY_QUERIES:
+        sql = query.format(t=f"{p}.ppl", p=p, canary=CANARY)
+        got = _preview(w.alice, sql)
+        assert got.status_code == 200, (sql, got.content[:400])
+        assert str(CANARY) not in got.content.decode(), (sql, got.content[:400])
+        oracle = _preview(w.admin, query.format(t=f"{p}.ppl_seen", p=p, canary=CANARY))
+        assert oracle.status_code == 200, oracle.content[:300]
+        assert got.json()["rows"] == oracle.json()["rows"], sql
+    assert _preview(w.alice, f"SELECT id, email FROM {p}.ppl ORDER BY id").json()["rows"] == [list(r) for r in SEEN]
+    # refused: the plan would print the filter; where a row came from
+    for sql in (f"EXPLAIN SELECT * FROM {p}.ppl", f"SELECT input_file_name(), id FROM {p}.ppl"):
+        resp = _preview(w.alice, sql)
+        assert resp.status_code == 400 and "(rule: row-policy)" in resp.json()["error"]["message"], resp.content
+        assert ROW_FILTER not in resp.content.decode() and str(CANARY) not in resp.content.decode()
+    # a run: a temporary view over the table, written into sink and read back
+    done = _run(w.alice, f"CREATE TEMPORARY VIEW v AS SELECT * FROM {p}.ppl;\n"
+                         f"INSERT INTO {p}.sink SELECT id FROM v WHERE id <> 1;\nSELECT id, email FROM v ORDER BY id")
+    assert done.status == RunStatus.SUCCEEDED, done.error
+    assert done.result["rows"] == [list(r) for r in SEEN] and str(CANARY) not in str(done.result)
+    # changes of rows she cannot see are refused, and change nothing: a run, and the same guard in validate
+    failed = _run(w.alice, f"INSERT OVERWRITE {p}.ppl SELECT id, 'x' FROM {p}.pub")
+    assert failed.status == RunStatus.FAILED, failed.status
+    checked = w.alice.post(f"{API}/sql/validate/", {"sql": f"TRUNCATE TABLE {p}.ppl;\nDELETE FROM {p}.ppl WHERE id = 1;"
+                                                           f"\nMERGE INTO {p}.ppl t USING {p}.pub s ON t.id = s.id "
+                                                           "WHEN MATCHED THEN DELETE"}, format="json").json()
+    assert checked["valid"] is False and len(checked["errors"]) == 3, checked
+    for message in [failed.error["message"], *(e["message"] for e in checked["errors"])]:
+        assert "(rule: row-policy)" in message and f"table '{p}.ppl'" in message, message
+        assert ROW_FILTER not in message and str(CANARY) not in message, message
+    # as the admin (under the same filter: it names no exemption for them) the table is as it was, sink has id 3
+    back = _preview(w.admin, f"SELECT id, email FROM {p}.ppl ORDER BY id")
+    assert back.json()["rows"] == [list(r) for r in SEEN], back.content[:300]
+    assert _preview(w.admin, f"SELECT id FROM {p}.sink ORDER BY id").json()["rows"] == [[2], [3]]
+
+
 def test_jdbc_catalog_reads_writes_and_refusals(access_worker: Worker, team: Team, pg_source: Any,
                                                 settings: Any) -> None:
     settings.LAKEPORT_INTERACTIVE_TIMEOUT_SECONDS = 300  # a loaded CI machine: an editor call waits, it is not the test
@@ -127,11 +197,18 @@ def test_jdbc_catalog_reads_writes_and_refusals(access_worker: Worker, team: Tea
             conn.execute(f"CREATE TABLE public.{table} (id integer)")
         conn.execute("INSERT INTO public.pub VALUES (1), (2)")
         conn.execute(f"INSERT INTO public.secret VALUES ({CANARY})")
+        for table, rows in (("ppl", PPL), ("ppl_seen", SEEN)):
+            conn.execute(f"CREATE TABLE public.{table} (id integer, email text)")
+            conn.cursor().executemany(f"INSERT INTO public.{table} VALUES (%s, %s)", rows)
     config = JdbcConfig.model_validate({"type": "postgresql", "base-url": "jdbc:postgresql://127.0.0.1:5432/",
                                         "default-database": pg_source.name, "username": "postgres",
                                         "password": "unused-trust"})
     Catalog.objects.create(team=team, catalog_type="jdbc", catalog_name="pg", configuration=seal_configuration(config))
-    _matrix(_people(team, "pg.public"))
+    world = _people(team, "pg.public")
+    _matrix(world)
+    _policies(world)
+    with psycopg.connect(pg_source.dsn, autocommit=True) as conn:  # the database itself: nothing was changed
+        assert sorted(conn.execute("SELECT id, email FROM public.ppl").fetchall()) == sorted(PPL)
 
 
 def test_hive_catalog_reads_writes_and_refusals(access_worker: Worker, team: Team, hive_metastore: Any, spark: Any,
@@ -148,7 +225,21 @@ def test_hive_catalog_reads_writes_and_refusals(access_worker: Worker, team: Tea
         spark.sql(f"CREATE TABLE {database}.{table} (id INT) STORED AS PARQUET")
     spark.sql(f"INSERT INTO {database}.pub VALUES (1), (2)")
     spark.sql(f"INSERT INTO {database}.secret VALUES ({CANARY})")
+    for table, rows in (("ppl", PPL), ("ppl_seen", SEEN)):
+        spark.sql(f"CREATE TABLE {database}.{table} (id INT, email STRING) STORED AS PARQUET")
+        spark.sql(f"INSERT INTO {database}.{table} VALUES " + ", ".join(f"({i}, '{e}')" for i, e in rows))
+    # a view of the metastore over the protected table, made outside the platform: it would read it unfiltered
+    spark.sql(f"CREATE VIEW {database}.ppl_view AS SELECT * FROM {database}.ppl")
     try:
-        _matrix(_people(team, f"hv.{database}"))
+        world = _people(team, f"hv.{database}")
+        _matrix(world)
+        _policies(world)
+        assert world.admin.post(f"{API}/grants/", {"securable": f"hv.{database}.ppl_view", "privilege": "SELECT",
+                                                   "principal_type": "group", "principal": "readers"},
+                                format="json").status_code == 201
+        resp = _preview(world.alice, f"SELECT id, email FROM hv.{database}.ppl_view")
+        assert resp.status_code == 400, resp.content[:300]
+        assert "(rule: row-policy)" in resp.json()["error"]["message"] and str(CANARY) not in resp.content.decode()
+        assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {database}.ppl").collect()) == sorted(PPL)
     finally:
         spark.sql(f"DROP DATABASE {database} CASCADE")

@@ -1,6 +1,7 @@
 """Streams run by real Celery workers: each driver a dedicated engine process, fed by a real Redis stream, writing
 a Delta table that delta-rs reads back. Start → metrics → stop → restart from the checkpoint (sink exact) →
-reset; SIGKILL of the driver; two workers and one driver; a worker lost or stopped; a refused statement."""
+reset; SIGKILL of the driver; two workers and one driver; a worker lost or stopped; a refused statement; a change of
+the owner's access (a new row filter, a revoke) reaching a running stream."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from celery import current_app
 from rest_framework.test import APIClient
 
+from jobs.models import SqlJob
 from streams.models import StreamState
 from tests.streams.conftest import API, Lake, Producer, events, produce, sink_ids, stream, wait_stream
 from tests.support.processes import descendants
@@ -316,3 +318,43 @@ def test_an_edit_the_checkpoint_cannot_resume_fails_at_once_and_says_to_reset(
     wait_stream(developer_client, job["id"], lambda s: _running(s) and s["latest"] is not None, "the reset stream")
     _post(developer_client, job["id"], "stop")
     wait_stream(developer_client, job["id"], _stopped, "the stop")
+
+
+def test_a_running_stream_follows_its_owners_access_a_filter_restarts_it_a_revoke_fails_it(
+    lake: Lake, streaming_job: Callable[..., dict[str, Any]], stream_workers: Callable[..., Worker],
+    developer_client: APIClient, admin_client: APIClient,
+) -> None:
+    """The supervisor re-reads the owner's access document at each heartbeat: a new row filter on the source restarts
+    the driver on its checkpoint with it (exactly once, the filter on what comes next); a revoke of SELECT fails the
+    stream naming the privilege and the source, and nothing is written after it."""
+    sink = lake.sink("out")
+    source = f"events.default.{lake.key}"
+    produce(lake.server, lake.key, events(0, 20))
+    job = streaming_job(lake.script("out"))
+    owner = SqlJob.objects.get(id=job["id"]).created_by.username
+    grants = {}
+    # a grant on another table keeps `events` governed once SELECT on the source is revoked (else: role defaults)
+    for securable, privilege in ((source, "SELECT"), ("lake.db.out", "MODIFY"), ("events.default.other", "SELECT")):
+        made = admin_client.post(f"{API}/grants/", {"securable": securable, "privilege": privilege,
+                                                    "principal_type": "user", "principal": owner}, format="json")
+        assert made.status_code == 201, made.content
+        grants[securable] = made.json()["id"]
+    worker = stream_workers("w1")
+    _post(developer_client, job["id"], "start")
+    wait_stream(developer_client, job["id"], _running, "the stream to run")
+    _exact(sink, list(range(20)), "the events before any change")
+    before = _drivers(worker)
+    assert admin_client.post(f"{API}/row-filters/", {"table": source, "expression": "id < 30"},
+                             format="json").status_code == 201
+    wait_until(lambda: _drivers(worker) and _drivers(worker) != before, what="a new driver with the filter")
+    restarted = wait_stream(developer_client, job["id"], _running, "the filtered stream to run")
+    assert restarted["restarts"] == 0  # a restart for the new access, not a failure
+    produce(lake.server, lake.key, events(20, 20))
+    _exact(sink, list(range(30)), "the events after the filter, each once")
+    assert admin_client.delete(f"{API}/grants/{grants[source]}/").status_code == 204
+    failed = wait_stream(developer_client, job["id"], _stopped, "the stream to fail after the revoke")
+    assert failed["status"] == "FAILED", failed
+    assert "(rule: access)" in failed["last_error"] and f"SELECT on table '{source}'" in failed["last_error"], failed
+    wait_until(lambda: not _drivers(worker), what="the driver to be gone")
+    produce(lake.server, lake.key, events(40, 5))
+    assert sink_ids(sink) == list(range(30))  # no driver reads them: nothing after the revoke
