@@ -20,7 +20,7 @@ by its table, a mask `table.column`; an omitted description is empty, as in the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 
@@ -47,6 +47,7 @@ ROW_FILTER_FIELDS = {"table", "expression", "description"}
 COLUMN_MASK_FIELDS = {"table", "column", "expression", "description"}
 
 Fail = Callable[[str, "str | None", Exception], InvalidInput]
+P = TypeVar("P", RowFilter, ColumnMask)  # a row policy: its expression and description compare alike
 GrantKey = tuple[str, str, str, str]  # securable, privilege, principal type, principal
 
 
@@ -204,30 +205,41 @@ def _policy_wanted(section: Any, label: str, fields: set[str], mask: bool,
     return wanted
 
 
+def _apply_policies(section_name: str, wanted: dict[str, tuple[int, str, str]], existing: dict[str, P],
+                    prune: bool, result: SectionResult, fail: Fail, *, create: Callable[[str, str, str], object],
+                    update: Callable[[P, str, str], object], delete: Callable[[P], object]) -> None:
+    """Attach, change and (prune) remove row policies by name: one loop for filters and masks alike."""
+    for name, (index, expression, description) in wanted.items():
+        found = existing.get(name)
+        try:
+            if found is None:
+                create(name, expression, description)
+                result.created.append(name)
+            elif (found.expression, found.description) != (expression, description):
+                update(found, expression, description)
+                result.updated.append(name)
+            else:
+                result.unchanged.append(name)
+        except InvalidInput as exc:
+            raise fail(f"{section_name}[{index}]", name, exc) from None
+    if prune:
+        for name in sorted(set(existing) - set(wanted)):
+            delete(existing[name])
+            result.deleted.append(name)
+
+
 def apply_row_filters(team: Team, section: Any, prune: bool, result: SectionResult, actor: User | None,
                       operator: str | None, fail: Fail) -> None:
     """Make the team's row filters match the `row_filters` section: attach, change and (prune) remove."""
     wanted = _policy_wanted(section, "row_filters", ROW_FILTER_FIELDS, False, fail)
     existing = {f.table: f for f in RowFilter.objects.select_for_update().filter(team=team).select_related("team")}
-    for name, (index, expression, description) in wanted.items():
-        found = existing.get(name)
-        try:
-            if found is None:
-                row_filter_create(team=team, actor=actor, table=name, expression=expression, description=description,
-                                  operator=operator)
-                result.created.append(name)
-            elif (found.expression, found.description) != (expression, description):
-                row_filter_update(row_filter=found, actor=actor, expression=expression, description=description,
-                                  operator=operator)
-                result.updated.append(name)
-            else:
-                result.unchanged.append(name)
-        except InvalidInput as exc:
-            raise fail(f"row_filters[{index}]", name, exc) from None
-    if prune:
-        for name in sorted(set(existing) - set(wanted)):
-            row_filter_delete(row_filter=existing[name], actor=actor, operator=operator)
-            result.deleted.append(name)
+    _apply_policies(
+        "row_filters", wanted, existing, prune, result, fail,
+        create=lambda name, expression, description: row_filter_create(
+            team=team, actor=actor, table=name, expression=expression, description=description, operator=operator),
+        update=lambda found, expression, description: row_filter_update(
+            row_filter=found, actor=actor, expression=expression, description=description, operator=operator),
+        delete=lambda found: row_filter_delete(row_filter=found, actor=actor, operator=operator))
 
 
 def apply_column_masks(team: Team, section: Any, prune: bool, result: SectionResult, actor: User | None,
@@ -236,23 +248,11 @@ def apply_column_masks(team: Team, section: Any, prune: bool, result: SectionRes
     wanted = _policy_wanted(section, "column_masks", COLUMN_MASK_FIELDS, True, fail)
     existing = {f"{m.table}.{m.column}": m
                 for m in ColumnMask.objects.select_for_update().filter(team=team).select_related("team")}
-    for name, (index, expression, description) in wanted.items():
-        found = existing.get(name)
-        table, column = name.rsplit(".", 1)
-        try:
-            if found is None:
-                column_mask_create(team=team, actor=actor, table=table, column=column, expression=expression,
-                                   description=description, operator=operator)
-                result.created.append(name)
-            elif (found.expression, found.description) != (expression, description):
-                column_mask_update(mask=found, actor=actor, expression=expression, description=description,
-                                   operator=operator)
-                result.updated.append(name)
-            else:
-                result.unchanged.append(name)
-        except InvalidInput as exc:
-            raise fail(f"column_masks[{index}]", name, exc) from None
-    if prune:
-        for name in sorted(set(existing) - set(wanted)):
-            column_mask_delete(mask=existing[name], actor=actor, operator=operator)
-            result.deleted.append(name)
+    _apply_policies(
+        "column_masks", wanted, existing, prune, result, fail,
+        create=lambda name, expression, description: column_mask_create(
+            team=team, actor=actor, table=name.rsplit(".", 1)[0], column=name.rsplit(".", 1)[1],
+            expression=expression, description=description, operator=operator),
+        update=lambda found, expression, description: column_mask_update(
+            mask=found, actor=actor, expression=expression, description=description, operator=operator),
+        delete=lambda found: column_mask_delete(mask=found, actor=actor, operator=operator))
