@@ -12,7 +12,21 @@ Imports no Django: it runs inside a Spark driver. Whether a session uses it at a
 
 from __future__ import annotations
 
-from lakeport_engine.delta.connector import EmbeddedDelta
+from typing import TYPE_CHECKING
+
 from lakeport_engine.delta.errors import DeltaConflictError, DeltaConnectorError, UnsupportedFeatureError
 
+if TYPE_CHECKING:
+    from lakeport_engine.delta.connector import EmbeddedDelta
+
 __all__ = ["DeltaConflictError", "DeltaConnectorError", "EmbeddedDelta", "UnsupportedFeatureError"]
+
+
+def __getattr__(name: str) -> object:
+    # The connector pulls in deltalake, pyarrow and numpy (~130 MiB): a module of this package (the statement
+    # reader, which JDBC and Hive row policies use too) must not load them into an engine that reads no Delta table.
+    if name == "EmbeddedDelta":
+        from lakeport_engine.delta.connector import EmbeddedDelta
+
+        return EmbeddedDelta
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
