@@ -41,6 +41,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.db.models import Case, CharField, F, PositiveIntegerField, Q, Value, When
 from django.utils import timezone
@@ -69,6 +70,7 @@ from streams.models import ACTIVE_STATUSES, Desired, StreamState, StreamStatus
 from streams.services.checkpoints import prepare_checkpoint
 from streams.services.metrics import metric_record
 from streams.services.statement import stream_script
+from teams.models import Team
 
 logger = logging.getLogger("lakeport.streams")
 
@@ -110,7 +112,7 @@ class LeaseView:
     lost: threading.Event = field(default_factory=threading.Event)
     # the running driver's owner and the digest of the access document it started with; `access_changed` once the
     # owner's document is another (the driver restarts with the new one)
-    owner: tuple[Any, Any] | None = None
+    owner: tuple[Team, User | None] | None = None
     access_digest: str = ""
     access_changed: threading.Event = field(default_factory=threading.Event)
 
@@ -432,14 +434,13 @@ class Supervisor:
         return None
 
 
-def stream_request(job: SqlJob, script: str, checkpoint: str, *,
-                   access: AccessDocument | None = None) -> StreamRequest:
-    """The engine request of a stream's driver (`access`: the owner's document, computed here when not given)."""
+def stream_request(job: SqlJob, script: str, checkpoint: str, *, access: AccessDocument) -> StreamRequest:
+    """The engine request of a stream's driver (`access`: the owner's document, whose digest the heartbeat compares)."""
     return {"mode": "stream", "script": script, "checkpoint": checkpoint,
             "default_catalog": job.default_catalog or None, "spark_conf": dict(job.spark_conf or {}),
             "query_name": f"lakeport_job_{job.id}", "lineage": bool(settings.LAKEPORT_LINEAGE_CAPTURE),
             # a stream runs as its job's owner, with the owner's privileges when its driver starts (docs/access.md)
-            "access": access if access is not None else access_document(team=job.team, user=job.created_by)}
+            "access": access}
 
 
 class DriverFollow:
