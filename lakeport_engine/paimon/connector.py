@@ -13,8 +13,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import os
 import shutil
 import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -436,10 +438,17 @@ class EmbeddedPaimon(ConnectorLineage):
     def _drop_table(self, paimon: Any, ref: TableRef) -> None:  # noqa: ANN401
         catalog = self._catalog(ref.catalog)
         path = confined(table_path(catalog.warehouse, ref.database, ref.table), catalog.warehouse, table=str(ref))
+        _await_idle_tasks(self.spark)  # a failed write's straggling tasks may still be adding files to the table
         try:
             paimon.drop_table(f"{ref.database}.{ref.table}", True)
+        except OSError:
+            pass  # pypaimon's own removal raced a late file; the loop below removes what is left
         finally:
-            shutil.rmtree(path, ignore_errors=True)
+            for _ in range(50):
+                shutil.rmtree(path, ignore_errors=True)
+                if not os.path.exists(path):
+                    break
+                time.sleep(0.1)
 
     def _run_create_db(self, plan: Plan) -> None:
         catalog = self._catalog(plan.catalog or "")
@@ -656,3 +665,11 @@ def _paimon_words(text: str) -> str:
 def _first_line(exc: BaseException) -> str:
     text = redact(str(exc).strip())
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _await_idle_tasks(spark: SparkSession, timeout: float = 60.0) -> None:
+    """Wait (bounded) until no Spark stage of this session is active, so no task still writes files."""
+    tracker = spark.sparkContext.statusTracker()
+    deadline = time.monotonic() + timeout
+    while tracker.getActiveStageIds() and time.monotonic() < deadline:
+        time.sleep(0.1)
