@@ -82,3 +82,44 @@ def test_policies_lists_filters_and_masks_with_the_apis_visibility(team: Team, t
     assert hidden == ("ROW FILTER ON lake.sales.orders: (expression hidden: needs MANAGE on the table)\n"
                       "COLUMN MASK ON lake.sales.orders.email: (expression hidden: needs MANAGE on the table)\n")
     assert access("--as", "vic", "policies") == ""
+
+
+def test_filters_and_masks_are_written_from_the_shell_with_the_apis_rules(team: Team, tmp_path: Path) -> None:
+    config = DeltaConfig.model_validate({"warehouse": str(tmp_path)})
+    Catalog.objects.create(team=team, catalog_type="delta", catalog_name="lake", configuration=seal_configuration(config))
+    for username, role in (("ada", Role.ADMIN), ("alice", Role.DEVELOPER), ("mia", Role.DEVELOPER)):
+        MembershipFactory(team=team, user=UserFactory(username=username), role=role)
+    access("grant", "MANAGE", "lake.sales.orders", "--user", "mia")
+
+    assert access("--as", "mia", "filter-set", "lake.sales.orders", "region = 'EU'") == (
+        "set ROW FILTER ON lake.sales.orders\n")
+    assert access("mask-set", "lake.sales.orders", "Email", "'***'", "--description", "no addresses") == (
+        "set COLUMN MASK ON lake.sales.orders.email\n")
+    access("filter-set", "lake.sales.orders", "region IN ('EU', 'UK')")  # a second set changes the one there
+    assert access("policies") == ("ROW FILTER ON lake.sales.orders: region IN ('EU', 'UK')\n"
+                                  "COLUMN MASK ON lake.sales.orders.email: '***'\n")
+    assert ColumnMask.objects.get(team=team).description == "no addresses"
+    # the API's rules and messages: MANAGE, Spark's parser, table and column names
+    with pytest.raises(CommandError, match="needs MANAGE"):
+        access("--as", "alice", "filter-set", "lake.sales.orders", "true")
+    with pytest.raises(CommandError, match="expression: Spark cannot parse it"):
+        access("filter-set", "lake.sales.orders", "region = = 'EU'")
+    with pytest.raises(CommandError, match="is not a table"):
+        access("mask-set", "lake.sales", "email", "'x'")
+    with pytest.raises(CommandError, match="not a column name"):
+        access("mask-set", "lake.sales.orders", "e-mail", "'x'")
+    assert RowFilter.objects.get(team=team).expression == "region IN ('EU', 'UK')"  # a refused change changed nothing
+
+    assert access("--as", "mia", "mask-drop", "lake.sales.orders", "email") == (
+        "removed COLUMN MASK ON lake.sales.orders.email\n")
+    assert access("filter-drop", "lake.sales.orders") == "removed ROW FILTER ON lake.sales.orders\n"
+    with pytest.raises(CommandError, match="No row filter on lake.sales.orders"):
+        access("filter-drop", "lake.sales.orders")
+    assert access("policies") == ""
+    # every change in the catalog history, by the member or the shell's operator
+    entries = list(CatalogChange.objects.filter(team=team, action__in=["row_filter", "column_mask"]).order_by("id")
+                   .values_list("action", "actor_name", "changes"))
+    assert [(a, c["change"]) for a, _, c in entries] == [
+        ("row_filter", "added"), ("column_mask", "added"), ("row_filter", "changed"), ("column_mask", "removed"),
+        ("row_filter", "removed")]
+    assert entries[0][1] == "mia" and entries[1][1].startswith("cli:")

@@ -8,7 +8,12 @@ same audit (each grant and revoke in the catalog history, by `--as USER` or `cli
     access --team T grants [--securable S]
     access --team T grant PRIVILEGE SECURABLE (--group G | --user U)
     access --team T revoke PRIVILEGE SECURABLE (--group G | --user U)
-    access --team T policies [--table CAT.DB.T]      (row filters and column masks; write them with `apply -f`)
+    access --team T policies [--table CAT.DB.T]      (row filters and column masks)
+    access --team T filter-set CAT.DB.T EXPRESSION [--description D] | filter-drop CAT.DB.T
+    access --team T mask-set CAT.DB.T COLUMN EXPRESSION [--description D] | mask-drop CAT.DB.T COLUMN
+
+Filters and masks are written through the API's services too (MANAGE on the table, Spark's parser checks the
+expression, each change in the catalog history); `-set` attaches one or changes the one there.
 """
 
 from __future__ import annotations
@@ -20,6 +25,16 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.errors import DomainError
 from grants.models import ColumnMask, Group, Privilege, RowFilter
+from grants.row_policies import (
+    column_mask_create,
+    column_mask_delete,
+    column_mask_update,
+    policy_column,
+    policy_table,
+    row_filter_create,
+    row_filter_delete,
+    row_filter_update,
+)
 from grants.selectors import (
     access_policy,
     column_mask_list,
@@ -45,7 +60,8 @@ from teams.models import Role, Team
 # the API's role rule per action (the services check MANAGE on top of it for grant and revoke)
 ROLES = {"groups": Role.VIEWER, "grants": Role.VIEWER, "grant": Role.DEVELOPER, "revoke": Role.DEVELOPER,
          "group-create": Role.ADMIN, "group-add": Role.ADMIN, "group-remove": Role.ADMIN, "group-delete": Role.ADMIN,
-         "policies": Role.VIEWER}
+         "policies": Role.VIEWER, "filter-set": Role.DEVELOPER, "filter-drop": Role.DEVELOPER,
+         "mask-set": Role.DEVELOPER, "mask-drop": Role.DEVELOPER}
 
 
 def _principal(parser: argparse.ArgumentParser) -> None:
@@ -79,6 +95,18 @@ class Command(BaseCommand):
         _principal(actions.add_parser("revoke", help="Revoke a grant."))
         policies = actions.add_parser("policies", help="The team's row filters and column masks (--table: one table's).")
         policies.add_argument("--table")
+        for name, what in (("filter-set", "Attach a row filter to a table, or change its filter."),
+                           ("mask-set", "Attach a mask to a column, or change its mask.")):
+            setter = actions.add_parser(name, help=what)
+            setter.add_argument("table")
+            if name == "mask-set":
+                setter.add_argument("column")
+            setter.add_argument("expression")
+            setter.add_argument("--description")
+        actions.add_parser("filter-drop", help="Remove a table's row filter.").add_argument("table")
+        dropper = actions.add_parser("mask-drop", help="Remove a column's mask.")
+        dropper.add_argument("table")
+        dropper.add_argument("column")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         team = Team.objects.filter(name=opts["team"]).first()
@@ -89,7 +117,7 @@ class Command(BaseCommand):
         try:
             self._run(team, actor, action, opts)
         except DomainError as exc:  # a bad name, a missing MANAGE, a duplicate: the API's message
-            raise CommandError(exc.message) from exc
+            raise CommandError(exc.summary()) from exc
 
     def _group(self, team: Team, name: str) -> Group:
         group = Group.objects.filter(team=team, name=name).first()
@@ -127,6 +155,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"{g.privilege} ON {g.securable} TO {kind.upper()} {name}")
         elif action == "policies":
             self._policies(team, actor, opts["table"])
+        elif action in ("filter-set", "filter-drop", "mask-set", "mask-drop"):
+            self._write_policy(team, actor, action, opts)
         else:
             kind, principal = ("group", opts["group"]) if opts["group"] else ("user", opts["user"])
             if action == "grant":
@@ -163,3 +193,40 @@ class Command(BaseCommand):
             self.stdout.write(f"ROW FILTER ON {f.table}: {shown(f)}")
         for m in masks:
             self.stdout.write(f"COLUMN MASK ON {m.table}.{m.column}: {shown(m)}")
+
+    def _write_policy(self, team: Team, actor: CliActor, action: str, opts: dict[str, Any]) -> None:
+        """Attach, change or remove a filter or mask (the services check MANAGE and the expression)."""
+        operator = None if actor.user else actor.name
+        table = ".".join(policy_table(opts["table"]))
+        column = policy_column(opts["column"]) if action.startswith("mask") else None
+        where = f"{table}.{column}" if column else table
+        kind = "COLUMN MASK" if column else "ROW FILTER"
+        if action.endswith("-drop"):
+            found = (ColumnMask.objects.filter(team=team, table=table, column=column).first() if column
+                     else RowFilter.objects.filter(team=team, table=table).first())
+            if found is None:
+                raise CommandError(f"No {kind.lower()} on {where}.")
+            if isinstance(found, ColumnMask):
+                column_mask_delete(mask=found, actor=actor.user, operator=operator)
+            else:
+                row_filter_delete(row_filter=found, actor=actor.user, operator=operator)
+            self.stdout.write(f"removed {kind} ON {where}")
+            return
+        expression, description = opts["expression"], opts["description"]
+        if column:
+            mask = ColumnMask.objects.filter(team=team, table=table, column=column).first()
+            if mask is None:
+                column_mask_create(team=team, actor=actor.user, table=table, column=column, expression=expression,
+                                   description=description or "", operator=operator)
+            else:
+                column_mask_update(mask=mask, actor=actor.user, expression=expression, description=description,
+                                   operator=operator)
+        else:
+            row_filter = RowFilter.objects.filter(team=team, table=table).first()
+            if row_filter is None:
+                row_filter_create(team=team, actor=actor.user, table=table, expression=expression,
+                                  description=description or "", operator=operator)
+            else:
+                row_filter_update(row_filter=row_filter, actor=actor.user, expression=expression,
+                                  description=description, operator=operator)
+        self.stdout.write(f"set {kind} ON {where}")
