@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -143,7 +144,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail
         if isinstance(detail, dict) and set(detail) == {"non_field_errors"}:
-            message = "; ".join(str(m) for m in detail["non_field_errors"])
+            # typed via a plain Mapping: stub versions disagree on the dict's key type
+            fields_detail: Mapping[Any, Any] = detail
+            message = "; ".join(str(m) for m in fields_detail["non_field_errors"])
         elif isinstance(detail, list):
             message = "; ".join(str(m) for m in detail)
         else:
