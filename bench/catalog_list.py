@@ -91,6 +91,21 @@ def seed(count: int) -> str:
     return api_token_create(user=user, name="bench").raw
 
 
+def stop_server(server: subprocess.Popen[bytes] | None, db: str) -> None:
+    """Stop the bench's gunicorn group and drop its scratch database."""
+    if server is not None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+
+
 def run_mixed(port: int, token: str, paths: list[str], per_path: int, clients: int) -> dict[str, list[float]]:
     """`clients` threads, each with a keep-alive connection, alternating between `paths` (each thread starts at a
     different one) until every path got `per_path` requests; latencies in seconds by path. Alternating request by
@@ -189,17 +204,7 @@ def main() -> None:
         verdict = "meets" if p95_50.ratio <= 2 else "MISSES"
         print(f"# target list-50 p95 <= 2x bare: {verdict} ({p95_50.ratio:.2f}x)")
     finally:
-        if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        stop_server(server, db)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ import os
 import platform
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,7 @@ from pathlib import Path
 
 import psycopg
 from _common import REPO, SideBySide, percentile, print_header, print_row
-from catalog_list import ADMIN_DSN, free_port, run_mixed, wait_for_port
+from catalog_list import ADMIN_DSN, free_port, run_mixed, stop_server, wait_for_port
 from cryptography.fernet import Fernet
 
 TEAM = "bench"
@@ -132,17 +131,7 @@ def main() -> None:
         verdict = "meets" if p95.ratio <= 2 else "MISSES"
         print(f"# target loadTable p95 <= 2x bare: {verdict} ({p95.ratio:.2f}x)")
     finally:
-        if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        stop_server(server, db)
         shutil.rmtree(roots, ignore_errors=True)
 
 
