@@ -91,6 +91,16 @@ def seed(count: int) -> str:
     return api_token_create(user=user, name="bench").raw
 
 
+def start_server(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """gunicorn serving the app on 127.0.0.1:`port` (gthread, 8 threads a worker) in its own process group."""
+    return subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--worker-class", "gthread", "--threads", "8",
+         "--log-level", "warning", "--keep-alive", "30"],
+        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+
+
 def stop_server(server: subprocess.Popen[bytes] | None, db: str) -> None:
     """Stop the bench's gunicorn group and drop its scratch database."""
     if server is not None:
@@ -166,12 +176,7 @@ def main() -> None:
     try:
         token = seed(args.catalogs)
         port = free_port()
-        server = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(args.workers), "--worker-class", "gthread", "--threads", "8",
-             "--log-level", "warning", "--keep-alive", "30"],
-            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-        )
+        server = start_server(port, args.workers, env)
         wait_for_port(port)
         list50 = f"/api/v1/teams/{TEAM}/catalogs/?page_size=50"
         list1000 = f"/api/v1/teams/{TEAM}/catalogs/?page_size=1000"

@@ -20,15 +20,13 @@ import os
 import platform
 import secrets
 import shutil
-import subprocess
-import sys
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
-from _common import REPO, SideBySide, percentile, print_header, print_row
-from catalog_list import ADMIN_DSN, free_port, run_mixed, stop_server, wait_for_port
+from _common import SideBySide, percentile, print_header, print_row
+from catalog_list import ADMIN_DSN, free_port, run_mixed, start_server, stop_server, wait_for_port
 from cryptography.fernet import Fernet
 
 TEAM = "bench"
@@ -101,12 +99,7 @@ def main() -> None:
     try:
         token = seed(warehouse, args.rows)
         port = free_port()
-        server = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(args.workers), "--worker-class", "gthread", "--threads", "8",
-             "--log-level", "warning", "--keep-alive", "30"],
-            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-        )
+        server = start_server(port, args.workers, env)
         wait_for_port(port)
         load = f"/api/iceberg/{TEAM}/ice/v1/namespaces/bench/tables/events"
         bare = "/api/v1/me/"
