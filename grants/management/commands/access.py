@@ -201,9 +201,9 @@ class Command(BaseCommand):
         column = policy_column(opts["column"]) if action.startswith("mask") else None
         where = f"{table}.{column}" if column else table
         kind = "COLUMN MASK" if column else "ROW FILTER"
+        found = (ColumnMask.objects.filter(team=team, table=table, column=column).first() if column
+                 else RowFilter.objects.filter(team=team, table=table).first())
         if action.endswith("-drop"):
-            found = (ColumnMask.objects.filter(team=team, table=table, column=column).first() if column
-                     else RowFilter.objects.filter(team=team, table=table).first())
             if found is None:
                 raise CommandError(f"No {kind.lower()} on {where}.")
             if isinstance(found, ColumnMask):
@@ -213,20 +213,16 @@ class Command(BaseCommand):
             self.stdout.write(f"removed {kind} ON {where}")
             return
         expression, description = opts["expression"], opts["description"]
-        if column:
-            mask = ColumnMask.objects.filter(team=team, table=table, column=column).first()
-            if mask is None:
-                column_mask_create(team=team, actor=actor.user, table=table, column=column, expression=expression,
-                                   description=description or "", operator=operator)
-            else:
-                column_mask_update(mask=mask, actor=actor.user, expression=expression, description=description,
-                                   operator=operator)
+        if isinstance(found, ColumnMask):
+            column_mask_update(mask=found, actor=actor.user, expression=expression, description=description,
+                               operator=operator)
+        elif isinstance(found, RowFilter):
+            row_filter_update(row_filter=found, actor=actor.user, expression=expression, description=description,
+                              operator=operator)
+        elif column:
+            column_mask_create(team=team, actor=actor.user, table=table, column=column, expression=expression,
+                               description=description or "", operator=operator)
         else:
-            row_filter = RowFilter.objects.filter(team=team, table=table).first()
-            if row_filter is None:
-                row_filter_create(team=team, actor=actor.user, table=table, expression=expression,
-                                  description=description or "", operator=operator)
-            else:
-                row_filter_update(row_filter=row_filter, actor=actor.user, expression=expression,
-                                  description=description, operator=operator)
+            row_filter_create(team=team, actor=actor.user, table=table, expression=expression,
+                              description=description or "", operator=operator)
         self.stdout.write(f"set {kind} ON {where}")
