@@ -379,6 +379,7 @@ class EmbeddedPaimon(ConnectorLineage):
                     messages = write_messages(frame, loaded, overwrite=None)
                     commit(loaded, messages, overwrite=None, properties={"lakeport.operation": "CREATE TABLE AS SELECT"})
                 except BaseException as exc:
+                    _await_idle_tasks(self.spark)  # the failed write's straggling tasks may still be adding files
                     self._drop_table(paimon, ref)  # CTAS: no table is left behind when its rows failed
                     if isinstance(exc, (PaimonError, KeyboardInterrupt)):
                         raise
@@ -438,7 +439,6 @@ class EmbeddedPaimon(ConnectorLineage):
     def _drop_table(self, paimon: Any, ref: TableRef) -> None:  # noqa: ANN401
         catalog = self._catalog(ref.catalog)
         path = confined(table_path(catalog.warehouse, ref.database, ref.table), catalog.warehouse, table=str(ref))
-        _await_idle_tasks(self.spark)  # a failed write's straggling tasks may still be adding files to the table
         try:
             paimon.drop_table(f"{ref.database}.{ref.table}", True)
         except OSError:
